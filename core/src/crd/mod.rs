@@ -1,0 +1,1 @@
+//! CustomResourceDefinition assembly: names, versions, the root schema.

@@ -1,0 +1,10 @@
+//! The kubegen engine: the single source of truth for every schema, CRD and RBAC rule.
+//!
+//! Data flows through the modules in this order:
+//! `parse` (Rust syntax → [`model`]) → `schema` (model → OpenAPI schema) → `check`
+//! (structural and CEL rules) → [`crd`] / [`rbac`] (Kubernetes objects) → [`render`] (YAML).
+
+pub mod crd;
+pub mod model;
+pub mod rbac;
+pub mod render;

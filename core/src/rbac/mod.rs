@@ -1,0 +1,1 @@
+//! RBAC: `#[rbac]` rules in, normalized Roles and ClusterRoles out.

@@ -1,0 +1,1 @@
+//! kubegen: controller-gen for Rust.
