@@ -1,10 +1,15 @@
 //! The kubegen engine: the single source of truth for every schema, CRD and RBAC rule.
 //!
 //! Data flows through the modules in this order:
-//! `parse` (Rust syntax → [`model`]) → `schema` (model → OpenAPI schema) → `check`
-//! (structural and CEL rules) → [`crd`] / [`rbac`] (Kubernetes objects) → [`render`] (YAML).
+//! `parse` (Rust syntax → [`model`]) → [`schema`] (model → OpenAPI schema) → [`check`]
+//! (values, structural and CEL rules) → [`crd`] / [`rbac`] (Kubernetes objects) → [`render`]
+//! (YAML).
 
+pub mod check;
 pub mod crd;
 pub mod model;
+#[cfg(feature = "parse")]
+pub mod parse;
 pub mod rbac;
 pub mod render;
+pub mod schema;

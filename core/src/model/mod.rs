@@ -1,5 +1,17 @@
 //! The model: what the markers and Rust types say, as plain data (no syn).
 
+mod error;
 mod loc;
+mod markers;
+mod rename;
+mod resource;
+mod shape;
+mod typedef;
 
+pub use error::{Error, Errors};
 pub use loc::Loc;
+pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
+pub use rename::RenameRule;
+pub use resource::{Deprecation, PrintColumn, ResourceMarkers, Scale, Scope};
+pub use shape::{Known, NamedRef, Scalar, Shape};
+pub use typedef::{ContainerAttrs, Data, Field, FieldAttrs, Style, TypeDef, Variant, VariantAttrs};

@@ -1,0 +1,4 @@
+//! Checks on built schemas: values against schemas, structural rules, CEL rules.
+
+pub mod cel;
+pub mod value;

@@ -1,0 +1,184 @@
+//! Schema markers: the `#[kube_marker(...)]` keys that shape an OpenAPI schema node.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Every schema key of one field or one type, after all its `#[kube_marker]`s are merged.
+///
+/// The names follow kubebuilder's markers; see `MARKERS.md` for the contract.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SchemaMarkers {
+    /// `minimum`
+    pub minimum: Option<f64>,
+    /// `maximum`
+    pub maximum: Option<f64>,
+    /// `exclusive_minimum`
+    pub exclusive_minimum: bool,
+    /// `exclusive_maximum`
+    pub exclusive_maximum: bool,
+    /// `multiple_of`
+    pub multiple_of: Option<f64>,
+    /// `min_length`
+    pub min_length: Option<u64>,
+    /// `max_length`
+    pub max_length: Option<u64>,
+    /// `pattern`
+    pub pattern: Option<String>,
+    /// `format`
+    pub format: Option<String>,
+    /// `enum_values`
+    pub enum_values: Option<Vec<Value>>,
+    /// `min_items`
+    pub min_items: Option<u64>,
+    /// `max_items`
+    pub max_items: Option<u64>,
+    /// `min_properties`
+    pub min_properties: Option<u64>,
+    /// `max_properties`
+    pub max_properties: Option<u64>,
+    /// `schema_type`: replaces the inferred `type` and stops the walk into the Rust type.
+    pub schema_type: Option<String>,
+    /// `items(...)`: markers for the items of an array.
+    pub items: Option<Box<SchemaMarkers>>,
+    /// `x_validation(...)`, in source order.
+    pub x_validations: Vec<Rule>,
+    /// `at_most_one_of`, one entry per marker.
+    pub at_most_one_of: Vec<Vec<String>>,
+    /// `exactly_one_of`, one entry per marker.
+    pub exactly_one_of: Vec<Vec<String>>,
+    /// `at_least_one_of`, one entry per marker.
+    pub at_least_one_of: Vec<Vec<String>>,
+    /// `immutable`
+    pub immutable: bool,
+    /// `embedded_resource`
+    pub embedded_resource: bool,
+    /// `int_or_string`
+    pub int_or_string: bool,
+    /// `preserve_unknown_fields`
+    pub preserve_unknown_fields: bool,
+    /// `schemaless`
+    pub schemaless: bool,
+    /// `list_type`
+    pub list_type: Option<ListType>,
+    /// `list_map_keys`
+    pub list_map_keys: Option<Vec<String>>,
+    /// `map_type`
+    pub map_type: Option<Topology>,
+    /// `struct_type`
+    pub struct_type: Option<Topology>,
+    /// `optional`
+    pub optional: bool,
+    /// `required`
+    pub required: bool,
+    /// `nullable`
+    pub nullable: bool,
+    /// `default` / `default_json`
+    pub default: Option<Value>,
+    /// `example` / `example_json`
+    pub example: Option<Value>,
+    /// `title`
+    pub title: Option<String>,
+    /// `description`: replaces the doc comment.
+    pub description: Option<String>,
+    /// `external_docs(url, description)`
+    pub external_docs: Option<ExternalDocs>,
+}
+
+impl SchemaMarkers {
+    /// True when these markers say not to look into the Rust type at all.
+    pub fn stops_walk(&self) -> bool {
+        self.schemaless
+            || self.schema_type.is_some()
+            || (self.preserve_unknown_fields && self.schema_type.as_deref() == Some("object"))
+    }
+}
+
+/// One `x_validation(...)`: a CEL rule, serialized as an `x-kubernetes-validations` item.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct Rule {
+    /// The CEL expression.
+    pub rule: String,
+    /// The message shown when the rule fails.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// A CEL expression computing the message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_expression: Option<String>,
+    /// `FieldValueInvalid` (the apiserver's default), `FieldValueRequired`, `FieldValueForbidden`
+    /// or `FieldValueDuplicate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The field the failure is reported on, as a JSON path relative to the rule's node.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_path: Option<String>,
+    /// Whether the rule is evaluated when `oldSelf` is absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub optional_old_self: Option<bool>,
+}
+
+impl Rule {
+    /// A rule with a message.
+    pub fn new(rule: impl Into<String>, message: impl Into<String>) -> Self {
+        Rule {
+            rule: rule.into(),
+            message: Some(message.into()),
+            ..Rule::default()
+        }
+    }
+}
+
+/// `x-kubernetes-list-type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ListType {
+    /// The list is replaced as a whole.
+    Atomic,
+    /// Scalar items, each unique.
+    Set,
+    /// Object items identified by `list_map_keys`.
+    Map,
+}
+
+impl ListType {
+    /// The value written in the schema.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListType::Atomic => "atomic",
+            ListType::Set => "set",
+            ListType::Map => "map",
+        }
+    }
+}
+
+/// `x-kubernetes-map-type`, set by `map_type` and `struct_type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Topology {
+    /// Replaced as a whole.
+    Atomic,
+    /// Merged key by key.
+    Granular,
+}
+
+impl Topology {
+    /// The value written in the schema.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Topology::Atomic => "atomic",
+            Topology::Granular => "granular",
+        }
+    }
+}
+
+/// `external_docs(url, description)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExternalDocs {
+    /// The documentation's URL.
+    pub url: String,
+    /// A short description of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}

@@ -1,0 +1,139 @@
+//! Resource markers: the keys of a `#[derive(CustomResource)]` spec struct that describe one
+//! version of a custom resource (names, scope, subresources, printer columns, ...).
+
+use serde::{Deserialize, Serialize};
+
+use super::Loc;
+
+/// The resource keys of one spec struct (one CRD version).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ResourceMarkers {
+    /// API group, e.g. `cache.example.com`.
+    pub group: String,
+    /// Version name, e.g. `v1alpha1`.
+    pub version: String,
+    /// Kind, e.g. `Memcached`.
+    pub kind: String,
+    /// `plural`; default: the English plural of the lowercased kind.
+    pub plural: Option<String>,
+    /// `singular`; default: the lowercased kind.
+    pub singular: Option<String>,
+    /// `scope`; default `Namespaced`.
+    pub scope: Option<Scope>,
+    /// `short_names`
+    pub short_names: Option<Vec<String>>,
+    /// `categories`
+    pub categories: Option<Vec<String>>,
+    /// `status = "TypePath"`: the status type as written.
+    pub status: Option<String>,
+    /// `scale(...)`
+    pub scale: Option<Scale>,
+    /// `printcolumn(...)`, in source order.
+    pub printcolumns: Vec<PrintColumn>,
+    /// `storage_version`
+    pub storage_version: bool,
+    /// `served`; default true.
+    pub served: Option<bool>,
+    /// `skip_version`
+    pub skip_version: bool,
+    /// `deprecated` / `deprecated(warning = "...")`
+    pub deprecated: Option<Deprecation>,
+    /// `selectable_field(json_path)`, in source order.
+    pub selectable_fields: Vec<String>,
+    /// `annotations`: `k=v` pairs for the CRD object.
+    pub annotations: Option<Vec<(String, String)>>,
+    /// `labels`: `k=v` pairs for the CRD object.
+    pub labels: Option<Vec<(String, String)>>,
+    /// `doc`: the description of the root schema.
+    pub doc: Option<String>,
+    /// `derive`: extra derives on the generated root type.
+    pub derive: Vec<String>,
+    /// Where the spec struct is, for errors that span versions.
+    pub loc: Option<Loc>,
+}
+
+impl ResourceMarkers {
+    /// The plural name: `plural`, or the English plural of the kind, lowercased.
+    pub fn plural(&self) -> String {
+        match &self.plural {
+            Some(p) => p.clone(),
+            None => crate::crd::pluralize(&self.kind).to_lowercase(),
+        }
+    }
+
+    /// The singular name: `singular`, or the lowercased kind.
+    pub fn singular(&self) -> String {
+        self.singular
+            .clone()
+            .unwrap_or_else(|| self.kind.to_lowercase())
+    }
+
+    /// The scope, `Namespaced` by default.
+    pub fn scope(&self) -> Scope {
+        self.scope.unwrap_or(Scope::Namespaced)
+    }
+
+    /// The CRD's name, `<plural>.<group>`.
+    pub fn crd_name(&self) -> String {
+        format!("{}.{}", self.plural(), self.group)
+    }
+}
+
+/// Whether objects live in a namespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Scope {
+    /// Objects live in a namespace.
+    Namespaced,
+    /// Objects are cluster-wide.
+    Cluster,
+}
+
+impl Scope {
+    /// The value written in the CRD.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Namespaced => "Namespaced",
+            Scope::Cluster => "Cluster",
+        }
+    }
+}
+
+/// `scale(spec_path, status_path, selector_path)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scale {
+    /// JSON path of the desired replicas, e.g. `.spec.size`.
+    pub spec_path: String,
+    /// JSON path of the observed replicas, e.g. `.status.replicas`.
+    pub status_path: String,
+    /// JSON path of the label selector (a string), e.g. `.status.selector`.
+    pub selector_path: Option<String>,
+}
+
+/// `printcolumn(name, type, json_path, description, format, priority)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrintColumn {
+    /// Column header.
+    pub name: String,
+    /// `integer`, `number`, `string`, `boolean` or `date`.
+    #[serde(rename = "type")]
+    pub type_: String,
+    /// JSON path of the value, e.g. `.spec.size`.
+    pub json_path: String,
+    /// Column description.
+    pub description: Option<String>,
+    /// OpenAPI format of the value.
+    pub format: Option<String>,
+    /// 0 shows the column in the standard view; higher only in wide views.
+    pub priority: Option<i32>,
+}
+
+/// `deprecated` / `deprecated(warning = "...")`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Deprecation {
+    /// The warning returned to clients using this version.
+    pub warning: Option<String>,
+}

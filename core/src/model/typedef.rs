@@ -1,0 +1,185 @@
+//! Type definitions: a struct or enum that derives `KubeSchema` (or `CustomResource`), as data.
+
+use serde::{Deserialize, Serialize};
+
+use super::rename::RenameRule;
+use super::{Loc, SchemaMarkers, Shape};
+
+/// One Rust type deriving `KubeSchema`, with its fields' shapes filled in.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TypeDef {
+    /// Unique key: the module path and the name (`my_crate::api::FooSpec`).
+    pub key: String,
+    /// The Rust name.
+    pub name: String,
+    /// The doc comment, processed.
+    pub doc: Option<String>,
+    /// Type-level schema keys: they apply wherever the type is used.
+    pub markers: SchemaMarkers,
+    /// Container-level serde attributes.
+    pub serde: ContainerAttrs,
+    /// Fields or variants.
+    pub data: Data,
+    /// Where the type is declared.
+    pub loc: Option<Loc>,
+}
+
+impl TypeDef {
+    /// Every field of the type, in declaration order (for enums: variant by variant).
+    pub fn fields_mut(&mut self) -> Box<dyn Iterator<Item = &mut Field> + '_> {
+        match &mut self.data {
+            Data::Struct { fields, .. } => Box::new(fields.iter_mut()),
+            Data::Enum(variants) => Box::new(variants.iter_mut().flat_map(|v| v.fields.iter_mut())),
+        }
+    }
+
+    /// Gives the fields their shapes, in the order of [`TypeDef::fields_mut`].
+    pub fn with_shapes(mut self, shapes: Vec<Shape>) -> Self {
+        for (field, shape) in self.fields_mut().zip(shapes) {
+            field.shape = shape;
+        }
+        self
+    }
+
+    /// The JSON name of a struct field (or of a struct variant's field).
+    pub fn json_name(&self, variant: Option<&Variant>, field: &Field) -> String {
+        if let Some(name) = &field.serde.rename {
+            return name.clone();
+        }
+        let ident = field.ident.as_deref().unwrap_or_default();
+        let rule = match variant {
+            Some(v) => v.serde.rename_all.or(self.serde.rename_all_fields),
+            None => self.serde.rename_all,
+        };
+        match rule {
+            Some(rule) => rule.apply_to_field(ident),
+            None => ident.to_string(),
+        }
+    }
+
+    /// The JSON name of a variant (its tag value).
+    pub fn variant_name(&self, variant: &Variant) -> String {
+        if let Some(name) = &variant.serde.rename {
+            return name.clone();
+        }
+        match self.serde.rename_all {
+            Some(rule) => rule.apply_to_variant(&variant.ident),
+            None => variant.ident.clone(),
+        }
+    }
+}
+
+/// The body of a type.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Data {
+    /// A struct: named, tuple or unit.
+    Struct {
+        /// How the fields are written.
+        style: Style,
+        /// The fields.
+        fields: Vec<Field>,
+    },
+    /// An enum.
+    Enum(Vec<Variant>),
+}
+
+/// How the fields of a struct or variant are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Style {
+    /// `{ a: A }`
+    Named,
+    /// `(A, B)`
+    Tuple,
+    /// no fields
+    Unit,
+}
+
+/// A field of a struct or of an enum variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// The Rust name (without `r#`), `None` in tuples.
+    pub ident: Option<String>,
+    /// The Rust type as written, for messages.
+    pub ty: String,
+    /// The doc comment, processed.
+    pub doc: Option<String>,
+    /// Field-level schema keys.
+    pub markers: SchemaMarkers,
+    /// Field-level serde attributes.
+    pub serde: FieldAttrs,
+    /// Where the field is declared.
+    pub loc: Option<Loc>,
+    /// What the field's type is; filled in by the front end (trait dispatch or source walk).
+    #[serde(skip)]
+    pub shape: Shape,
+}
+
+/// An enum variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// The Rust name.
+    pub ident: String,
+    /// The doc comment, processed.
+    pub doc: Option<String>,
+    /// Variant-level serde attributes.
+    pub serde: VariantAttrs,
+    /// How the fields are written.
+    pub style: Style,
+    /// The fields.
+    pub fields: Vec<Field>,
+    /// Where the variant is declared.
+    pub loc: Option<Loc>,
+}
+
+/// The serde attributes of a struct or enum that change its JSON form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ContainerAttrs {
+    /// `rename_all` (the serialize side).
+    pub rename_all: Option<RenameRule>,
+    /// `rename_all_fields` (enums: fields of struct variants).
+    pub rename_all_fields: Option<RenameRule>,
+    /// `tag = "..."`
+    pub tag: Option<String>,
+    /// `content = "..."`
+    pub content: Option<String>,
+    /// `untagged`
+    pub untagged: bool,
+    /// `transparent`
+    pub transparent: bool,
+    /// `default` on the container: every field is optional.
+    pub default: bool,
+}
+
+/// The serde attributes of a field that change its JSON form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FieldAttrs {
+    /// `rename` (the serialize side).
+    pub rename: Option<String>,
+    /// `skip` or `skip_serializing`: the field is never written.
+    pub skip: bool,
+    /// `default`: the field may be absent.
+    pub default: bool,
+    /// `skip_serializing_if`: the field may be absent.
+    pub skip_serializing_if: bool,
+    /// `flatten`
+    pub flatten: bool,
+}
+
+/// The serde attributes of a variant that change its JSON form.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct VariantAttrs {
+    /// `rename` (the serialize side).
+    pub rename: Option<String>,
+    /// `rename_all` for the variant's fields.
+    pub rename_all: Option<RenameRule>,
+    /// `skip` or `skip_serializing`.
+    pub skip: bool,
+    /// `untagged` on the variant.
+    pub untagged: bool,
+}

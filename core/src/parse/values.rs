@@ -1,0 +1,216 @@
+//! The value forms of MARKERS.md: numbers that must not be quoted, `;`-or-array lists, JSON
+//! values written as Rust expressions, and closed sets of words with "did you mean".
+
+use darling::{Error, FromMeta, Result};
+use serde_json::Value;
+use syn::{Expr, Lit, UnOp};
+
+/// A number (`minimum = -0.5`); a quoted number is an error.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Num(pub f64);
+
+impl FromMeta for Num {
+    fn from_expr(expr: &Expr) -> Result<Self> {
+        let value = json_from_expr(expr)?;
+        match value.as_f64() {
+            Some(n) => Ok(Num(n)),
+            None if value.is_string() => Err(Error::custom(
+                "expected a number, found a string: write the number without quotes",
+            )
+            .with_span(expr)),
+            None => Err(Error::custom("expected a number").with_span(expr)),
+        }
+    }
+}
+
+/// A non-negative whole number (`max_length = 63`); floats and quoted numbers are errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count(pub u64);
+
+impl FromMeta for Count {
+    fn from_expr(expr: &Expr) -> Result<Self> {
+        match json_from_expr(expr)? {
+            Value::Number(n) if n.as_u64().is_some() => Ok(Count(n.as_u64().unwrap_or_default())),
+            Value::Number(n) if n.is_f64() => Err(Error::custom(format!(
+                "expected a whole number, found {n}"
+            ))
+            .with_span(expr)),
+            Value::Number(_) => {
+                Err(Error::custom("expected a number of zero or more").with_span(expr))
+            }
+            Value::String(_) => Err(Error::custom(
+                "expected a whole number, found a string: write the number without quotes",
+            )
+            .with_span(expr)),
+            _ => Err(Error::custom("expected a whole number").with_span(expr)),
+        }
+    }
+}
+
+/// A list of strings: `"a;b"` (kubebuilder's form) or `["a", "b"]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct List(pub Vec<String>);
+
+impl FromMeta for List {
+    fn from_string(value: &str) -> Result<Self> {
+        Ok(List(value.split(';').map(|s| s.trim().to_string()).collect()))
+    }
+
+    fn from_expr(expr: &Expr) -> Result<Self> {
+        match expr {
+            Expr::Array(array) => array
+                .elems
+                .iter()
+                .map(|e| match json_from_expr(e)? {
+                    Value::String(s) => Ok(s),
+                    _ => Err(Error::custom("expected a string").with_span(e)),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(List),
+            Expr::Lit(lit) => Self::from_value(&lit.lit),
+            Expr::Group(g) => Self::from_expr(&g.expr),
+            _ => Err(Error::custom("expected \"a;b\" or [\"a\", \"b\"]").with_span(expr)),
+        }
+    }
+}
+
+/// A JSON value written as a Rust literal expression: `1`, `-0.5`, `"x"`, `true`, `["a", 1]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Json(pub Value);
+
+impl FromMeta for Json {
+    fn from_expr(expr: &Expr) -> Result<Self> {
+        json_from_expr(expr).map(Json)
+    }
+}
+
+/// A JSON document in a string: `default_json = r#"{"a": 1}"#`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JsonText(pub Value);
+
+impl FromMeta for JsonText {
+    fn from_value(lit: &Lit) -> Result<Self> {
+        match lit {
+            Lit::Str(s) => serde_json::from_str(&s.value())
+                .map(JsonText)
+                .map_err(|e| Error::custom(format!("not valid JSON: {e}")).with_span(lit)),
+            _ => Err(Error::custom("expected a string holding JSON").with_span(lit)),
+        }
+    }
+}
+
+/// Turns a literal expression into JSON.
+fn json_from_expr(expr: &Expr) -> Result<Value> {
+    let fail = || {
+        Error::custom(
+            "expected a literal value (number, string, bool, or an array of them); write \
+             objects with the `_json` form of the key",
+        )
+        .with_span(expr)
+    };
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Str(s) => Ok(Value::String(s.value())),
+            Lit::Bool(b) => Ok(Value::Bool(b.value)),
+            Lit::Int(i) => i
+                .base10_parse::<i64>()
+                .map(Value::from)
+                .map_err(|e| Error::from(e).with_span(expr)),
+            Lit::Float(f) => f
+                .base10_parse::<f64>()
+                .map(Value::from)
+                .map_err(|e| Error::from(e).with_span(expr)),
+            _ => Err(fail()),
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match json_from_expr(&u.expr)? {
+            Value::Number(n) => Ok(match n.as_i64() {
+                Some(i) => Value::from(-i),
+                None => Value::from(-n.as_f64().unwrap_or_default()),
+            }),
+            _ => Err(fail()),
+        },
+        Expr::Array(a) => a
+            .elems
+            .iter()
+            .map(json_from_expr)
+            .collect::<Result<Vec<_>>>()
+            .map(Value::Array),
+        Expr::Group(g) => json_from_expr(&g.expr),
+        Expr::Paren(p) => json_from_expr(&p.expr),
+        _ => Err(fail()),
+    }
+}
+
+/// A closed set of words (`scope`, `list_type`, ...), with a suggestion for near misses.
+pub trait Word: Sized + Copy + 'static {
+    /// Each accepted word and its value.
+    const WORDS: &'static [(&'static str, Self)];
+}
+
+/// A [`Word`] parsed from a string literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OneOf<T>(pub T);
+
+impl<T: Word> FromMeta for OneOf<T> {
+    fn from_string(value: &str) -> Result<Self> {
+        if let Some((_, v)) = T::WORDS.iter().find(|(w, _)| *w == value) {
+            return Ok(OneOf(*v));
+        }
+        let words: Vec<&str> = T::WORDS.iter().map(|(w, _)| *w).collect();
+        Err(Error::custom(format!(
+            "unknown value `{value}`{}; expected one of: {}",
+            did_you_mean(value, &words),
+            words.join(", ")
+        )))
+    }
+}
+
+/// `. Did you mean `x`?` when a candidate is close to `input`, else nothing.
+pub fn did_you_mean(input: &str, candidates: &[&str]) -> String {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(input, c), c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| format!(". Did you mean `{c}`?"))
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn expr(s: &str) -> Expr {
+        syn::parse_str(s).unwrap()
+    }
+
+    #[test]
+    fn numbers_reject_quotes() {
+        assert_eq!(Num::from_expr(&expr("-0.5")).unwrap(), Num(-0.5));
+        assert_eq!(Num::from_expr(&expr("3")).unwrap(), Num(3.0));
+        assert!(Num::from_expr(&expr("\"4\"")).unwrap_err().to_string().contains("without quotes"));
+        assert_eq!(Count::from_expr(&expr("63")).unwrap(), Count(63));
+        assert!(Count::from_expr(&expr("6.5")).unwrap_err().to_string().contains("whole number"));
+        assert!(Count::from_expr(&expr("-1")).is_err());
+    }
+
+    #[test]
+    fn lists_take_both_forms() {
+        assert_eq!(List::from_expr(&expr("\"get;list\"")).unwrap().0, ["get", "list"]);
+        assert_eq!(List::from_expr(&expr("[\"a\", \"b\"]")).unwrap().0, ["a", "b"]);
+        assert_eq!(List::from_expr(&expr("\"\"")).unwrap().0, [""]);
+    }
+
+    #[test]
+    fn json_values_from_expressions() {
+        assert_eq!(Json::from_expr(&expr("[\"a\", -1, true]")).unwrap().0, json!(["a", -1, true]));
+        assert!(Json::from_expr(&expr("foo()")).is_err());
+    }
+
+    #[test]
+    fn suggestions_for_near_misses() {
+        assert_eq!(did_you_mean("Namspaced", &["Namespaced", "Cluster"]), ". Did you mean `Namespaced`?");
+        assert_eq!(did_you_mean("xyz", &["Namespaced", "Cluster"]), "");
+    }
+}

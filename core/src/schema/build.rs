@@ -1,0 +1,252 @@
+//! The builder: walks shapes, loads named types lazily, and reports recursion.
+
+use std::collections::HashMap;
+
+use crate::model::{
+    Data, Error, Errors, Field, Loc, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant,
+};
+
+use super::markers::overlay;
+use super::merge::merge;
+use super::Schema;
+
+/// Where a schema is being built, for error messages.
+#[derive(Clone, Debug, Default)]
+pub struct Site {
+    /// Type and field, e.g. `MemcachedSpec.size`.
+    pub context: String,
+    /// The source location, when known.
+    pub loc: Option<Loc>,
+}
+
+impl Site {
+    /// A site.
+    pub fn new(context: impl Into<String>, loc: Option<&Loc>) -> Site {
+        Site {
+            context: context.into(),
+            loc: loc.cloned(),
+        }
+    }
+
+    /// An error at this site.
+    pub fn error(&self, message: impl Into<String>) -> Error {
+        Error::new(self.loc.as_ref(), self.context.clone(), message)
+    }
+}
+
+/// Builds schemas, memoizing named types and collecting every error on the way.
+#[derive(Default)]
+pub struct Builder {
+    /// Named types being built, innermost last: seeing one again means recursion.
+    stack: Vec<String>,
+    /// Finished named types.
+    cache: HashMap<String, Schema>,
+    /// Problems found so far.
+    errors: Errors,
+}
+
+impl Builder {
+    /// A new builder.
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// Records a problem.
+    pub(super) fn report(&mut self, error: Error) {
+        self.errors.push(error);
+    }
+
+    /// Every problem found, or `Ok(())`.
+    pub fn finish(self) -> Result<(), Errors> {
+        self.errors.into_result(())
+    }
+
+    /// The schema of a value of this shape (without field-level markers).
+    pub fn shape(&mut self, shape: &Shape, site: &Site) -> Schema {
+        match shape {
+            Shape::Scalar(s) => scalar(*s),
+            Shape::Optional(inner) => self.shape(inner, site),
+            Shape::Seq { item, set, len } => Schema {
+                items: Some(Box::new(self.shape(item, site))),
+                x_list_type: set.then(|| "set".to_string()),
+                min_items: *len,
+                max_items: *len,
+                ..Schema::typed("array")
+            },
+            Shape::Map(value) => Schema {
+                additional_properties: Some(Box::new(self.shape(value, site))),
+                ..Schema::typed("object")
+            },
+            Shape::Any => Schema {
+                x_preserve_unknown_fields: true,
+                ..Schema::default()
+            },
+            Shape::Known(known) => (known.schema)(),
+            Shape::Named(named) => {
+                if let Some(done) = self.cache.get(&named.key) {
+                    return done.clone();
+                }
+                if self.stack.contains(&named.key) {
+                    let name = named.key.rsplit("::").next().unwrap_or(&named.key);
+                    self.report(site.error(format!(
+                        "recursive type `{name}`: a CRD schema cannot refer to itself; \
+                         mark this field `schemaless` (with `schema_type = \"object\"`), or \
+                         `preserve_unknown_fields` with `schema_type = \"object\"`, to stop here"
+                    )));
+                    return Schema::default();
+                }
+                match (named.load)() {
+                    Ok(def) => {
+                        self.stack.push(named.key.clone());
+                        let schema = self.type_def(&def);
+                        self.stack.pop();
+                        self.cache.insert(named.key.clone(), schema.clone());
+                        schema
+                    }
+                    Err(errors) => {
+                        for e in errors.0 {
+                            self.report(e);
+                        }
+                        Schema::default()
+                    }
+                }
+            }
+            Shape::Opaque(name) => {
+                self.report(site.error(format!(
+                    "cannot tell the schema of `{name}`: derive `KubeSchema` on it, or mark \
+                     the field with `schema_type = \"...\"` or `schemaless`"
+                )));
+                Schema::default()
+            }
+        }
+    }
+
+    /// The schema of a type: its JSON form, then its type-level markers and doc.
+    pub fn type_def(&mut self, def: &TypeDef) -> Schema {
+        let site = Site::new(def.name.clone(), def.loc.as_ref());
+        let body = if def.markers.stops_walk() {
+            Schema::default()
+        } else {
+            match &def.data {
+                Data::Struct { style, fields } => self.struct_body(def, *style, fields, &site),
+                Data::Enum(variants) => self.enum_body(def, variants, &site),
+            }
+        };
+        let mut body = body;
+        // Rules the fields put on their parent come before the type's own rules.
+        let field_rules = std::mem::take(&mut body.x_validations);
+        let mut schema = self.lay(&def.markers, def.doc.as_deref(), body, &site);
+        schema.x_validations.splice(0..0, field_rules);
+        self.object_rules(def, &mut schema, &site);
+        self.check_examples(&def.markers, &schema, &site);
+        schema
+    }
+
+    /// Lays markers (and a doc comment) over a schema.
+    fn lay(&mut self, m: &SchemaMarkers, doc: Option<&str>, base: Schema, site: &Site) -> Schema {
+        let (over, errors) = overlay(m, doc, &base, site);
+        for e in errors {
+            self.report(e);
+        }
+        merge(base, over, site, self)
+    }
+
+    /// `default` and `example` must validate against the schema they are set on.
+    fn check_examples(&mut self, m: &SchemaMarkers, schema: &Schema, site: &Site) {
+        for (key, value) in [("default", &m.default), ("example", &m.example)] {
+            if let Some(value) = value {
+                let mut plain = schema.clone();
+                plain.default = None;
+                if let Some(problem) = crate::check::value::validate(&plain, value) {
+                    self.report(site.error(format!("`{key}` does not fit the schema: {problem}")));
+                }
+            }
+        }
+    }
+
+    fn struct_body(&mut self, def: &TypeDef, style: Style, fields: &[Field], site: &Site) -> Schema {
+        let transparent = def.serde.transparent
+            || (style == Style::Tuple && fields.len() == 1);
+        match style {
+            _ if transparent => {
+                let live: Vec<&Field> = fields.iter().filter(|f| !f.serde.skip).collect();
+                match live.as_slice() {
+                    [inner] => self.field(def, None, inner).0,
+                    _ => {
+                        self.report(site.error("a transparent struct needs exactly one field"));
+                        Schema::default()
+                    }
+                }
+            }
+            Style::Named => self.object(def, None, fields),
+            Style::Tuple => {
+                self.report(site.error(
+                    "a tuple struct serializes as a JSON array of mixed types, which a CRD \
+                     schema cannot describe: use named fields, or mark the type with \
+                     `schema_type` or `schemaless`",
+                ));
+                Schema::default()
+            }
+            Style::Unit => {
+                self.report(site.error(
+                    "a unit struct serializes as `null`, which a CRD schema cannot describe",
+                ));
+                Schema::default()
+            }
+        }
+    }
+
+    /// A field's schema (its shape's schema with the field's markers laid over it), and whether
+    /// the field is required in its parent.
+    pub(super) fn field(
+        &mut self,
+        owner: &TypeDef,
+        variant: Option<&Variant>,
+        field: &Field,
+    ) -> (Schema, bool) {
+        let site = field_site(owner, variant, field);
+        let base = if field.markers.stops_walk() {
+            Schema::default()
+        } else {
+            self.shape(&field.shape, &site)
+        };
+        let schema = self.lay(&field.markers, field.doc.as_deref(), base, &site);
+        let m = &field.markers;
+        self.check_examples(m, &schema, &site);
+        if m.optional && m.required {
+            self.report(site.error("`optional` and `required` contradict each other"));
+        }
+        let (_, is_option) = field.shape.peel_optional();
+        let required = m.required
+            || !(m.optional
+                || is_option
+                || field.serde.default
+                || field.serde.skip_serializing_if
+                || owner.serde.default);
+        (schema, required)
+    }
+}
+
+/// The site of a field, `Type.field` (or `Type::Variant.field`).
+pub(super) fn field_site(owner: &TypeDef, variant: Option<&Variant>, field: &Field) -> Site {
+    let name = field.ident.as_deref().unwrap_or("0");
+    let context = match variant {
+        Some(v) => format!("{}::{}.{}", owner.name, v.ident, name),
+        None => format!("{}.{}", owner.name, name),
+    };
+    Site::new(context, field.loc.as_ref())
+}
+
+/// The schema MARKERS.md gives each scalar.
+fn scalar(s: Scalar) -> Schema {
+    match s {
+        Scalar::Bool => Schema::typed("boolean"),
+        Scalar::Int { wide, unsigned } => Schema {
+            minimum: unsigned.then_some(0.0),
+            ..Schema::formatted("integer", if wide { "int64" } else { "int32" })
+        },
+        Scalar::Float { double } => Schema::formatted("number", if double { "double" } else { "float" }),
+        Scalar::String => Schema::typed("string"),
+        Scalar::DateTime => Schema::formatted("string", "date-time"),
+    }
+}

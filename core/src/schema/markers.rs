@@ -1,0 +1,286 @@
+//! Schema keys as an overlay: the keywords a field's (or type's) markers set, each checked
+//! against the schema it is laid on, as controller-gen checks its markers.
+
+use serde_json::Value;
+
+use crate::model::{Error, ListType, Rule, SchemaMarkers};
+
+use super::build::Site;
+use super::Schema;
+
+const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+
+/// The keywords `m` (and the doc comment) set, checked against `base`, the schema they apply
+/// to. The overlay leaves out what does not fit; the problems come back beside it.
+pub(super) fn overlay(
+    m: &SchemaMarkers,
+    doc: Option<&str>,
+    base: &Schema,
+    site: &Site,
+) -> (Schema, Vec<Error>) {
+    let mut o = Schema {
+        description: m.description.clone().or_else(|| doc.map(str::to_string)),
+        title: m.title.clone(),
+        example: m.example.clone(),
+        default: m.default.clone(),
+        external_docs: m.external_docs.clone(),
+        nullable: m.nullable,
+        x_preserve_unknown_fields: m.preserve_unknown_fields,
+        x_embedded_resource: m.embedded_resource,
+        x_map_type: m.map_type.or(m.struct_type).map(|t| t.as_str().to_string()),
+        format: m.format.clone(),
+        x_int_or_string: m.int_or_string,
+        min_length: m.min_length,
+        max_length: m.max_length,
+        pattern: m.pattern.clone(),
+        min_items: m.min_items,
+        max_items: m.max_items,
+        x_list_type: m.list_type.map(|t| t.as_str().to_string()),
+        x_list_map_keys: m.list_map_keys.clone(),
+        min_properties: m.min_properties,
+        max_properties: m.max_properties,
+        enum_: m.enum_values.clone(),
+        x_validations: m.x_validations.clone(),
+        ..Schema::default()
+    };
+    if m.immutable {
+        o.x_validations.push(Rule::new("self == oldSelf", "field is immutable"));
+    }
+    let mut c = Checker::new(base, site);
+    // Keys that change the node's type run first; the others are checked against the result.
+    if let Some(t) = &m.schema_type {
+        if TYPES.contains(&t.as_str()) {
+            o.type_ = Some(t.clone());
+            c.ty = t.clone();
+        } else {
+            c.error(format!(
+                "`schema_type = \"{t}\"` is not an OpenAPI type; use one of {}",
+                TYPES.join(", ")
+            ));
+        }
+    } else if m.schemaless {
+        c.ty.clear();
+    }
+    c.int_or_string |= m.int_or_string;
+
+    let numeric = matches!(c.ty.as_str(), "integer" | "number");
+    for (key, value) in [
+        ("minimum", m.minimum),
+        ("maximum", m.maximum),
+        ("multiple_of", m.multiple_of),
+    ] {
+        if let Some(v) = value
+            && c.fits(numeric, key, "numbers")
+            && c.ty == "integer"
+            && v.fract() != 0.0
+        {
+            c.error(format!("`{key} = {v}` must be a whole number on an integer"));
+        }
+    }
+    o.minimum = m.minimum;
+    o.maximum = m.maximum;
+    o.multiple_of = m.multiple_of;
+    o.exclusive_minimum = m.exclusive_minimum;
+    o.exclusive_maximum = m.exclusive_maximum;
+    if m.exclusive_minimum && m.minimum.is_none() {
+        c.error("`exclusive_minimum` needs `minimum`".into());
+    }
+    if m.exclusive_maximum && m.maximum.is_none() {
+        c.error("`exclusive_maximum` needs `maximum`".into());
+    }
+    if m.multiple_of.is_some_and(|v| v <= 0.0) {
+        c.error("`multiple_of` must be greater than 0".into());
+    }
+    c.ordered("minimum", m.minimum, "maximum", m.maximum);
+
+    let textual = c.ty == "string" || c.int_or_string;
+    c.fits_all(
+        textual,
+        "strings",
+        &[
+            ("min_length", m.min_length.is_some()),
+            ("max_length", m.max_length.is_some()),
+            ("pattern", m.pattern.is_some()),
+        ],
+    );
+    c.ordered_counts("min_length", m.min_length, "max_length", m.max_length);
+
+    let array = c.ty == "array";
+    c.fits_all(
+        array,
+        "arrays",
+        &[
+            ("min_items", m.min_items.is_some()),
+            ("max_items", m.max_items.is_some()),
+            ("list_type", m.list_type.is_some()),
+            ("items", m.items.is_some()),
+        ],
+    );
+    c.ordered_counts("min_items", m.min_items, "max_items", m.max_items);
+    c.list_keys(m);
+    if let Some(items) = &m.items {
+        let base_items = base.items.as_deref().cloned().unwrap_or_default();
+        let (items, errors) = overlay(items, None, &base_items, site);
+        c.errors.extend(errors);
+        o.items = Some(Box::new(items));
+    }
+
+    let object = c.ty == "object";
+    c.fits_all(
+        object,
+        "objects",
+        &[
+            ("min_properties", m.min_properties.is_some()),
+            ("max_properties", m.max_properties.is_some()),
+            ("map_type", m.map_type.is_some()),
+            ("struct_type", m.struct_type.is_some()),
+            ("embedded_resource", m.embedded_resource),
+        ],
+    );
+    c.ordered_counts(
+        "min_properties",
+        m.min_properties,
+        "max_properties",
+        m.max_properties,
+    );
+
+    for v in m.enum_values.iter().flatten() {
+        if !c.unknown() && !value_fits_type(v, &c.ty, c.int_or_string) {
+            c.error(format!("enum value {v} is not of this field's type ({})", c.ty));
+        }
+    }
+    (o, c.errors)
+}
+
+/// Checks keys against the type of the node they apply to.
+struct Checker<'a> {
+    base: &'a Schema,
+    site: &'a Site,
+    /// The node's type once `schema_type` is applied (`""` when untyped).
+    ty: String,
+    int_or_string: bool,
+    errors: Vec<Error>,
+}
+
+impl<'a> Checker<'a> {
+    fn new(base: &'a Schema, site: &'a Site) -> Self {
+        Checker {
+            base,
+            site,
+            ty: base.type_str().to_string(),
+            int_or_string: base.x_int_or_string,
+            errors: Vec::new(),
+        }
+    }
+
+    fn error(&mut self, message: String) {
+        self.errors.push(self.site.error(message));
+    }
+
+    /// An untyped node (e.g. `schemaless`) accepts any key.
+    fn unknown(&self) -> bool {
+        self.ty.is_empty() && !self.int_or_string
+    }
+
+    fn fits(&mut self, ok: bool, key: &str, wants: &str) -> bool {
+        if !ok && !self.unknown() {
+            let got = if self.ty.is_empty() { "untyped".to_string() } else { self.ty.clone() };
+            self.error(format!("`{key}` applies to {wants}, but this is {got}"));
+        }
+        ok
+    }
+
+    fn fits_all(&mut self, ok: bool, wants: &str, keys: &[(&str, bool)]) {
+        for (key, set) in keys {
+            if *set {
+                self.fits(ok, key, wants);
+            }
+        }
+    }
+
+    /// A lower bound above its upper bound is a contradiction.
+    fn ordered(&mut self, low_key: &str, low: Option<f64>, high_key: &str, high: Option<f64>) {
+        if let (Some(lo), Some(hi)) = (low, high)
+            && hi < lo
+        {
+            self.error(format!("`{high_key} = {hi}` is below `{low_key} = {lo}`"));
+        }
+    }
+
+    fn ordered_counts(&mut self, low_key: &str, low: Option<u64>, high_key: &str, high: Option<u64>) {
+        self.ordered(low_key, low.map(|v| v as f64), high_key, high.map(|v| v as f64));
+    }
+
+    /// `list_type` and `list_map_keys` against the items: map keys must be scalar fields that
+    /// are always present (required or defaulted), and sets need scalar (or atomic) items.
+    fn list_keys(&mut self, m: &SchemaMarkers) {
+        let items = self.base.items.as_deref();
+        match (&m.list_map_keys, m.list_type) {
+            (Some(_), t) if t != Some(ListType::Map) => {
+                self.error("`list_map_keys` needs `list_type = \"map\"`".into())
+            }
+            (None, Some(ListType::Map)) => {
+                self.error("`list_type = \"map\"` needs `list_map_keys`".into())
+            }
+            (Some(keys), _) => {
+                if let Some(items) = items {
+                    self.map_keys(keys, items);
+                }
+            }
+            _ => {}
+        }
+        if m.list_type == Some(ListType::Set)
+            && let Some(items) = items
+            && matches!(items.type_str(), "object" | "array")
+            && items.x_map_type.as_deref() != Some("atomic")
+            && items.x_list_type.as_deref() != Some("atomic")
+        {
+            self.error(
+                "`list_type = \"set\"` needs scalar items (or atomic ones); use \
+                 `list_type = \"map\"` with `list_map_keys` for objects"
+                    .into(),
+            );
+        }
+    }
+
+    fn map_keys(&mut self, keys: &[String], items: &Schema) {
+        if items.type_str() != "object" {
+            self.error("`list_type = \"map\"` needs object items".into());
+            return;
+        }
+        for key in keys {
+            match items.properties.get(key) {
+                None => self.error(format!(
+                    "`list_map_keys` names `{key}`, which is not a field of the items (JSON \
+                     names: {})",
+                    items.properties.keys().cloned().collect::<Vec<_>>().join(", ")
+                )),
+                Some(prop) => {
+                    if !matches!(prop.type_str(), "string" | "integer" | "number" | "boolean") {
+                        self.error(format!("list map key `{key}` must be a scalar field"));
+                    }
+                    if !items.required.contains(key) && prop.default.is_none() {
+                        self.error(format!(
+                            "list map key `{key}` must be required or have a default in the items"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether a JSON value has the given OpenAPI type.
+pub(crate) fn value_fits_type(v: &Value, ty: &str, int_or_string: bool) -> bool {
+    let is_int = v.as_f64().is_some_and(|f| f.fract() == 0.0);
+    match ty {
+        _ if int_or_string => v.is_string() || is_int,
+        "string" => v.is_string(),
+        "integer" => is_int,
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}

@@ -1,0 +1,214 @@
+//! Structs (and struct-like variants) as JSON objects: properties, `required`, `flatten`, and
+//! the rules that need the object's properties (`immutable` on optional fields, one-of groups).
+
+use crate::model::{Field, Rule, Shape, TypeDef, Variant};
+
+use super::build::{field_site, Builder, Site};
+use super::Schema;
+
+impl Builder {
+    /// The object a struct (or a struct variant's fields) serializes to.
+    pub(super) fn object(
+        &mut self,
+        owner: &TypeDef,
+        variant: Option<&Variant>,
+        fields: &[Field],
+    ) -> Schema {
+        let mut object = Schema::typed("object");
+        for field in fields.iter().filter(|f| !f.serde.skip) {
+            if field.serde.flatten {
+                self.flatten_into(&mut object, owner, variant, field);
+                continue;
+            }
+            let name = owner.json_name(variant, field);
+            let (schema, required) = self.field(owner, variant, field);
+            if field.markers.immutable && !required {
+                let f = cel_field(&name);
+                object.x_validations.push(Rule::new(
+                    format!("!has(oldSelf.{f}) || has(self.{f})"),
+                    format!("field {name} is immutable once set"),
+                ));
+            }
+            let site = field_site(owner, variant, field);
+            self.add_property(&mut object, name, schema, required, &site);
+        }
+        object.required.sort();
+        object
+    }
+
+    fn add_property(
+        &mut self,
+        object: &mut Schema,
+        name: String,
+        schema: Schema,
+        required: bool,
+        site: &Site,
+    ) {
+        if object.properties.contains_key(&name) {
+            self.report(site.error(format!(
+                "two fields serialize to the same JSON name `{name}`"
+            )));
+            return;
+        }
+        if required {
+            object.required.push(name.clone());
+        }
+        object.properties.insert(name, schema);
+    }
+
+    /// `#[serde(flatten)]`: the field's object is inlined; a map keeps unknown keys.
+    fn flatten_into(
+        &mut self,
+        object: &mut Schema,
+        owner: &TypeDef,
+        variant: Option<&Variant>,
+        field: &Field,
+    ) {
+        let site = field_site(owner, variant, field);
+        let (inner, optional) = field.shape.peel_optional();
+        if matches!(inner, Shape::Map(_) | Shape::Any) {
+            object.x_preserve_unknown_fields = true;
+            return;
+        }
+        let flat = self.shape(inner, &site);
+        if flat.type_str() != "object" || flat.x_preserve_unknown_fields && flat.properties.is_empty()
+        {
+            self.report(site.error(
+                "`#[serde(flatten)]` needs a struct, a map or an enum that serializes as an object",
+            ));
+            return;
+        }
+        let all_optional = optional || field.serde.default;
+        for (name, schema) in flat.properties {
+            let required = !all_optional && flat.required.contains(&name);
+            self.add_property(object, name, schema, required, &site);
+        }
+        object.x_preserve_unknown_fields |= flat.x_preserve_unknown_fields;
+        object.x_validations.extend(flat.x_validations);
+        for group in [flat.one_of, flat.any_of] {
+            if !group.is_empty() {
+                object.all_of.push(Schema {
+                    one_of: group,
+                    ..Schema::default()
+                });
+            }
+        }
+    }
+
+    /// Type-level rules that name the object's properties: `at_most_one_of`,
+    /// `exactly_one_of`, `at_least_one_of` (in that order, after the type's own rules).
+    pub(super) fn object_rules(&mut self, def: &TypeDef, schema: &mut Schema, site: &Site) {
+        let m = &def.markers;
+        let groups = [
+            ("at_most_one_of", &m.at_most_one_of),
+            ("exactly_one_of", &m.exactly_one_of),
+            ("at_least_one_of", &m.at_least_one_of),
+        ];
+        for (key, lists) in groups {
+            for names in lists.iter() {
+                if let Some(rule) = self.one_of_rule(key, names, schema, site) {
+                    schema.x_validations.push(rule);
+                }
+            }
+        }
+    }
+
+    fn one_of_rule(&mut self, key: &str, names: &[String], schema: &Schema, site: &Site) -> Option<Rule> {
+        if schema.type_str() != "object" || schema.properties.is_empty() {
+            self.report(site.error(format!("`{key}` applies to structs")));
+            return None;
+        }
+        let mut ok = true;
+        for name in names {
+            if name.contains('.') {
+                self.report(site.error(format!(
+                    "`{key}` cannot reference nested fields: `{name}`"
+                )));
+                ok = false;
+            } else if !schema.properties.contains_key(name) {
+                self.report(site.error(format!(
+                    "`{key}` names `{name}`, which is not a field of this struct (JSON names: {})",
+                    schema.properties.keys().cloned().collect::<Vec<_>>().join(", ")
+                )));
+                ok = false;
+            } else if schema.required.contains(name) {
+                self.report(site.error(format!(
+                    "`{key}` member `{name}` is required, so the rule could never be met: \
+                     make it an `Option`, or mark it `optional`"
+                )));
+                ok = false;
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let list = names.join(" ");
+        let has = |n: &String| format!("has(self.{})", cel_field(n));
+        let count = || {
+            names
+                .iter()
+                .map(|n| format!("({}?1:0)", has(n)))
+                .collect::<Vec<_>>()
+                .join("+")
+        };
+        Some(match key {
+            "at_most_one_of" => Rule::new(
+                format!("{} <= 1", count()),
+                format!("at most one of the fields in [{list}] may be set"),
+            ),
+            "exactly_one_of" => Rule::new(
+                format!("{} == 1", count()),
+                format!("exactly one of the fields in [{list}] must be set"),
+            ),
+            _ => Rule::new(
+                names.iter().map(has).collect::<Vec<_>>().join("||"),
+                format!("at least one of the fields in [{list}] must be set"),
+            ),
+        })
+    }
+}
+
+/// A property name as CEL sees it: names that are not CEL identifiers are escaped the way the
+/// apiserver escapes them (`__dash__`, `__dot__`, `__slash__`, `__underscores__`, and
+/// `__keyword__` for CEL reserved words).
+pub(crate) fn cel_field(name: &str) -> String {
+    const RESERVED: [&str; 20] = [
+        "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
+        "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
+        "void",
+    ];
+    if RESERVED.contains(&name) {
+        return format!("__{name}__");
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(ch) = rest.chars().next() {
+        if let Some(tail) = rest.strip_prefix("__") {
+            out.push_str("__underscores__");
+            rest = tail;
+            continue;
+        }
+        match ch {
+            '.' => out.push_str("__dot__"),
+            '-' => out.push_str("__dash__"),
+            '/' => out.push_str("__slash__"),
+            c => out.push(c),
+        }
+        rest = &rest[ch.len_utf8()..];
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cel_field;
+
+    #[test]
+    fn cel_names_are_escaped_like_the_apiserver() {
+        assert_eq!(cel_field("foo"), "foo");
+        assert_eq!(cel_field("x-y"), "x__dash__y");
+        assert_eq!(cel_field("a.b/c"), "a__dot__b__slash__c");
+        assert_eq!(cel_field("a__b"), "a__underscores__b");
+        assert_eq!(cel_field("namespace"), "__namespace__");
+    }
+}

@@ -1,0 +1,175 @@
+//! The schema node the engine builds: the subset of OpenAPI v3 that CRDs accept, with the
+//! same JSON names as apiextensions' `JSONSchemaProps`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::{ExternalDocs, Rule};
+
+/// One schema node. Empty keywords are left out when serialized.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Schema {
+    /// `description`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `type`
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `format`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// `title`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `default`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+    /// `example`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<Value>,
+    /// `enum`
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_: Option<Vec<Value>>,
+    /// `maximum`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<f64>,
+    /// `exclusiveMaximum`
+    #[serde(skip_serializing_if = "is_false")]
+    pub exclusive_maximum: bool,
+    /// `minimum`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<f64>,
+    /// `exclusiveMinimum`
+    #[serde(skip_serializing_if = "is_false")]
+    pub exclusive_minimum: bool,
+    /// `multipleOf`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multiple_of: Option<f64>,
+    /// `maxLength`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+    /// `minLength`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    /// `pattern`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// `maxItems`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u64>,
+    /// `minItems`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<u64>,
+    /// `maxProperties`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_properties: Option<u64>,
+    /// `minProperties`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_properties: Option<u64>,
+    /// `required`, sorted.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub required: Vec<String>,
+    /// `items`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub items: Option<Box<Schema>>,
+    /// `properties`
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, Schema>,
+    /// `additionalProperties`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_properties: Option<Box<Schema>>,
+    /// `allOf`
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub all_of: Vec<Schema>,
+    /// `anyOf`
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub any_of: Vec<Schema>,
+    /// `oneOf`
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub one_of: Vec<Schema>,
+    /// `nullable`
+    #[serde(skip_serializing_if = "is_false")]
+    pub nullable: bool,
+    /// `externalDocs`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_docs: Option<ExternalDocs>,
+    /// `x-kubernetes-embedded-resource`
+    #[serde(
+        rename = "x-kubernetes-embedded-resource",
+        skip_serializing_if = "is_false"
+    )]
+    pub x_embedded_resource: bool,
+    /// `x-kubernetes-int-or-string`
+    #[serde(rename = "x-kubernetes-int-or-string", skip_serializing_if = "is_false")]
+    pub x_int_or_string: bool,
+    /// `x-kubernetes-list-map-keys`
+    #[serde(
+        rename = "x-kubernetes-list-map-keys",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub x_list_map_keys: Option<Vec<String>>,
+    /// `x-kubernetes-list-type`
+    #[serde(
+        rename = "x-kubernetes-list-type",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub x_list_type: Option<String>,
+    /// `x-kubernetes-map-type`
+    #[serde(
+        rename = "x-kubernetes-map-type",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub x_map_type: Option<String>,
+    /// `x-kubernetes-preserve-unknown-fields`
+    #[serde(
+        rename = "x-kubernetes-preserve-unknown-fields",
+        skip_serializing_if = "is_false"
+    )]
+    pub x_preserve_unknown_fields: bool,
+    /// `x-kubernetes-validations`, in order.
+    #[serde(
+        rename = "x-kubernetes-validations",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub x_validations: Vec<Rule>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+impl Schema {
+    /// `{type: t}`
+    pub fn typed(t: &str) -> Schema {
+        Schema {
+            type_: Some(t.to_string()),
+            ..Schema::default()
+        }
+    }
+
+    /// `{type: t, format: f}`
+    pub fn formatted(t: &str, f: &str) -> Schema {
+        Schema {
+            format: Some(f.to_string()),
+            ..Schema::typed(t)
+        }
+    }
+
+    /// The `type`, or `""`.
+    pub fn type_str(&self) -> &str {
+        self.type_.as_deref().unwrap_or("")
+    }
+
+    /// True for strings, and for int-or-string (where string keywords apply too).
+    pub fn is_textual(&self) -> bool {
+        self.type_str() == "string" || self.x_int_or_string
+    }
+
+    /// True for `integer` and `number`.
+    pub fn is_numeric(&self) -> bool {
+        matches!(self.type_str(), "integer" | "number")
+    }
+}
