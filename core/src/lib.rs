@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod crd;
+pub mod known;
 pub mod model;
 #[cfg(feature = "parse")]
 pub mod parse;

@@ -1,1 +1,15 @@
-//! CustomResourceDefinition assembly: names, versions, the root schema.
+//! CustomResourceDefinition assembly: names, versions, the root schema, and the checks on the
+//! paths resource keys name.
+
+#[cfg(feature = "k8s")]
+mod assemble;
+mod descriptions;
+pub mod paths;
+mod plural;
+mod root;
+pub mod versions;
+
+#[cfg(feature = "k8s")]
+pub use assemble::{build, to_props, Options, VERSION_ANNOTATION};
+pub use descriptions::truncate as truncate_descriptions;
+pub use plural::pluralize;

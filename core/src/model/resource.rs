@@ -3,7 +3,18 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Loc;
+use super::{Loc, Shape};
+
+/// One version of a custom resource: its markers and the shapes of its spec and status.
+#[derive(Clone, Debug)]
+pub struct ResourceDef {
+    /// The spec struct's resource keys.
+    pub markers: ResourceMarkers,
+    /// The spec struct.
+    pub spec: Shape,
+    /// The status type, when `status` is set.
+    pub status: Option<Shape>,
+}
 
 /// The resource keys of one spec struct (one CRD version).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -1,5 +1,9 @@
 //! Rust syntax → model (feature `parse`): the attributes and types that both the derive and
 //! the CLI read, parsed by one piece of code.
 
+mod docs;
 pub mod markers;
+mod serde_attrs;
+pub mod shape;
+pub mod typedef;
 pub mod values;

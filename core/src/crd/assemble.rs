@@ -1,0 +1,169 @@
+//! The CustomResourceDefinition object (k8s-openapi types) for one kind.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as ext;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+
+use super::versions::{self, Merged};
+use super::{descriptions, paths, root::root_schema};
+use crate::model::{Error, Errors, ResourceDef};
+use crate::schema::{Builder, Schema};
+
+/// The annotation naming the generator and its version, set on every CRD.
+pub const VERSION_ANNOTATION: &str = "kubegen.io/version";
+
+/// Options of the CRD generator.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// controller-gen's `maxDescLen`: shorten descriptions to this many bytes (0 removes them).
+    pub max_desc_len: Option<usize>,
+}
+
+/// The CRD for the versions of one kind (one entry per spec struct).
+pub fn build(defs: &[ResourceDef], options: &Options) -> Result<ext::CustomResourceDefinition, Errors> {
+    let merged = versions::merge(defs)?;
+    let mut errors = Errors::default();
+    let mut builder = Builder::new();
+    let mut versions = Vec::new();
+    for (def, storage) in &merged.versions {
+        let mut schema = root_schema(def, &mut builder);
+        check_paths(def, &schema, &mut errors);
+        if let Some(max) = options.max_desc_len {
+            descriptions::truncate(&mut schema, max);
+        }
+        versions.push(version(def, *storage, schema));
+    }
+    if let Err(e) = builder.finish() {
+        errors.0.extend(e.0);
+    }
+    errors.into_result(crd(&merged, versions))
+}
+
+fn crd(m: &Merged, versions: Vec<ext::CustomResourceDefinitionVersion>) -> ext::CustomResourceDefinition {
+    let mut annotations: BTreeMap<String, String> = m.annotations.iter().flatten().cloned().collect();
+    annotations.insert(VERSION_ANNOTATION.into(), env!("CARGO_PKG_VERSION").into());
+    let labels: BTreeMap<String, String> = m.labels.iter().flatten().cloned().collect();
+    ext::CustomResourceDefinition {
+        metadata: ObjectMeta {
+            name: Some(format!("{}.{}", m.plural, m.group)),
+            annotations: Some(annotations),
+            labels: (!labels.is_empty()).then_some(labels),
+            ..ObjectMeta::default()
+        },
+        spec: ext::CustomResourceDefinitionSpec {
+            group: m.group.clone(),
+            names: ext::CustomResourceDefinitionNames {
+                kind: m.kind.clone(),
+                list_kind: Some(format!("{}List", m.kind)),
+                plural: m.plural.clone(),
+                singular: Some(m.singular.clone()),
+                short_names: m.short_names.clone().filter(|v| !v.is_empty()),
+                categories: m.categories.clone().filter(|v| !v.is_empty()),
+            },
+            scope: m.scope.as_str().to_string(),
+            versions,
+            ..ext::CustomResourceDefinitionSpec::default()
+        },
+        status: None,
+    }
+}
+
+fn version(def: &ResourceDef, storage: bool, schema: Schema) -> ext::CustomResourceDefinitionVersion {
+    let m = &def.markers;
+    let columns: Vec<ext::CustomResourceColumnDefinition> = m
+        .printcolumns
+        .iter()
+        .map(|c| ext::CustomResourceColumnDefinition {
+            name: c.name.clone(),
+            type_: c.type_.clone(),
+            json_path: c.json_path.clone(),
+            description: c.description.clone(),
+            format: c.format.clone(),
+            priority: c.priority.filter(|p| *p != 0),
+        })
+        .collect();
+    let subresources = ext::CustomResourceSubresources {
+        status: def
+            .status
+            .as_ref()
+            .map(|_| ext::CustomResourceSubresourceStatus(serde_json::json!({}))),
+        scale: m.scale.as_ref().map(|s| ext::CustomResourceSubresourceScale {
+            spec_replicas_path: s.spec_path.clone(),
+            status_replicas_path: s.status_path.clone(),
+            label_selector_path: s.selector_path.clone(),
+        }),
+    };
+    let has_subresources = subresources.status.is_some() || subresources.scale.is_some();
+    ext::CustomResourceDefinitionVersion {
+        name: m.version.clone(),
+        served: m.served.unwrap_or(true),
+        storage,
+        deprecated: m.deprecated.as_ref().map(|_| true),
+        deprecation_warning: m.deprecated.as_ref().and_then(|d| d.warning.clone()),
+        schema: Some(ext::CustomResourceValidation {
+            open_api_v3_schema: Some(to_props(&schema)),
+        }),
+        subresources: has_subresources.then_some(subresources),
+        additional_printer_columns: (!columns.is_empty()).then_some(columns),
+        selectable_fields: (!m.selectable_fields.is_empty()).then(|| {
+            m.selectable_fields
+                .iter()
+                .map(|p| ext::SelectableField { json_path: p.clone() })
+                .collect()
+        }),
+    }
+}
+
+/// Our schema as apiextensions' `JSONSchemaProps` (same JSON names, so through JSON).
+pub fn to_props(schema: &Schema) -> ext::JSONSchemaProps {
+    serde_json::to_value(schema)
+        .and_then(serde_json::from_value)
+        .expect("Schema and JSONSchemaProps share their JSON form")
+}
+
+/// Printer columns, scale paths and selectable fields must name fields of the schema.
+fn check_paths(def: &ResourceDef, root: &Schema, errors: &mut Errors) {
+    let m = &def.markers;
+    let mut check = |what: String, path: &str, under: Option<&str>, types: &[&str]| {
+        let mut problem = None;
+        if let Some(prefix) = under
+            && !path.starts_with(prefix)
+        {
+            problem = Some(format!("`{path}` must be under `{prefix}`"));
+        } else {
+            match paths::resolve(root, path) {
+                Err(e) => problem = Some(e),
+                Ok(Some(node)) if !types.is_empty() && !types.contains(&node.type_str()) => {
+                    problem = Some(format!(
+                        "`{path}` is {}, but it must be {}",
+                        if node.type_str().is_empty() { "untyped" } else { node.type_str() },
+                        types.join(" or ")
+                    ));
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Some(p) = problem {
+            errors.push(Error::new(m.loc.as_ref(), m.kind.clone(), format!("{what}: {p}")));
+        }
+    };
+    for c in &m.printcolumns {
+        check(format!("printcolumn `{}`", c.name), &c.json_path, None, &[]);
+    }
+    if let Some(s) = &m.scale {
+        check("scale spec_path".into(), &s.spec_path, Some(".spec."), &["integer"]);
+        check("scale status_path".into(), &s.status_path, Some(".status."), &["integer"]);
+        if let Some(sel) = &s.selector_path {
+            check("scale selector_path".into(), sel, Some(".status."), &["string"]);
+        }
+    }
+    for f in &m.selectable_fields {
+        check(
+            "selectable_field".into(),
+            f,
+            None,
+            &["string", "integer", "boolean"],
+        );
+    }
+}

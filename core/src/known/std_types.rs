@@ -1,0 +1,231 @@
+//! std, serde_json and date-time types.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDeque};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::KubeSchema;
+use crate::model::{Scalar, Shape};
+
+/// The canonical form of a path: `alloc::`/`core::` become `std::`, and std's re-exports are
+/// followed to the path users usually write (`std::collections::btree_map::BTreeMap` →
+/// `std::collections::BTreeMap`).
+pub fn canonical(path: &str) -> String {
+    let path = path.trim_start_matches("::");
+    let std_path = ["alloc::", "core::"]
+        .iter()
+        .find_map(|p| path.strip_prefix(p))
+        .map(|rest| format!("std::{rest}"))
+        .unwrap_or_else(|| path.to_string());
+    for sub in ["btree_map::", "btree_set::", "hash_map::", "hash_set::", "vec_deque::", "linked_list::"] {
+        if let Some(rest) = std_path.strip_prefix("std::collections::")
+            && let Some(name) = rest.strip_prefix(sub)
+        {
+            return format!("std::collections::{name}");
+        }
+    }
+    std_path
+}
+
+/// The shape of a std, serde_json or date-time type, by canonical path.
+pub(super) fn lookup(path: &str, mut args: Vec<Shape>) -> Option<Result<Shape, String>> {
+    let int = |wide, unsigned| Shape::Scalar(Scalar::Int { wide, unsigned });
+    let mut arg = |i: usize| {
+        if i < args.len() {
+            std::mem::take(&mut args[i])
+        } else {
+            Shape::Opaque(format!("a generic argument of {path}"))
+        }
+    };
+    let shape = match path {
+        "bool" => Shape::Scalar(Scalar::Bool),
+        "i8" | "i16" | "i32" => int(false, false),
+        "u8" | "u16" => int(false, true),
+        "i64" | "isize" | "i128" => int(true, false),
+        "u32" | "u64" | "usize" | "u128" => int(true, true),
+        "f32" => Shape::Scalar(Scalar::Float { double: false }),
+        "f64" => Shape::Scalar(Scalar::Float { double: true }),
+        "str" | "char" | "std::string::String" => Shape::Scalar(Scalar::String),
+        "std::option::Option" => Shape::Optional(Box::new(arg(0))),
+        "std::vec::Vec" | "std::collections::VecDeque" | "std::collections::LinkedList" => {
+            Shape::Seq { item: Box::new(arg(0)), set: false, len: None }
+        }
+        "std::collections::BTreeSet" | "std::collections::HashSet" => {
+            Shape::Seq { item: Box::new(arg(0)), set: true, len: None }
+        }
+        "std::collections::BTreeMap" | "std::collections::HashMap" => {
+            let key = arg(0);
+            if let Err(e) = map_key(&key) {
+                return Some(Err(e));
+            }
+            Shape::Map(Box::new(arg(1)))
+        }
+        "std::boxed::Box" | "std::sync::Arc" | "std::rc::Rc" | "std::borrow::Cow" => arg(0),
+        "serde_json::Value" => Shape::Any,
+        "serde_json::Map" => Shape::Map(Box::new(Shape::Any)),
+        "chrono::DateTime" | "jiff::Timestamp" => Shape::Scalar(Scalar::DateTime),
+        _ => return None,
+    };
+    Some(Ok(shape))
+}
+
+/// JSON object keys are strings: a map key must serialize as one.
+fn map_key(key: &Shape) -> Result<(), String> {
+    match key {
+        Shape::Scalar(Scalar::String | Scalar::Int { .. } | Scalar::Bool)
+        | Shape::Named(_)
+        | Shape::Opaque(_) => Ok(()),
+        other => Err(format!(
+            "map keys must serialize as strings, and `{other:?}` does not"
+        )),
+    }
+}
+
+fn known(path: &str, args: Vec<Shape>) -> Shape {
+    match lookup(path, args) {
+        Some(Ok(shape)) => shape,
+        Some(Err(e)) => Shape::Opaque(e),
+        None => Shape::Opaque(path.to_string()),
+    }
+}
+
+macro_rules! scalars {
+    ($($t:ty => $path:literal),* $(,)?) => {$(
+        impl KubeSchema for $t {
+            fn shape() -> Shape {
+                known($path, Vec::new())
+            }
+        }
+    )*};
+}
+
+scalars! {
+    bool => "bool", i8 => "i8", i16 => "i16", i32 => "i32", i64 => "i64", isize => "isize",
+    i128 => "i128", u8 => "u8", u16 => "u16", u32 => "u32", u64 => "u64", usize => "usize",
+    u128 => "u128", f32 => "f32", f64 => "f64", str => "str", char => "char",
+    String => "std::string::String", serde_json::Value => "serde_json::Value",
+}
+
+macro_rules! wrappers {
+    ($($t:ident => $path:literal),* $(,)?) => {$(
+        impl<T: KubeSchema + ?Sized> KubeSchema for $t<T> {
+            fn shape() -> Shape {
+                known($path, vec![T::shape()])
+            }
+        }
+    )*};
+}
+
+wrappers! {
+    Box => "std::boxed::Box", Arc => "std::sync::Arc", Rc => "std::rc::Rc",
+}
+
+macro_rules! sized_one_arg {
+    ($($t:ident => $path:literal),* $(,)?) => {$(
+        impl<T: KubeSchema> KubeSchema for $t<T> {
+            fn shape() -> Shape {
+                known($path, vec![T::shape()])
+            }
+        }
+    )*};
+}
+
+sized_one_arg! {
+    Option => "std::option::Option", Vec => "std::vec::Vec",
+    VecDeque => "std::collections::VecDeque", LinkedList => "std::collections::LinkedList",
+}
+
+impl<T: KubeSchema, S> KubeSchema for HashSet<T, S> {
+    fn shape() -> Shape {
+        known("std::collections::HashSet", vec![T::shape()])
+    }
+}
+
+impl<T: KubeSchema> KubeSchema for BTreeSet<T> {
+    fn shape() -> Shape {
+        known("std::collections::BTreeSet", vec![T::shape()])
+    }
+}
+
+impl<K: KubeSchema, V: KubeSchema> KubeSchema for BTreeMap<K, V> {
+    fn shape() -> Shape {
+        known("std::collections::BTreeMap", vec![K::shape(), V::shape()])
+    }
+}
+
+impl<K: KubeSchema, V: KubeSchema, S> KubeSchema for HashMap<K, V, S> {
+    fn shape() -> Shape {
+        known("std::collections::HashMap", vec![K::shape(), V::shape()])
+    }
+}
+
+impl<T: KubeSchema + ToOwned + ?Sized> KubeSchema for Cow<'_, T> {
+    fn shape() -> Shape {
+        known("std::borrow::Cow", vec![T::shape()])
+    }
+}
+
+impl<T: KubeSchema + ?Sized> KubeSchema for &T {
+    fn shape() -> Shape {
+        T::shape()
+    }
+}
+
+impl<T: KubeSchema> KubeSchema for [T] {
+    fn shape() -> Shape {
+        known("std::vec::Vec", vec![T::shape()])
+    }
+}
+
+impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
+    fn shape() -> Shape {
+        Shape::Seq {
+            item: Box::new(T::shape()),
+            set: false,
+            len: Some(N as u64),
+        }
+    }
+}
+
+impl KubeSchema for serde_json::Map<String, serde_json::Value> {
+    fn shape() -> Shape {
+        known("serde_json::Map", Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_paths() {
+        assert_eq!(canonical("alloc::vec::Vec"), "std::vec::Vec");
+        assert_eq!(canonical("::std::collections::btree_map::BTreeMap"), "std::collections::BTreeMap");
+        assert_eq!(canonical("k8s_openapi::api::core::v1::Pod"), "k8s_openapi::api::core::v1::Pod");
+    }
+
+    #[test]
+    fn trait_dispatch_and_lookup_agree() {
+        type Nested = Option<Vec<BTreeMap<String, Box<u32>>>>;
+        let by_trait = Nested::shape();
+        let by_path = known(
+            "std::option::Option",
+            vec![known(
+                "std::vec::Vec",
+                vec![known(
+                    "std::collections::BTreeMap",
+                    vec![known("std::string::String", vec![]), known("std::boxed::Box", vec![known("u32", vec![])])],
+                )],
+            )],
+        );
+        assert_eq!(by_trait, by_path);
+        assert_eq!(format!("{by_trait:?}"), "Option<Vec<Map<String, Int { wide: true, unsigned: true }>>>");
+    }
+
+    #[test]
+    fn map_keys_must_be_strings() {
+        let err = lookup("std::collections::BTreeMap", vec![Vec::<String>::shape(), String::shape()]);
+        assert!(matches!(err, Some(Err(e)) if e.contains("map keys")));
+    }
+}
