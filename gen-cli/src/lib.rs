@@ -1,4 +1,116 @@
 //! gen-cli: kubegen's second front end to the engine. It reads sources (never compiles them)
-//! and writes a crate's `config/` tree.
+//! and writes a crate's `config/` tree: `workspace` finds the packages, `source` loads their
+//! modules, `collect` turns kubegen's attributes into the engine's model, `generate` has the
+//! engine build and render the manifests, and `output` writes them.
 
+pub mod cli;
+pub mod collect;
+pub mod generate;
+pub mod output;
 pub mod source;
+pub mod workspace;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use cli::{Cli, Command, Options};
+use generate::{display, generate, What};
+use kubegen_core::model::Error;
+
+/// Runs a command; the exit code is 1 on any error and, with `--check`, on stale files.
+pub fn run(cli: Cli) -> ExitCode {
+    let (options, what, explain) = match cli.command {
+        Command::Manifests(o) => (o, What { crds: true, rbac: true }, false),
+        Command::Crd(o) => (o, What { crds: true, rbac: false }, false),
+        Command::Rbac { options, explain } => (options, What { crds: false, rbac: true }, explain),
+    };
+    match run_packages(&options, what, explain) {
+        Ok(code) => code,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{}", format_error(e));
+            }
+            eprintln!("error: kubegen found {} problem(s); nothing was written", errors.len());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `file:line:col: error: message`, the form editors and CI annotate.
+pub fn format_error(e: &Error) -> String {
+    let context = if e.context.is_empty() {
+        String::new()
+    } else {
+        format!("{}: ", e.context)
+    };
+    match &e.loc {
+        Some(loc) => format!(
+            "{}:{}:{}: error: {context}{}",
+            display(std::path::Path::new(&loc.file)),
+            loc.line,
+            loc.column,
+            e.message
+        ),
+        None => format!("error: {context}{}", e.message),
+    }
+}
+
+fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode, Vec<Error>> {
+    let one = |message: String| vec![Error::new(None, "", message)];
+    let packages = workspace::discover(options.manifest_path.as_deref(), &options.packages).map_err(one)?;
+    if packages.is_empty() {
+        return Err(one(
+            "no workspace member depends on kubegen; name one with `-p`".to_string(),
+        ));
+    }
+    // Generate everything first: nothing is written unless every package succeeds.
+    let mut all = Vec::new();
+    let mut errors = Vec::new();
+    for package in &packages {
+        match generate(package, options, what) {
+            Ok(g) => all.push(g),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let mut stdout = std::io::stdout().lock();
+    if explain {
+        for g in &all {
+            let _ = write!(stdout, "{}", kubegen_core::rbac::explain(&g.roles));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if options.stdout {
+        for g in &all {
+            for content in g.plan.files.values() {
+                let _ = write!(stdout, "{content}");
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut stale = false;
+    for g in &all {
+        let outcome = g.plan.apply(options.check).map_err(|e| one(e.0))?;
+        for path in &outcome.changed {
+            let verb = if options.check { "stale" } else { "wrote" };
+            eprintln!("{verb}: {}", display(path));
+        }
+        for path in &outcome.removed {
+            let verb = if options.check { "would remove" } else { "removed" };
+            eprintln!("{verb}: {} (its kind no longer exists)", display(path));
+        }
+        if options.check && !(outcome.changed.is_empty() && outcome.removed.is_empty()) {
+            stale = true;
+            for d in &outcome.diffs {
+                let _ = write!(stdout, "{d}");
+            }
+        }
+    }
+    if stale {
+        eprintln!("error: manifests are stale; run `cargo run -p gen-cli -- manifests`");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}

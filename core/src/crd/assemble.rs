@@ -7,7 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::versions::{self, Merged};
 use super::{descriptions, paths, root::root_schema};
-use crate::model::{Error, Errors, ResourceDef};
+use crate::model::{Errors, ResourceDef};
 use crate::schema::{Builder, Schema};
 
 /// The annotation naming the generator and its version, set on every CRD.
@@ -28,7 +28,9 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<ext::CustomResou
     let mut versions = Vec::new();
     for (def, storage) in &merged.versions {
         let mut schema = root_schema(def, &mut builder);
-        check_paths(def, &schema, &mut errors);
+        if let Err(e) = paths::check(def, &schema) {
+            errors.0.extend(e.0);
+        }
         if let Some(max) = options.max_desc_len {
             descriptions::truncate(&mut schema, max);
         }
@@ -120,50 +122,4 @@ pub fn to_props(schema: &Schema) -> ext::JSONSchemaProps {
     serde_json::to_value(schema)
         .and_then(serde_json::from_value)
         .expect("Schema and JSONSchemaProps share their JSON form")
-}
-
-/// Printer columns, scale paths and selectable fields must name fields of the schema.
-fn check_paths(def: &ResourceDef, root: &Schema, errors: &mut Errors) {
-    let m = &def.markers;
-    let mut check = |what: String, path: &str, under: Option<&str>, types: &[&str]| {
-        let mut problem = None;
-        if let Some(prefix) = under
-            && !path.starts_with(prefix)
-        {
-            problem = Some(format!("`{path}` must be under `{prefix}`"));
-        } else {
-            match paths::resolve(root, path) {
-                Err(e) => problem = Some(e),
-                Ok(Some(node)) if !types.is_empty() && !types.contains(&node.type_str()) => {
-                    problem = Some(format!(
-                        "`{path}` is {}, but it must be {}",
-                        if node.type_str().is_empty() { "untyped" } else { node.type_str() },
-                        types.join(" or ")
-                    ));
-                }
-                Ok(_) => {}
-            }
-        }
-        if let Some(p) = problem {
-            errors.push(Error::new(m.loc.as_ref(), m.kind.clone(), format!("{what}: {p}")));
-        }
-    };
-    for c in &m.printcolumns {
-        check(format!("printcolumn `{}`", c.name), &c.json_path, None, &[]);
-    }
-    if let Some(s) = &m.scale {
-        check("scale spec_path".into(), &s.spec_path, Some(".spec."), &["integer"]);
-        check("scale status_path".into(), &s.status_path, Some(".status."), &["integer"]);
-        if let Some(sel) = &s.selector_path {
-            check("scale selector_path".into(), sel, Some(".status."), &["string"]);
-        }
-    }
-    for f in &m.selectable_fields {
-        check(
-            "selectable_field".into(),
-            f,
-            None,
-            &["string", "integer", "boolean"],
-        );
-    }
 }

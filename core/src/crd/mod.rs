@@ -6,6 +6,7 @@ mod assemble;
 mod descriptions;
 pub mod paths;
 mod plural;
+#[cfg(feature = "k8s")]
 mod root;
 pub mod versions;
 

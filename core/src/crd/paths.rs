@@ -1,11 +1,13 @@
 //! JSON paths in resource keys (printer columns, scale, selectable fields) must name fields
 //! that exist in the version's schema.
 
+use crate::model::{Error, Errors, ResourceDef};
 use crate::schema::Schema;
 
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
-/// leads to, or why it leads nowhere. Paths under `.metadata` are accepted as they are: the
-/// apiserver knows `ObjectMeta`.
+/// leads to, or why it leads nowhere. `None` when the path goes where the schema does not
+/// say: under `.metadata` (the apiserver knows `ObjectMeta`), or into a node that keeps
+/// unknown fields or is untyped.
 pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, String> {
     let Some(rest) = path.strip_prefix('.') else {
         return Err(format!("`{path}` must start with `.`"));
@@ -21,7 +23,10 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
         }
         node = match node.properties.get(name) {
             Some(child) => child,
-            None if node.x_preserve_unknown_fields || node.additional_properties.is_some() => {
+            None if node.x_preserve_unknown_fields
+                || node.additional_properties.is_some()
+                || (node.type_str().is_empty() && node.properties.is_empty()) =>
+            {
                 return Ok(None);
             }
             None => {
@@ -40,6 +45,54 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
         }
     }
     Ok(Some(node))
+}
+
+/// Printer columns, scale paths and selectable fields must name fields of the schema.
+pub fn check(def: &ResourceDef, root: &Schema) -> Result<(), Errors> {
+    let mut errors = Errors::default();
+    let m = &def.markers;
+    let mut check = |what: String, path: &str, under: Option<&str>, types: &[&str]| {
+        let mut problem = None;
+        if let Some(prefix) = under
+            && !path.starts_with(prefix)
+        {
+            problem = Some(format!("`{path}` must be under `{prefix}`"));
+        } else {
+            match resolve(root, path) {
+                Err(e) => problem = Some(e),
+                Ok(Some(node)) if !types.is_empty() && !types.contains(&node.type_str()) => {
+                    problem = Some(format!(
+                        "`{path}` is {}, but it must be {}",
+                        if node.type_str().is_empty() { "untyped" } else { node.type_str() },
+                        types.join(" or ")
+                    ));
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Some(p) = problem {
+            errors.push(Error::new(m.loc.as_ref(), m.kind.clone(), format!("{what}: {p}")));
+        }
+    };
+    for c in &m.printcolumns {
+        check(format!("printcolumn `{}`", c.name), &c.json_path, None, &[]);
+    }
+    if let Some(s) = &m.scale {
+        check("scale spec_path".into(), &s.spec_path, Some(".spec."), &["integer"]);
+        check("scale status_path".into(), &s.status_path, Some(".status."), &["integer"]);
+        if let Some(sel) = &s.selector_path {
+            check("scale selector_path".into(), sel, Some(".status."), &["string"]);
+        }
+    }
+    for f in &m.selectable_fields {
+        check(
+            "selectable_field".into(),
+            f,
+            None,
+            &["string", "integer", "boolean"],
+        );
+    }
+    errors.into_result(())
 }
 
 /// Splits at dots outside brackets.

@@ -3,9 +3,9 @@
 //! [`KubeSchema`] impls here (the derive's trait dispatch) and [`lookup`] (the CLI's resolved
 //! paths).
 
+#[cfg(feature = "k8s")]
+mod k8s;
 mod std_types;
-
-pub use std_types::canonical;
 
 use crate::model::Shape;
 
@@ -13,14 +13,37 @@ use crate::model::Shape;
 ///
 /// Derive it with `#[derive(KubeSchema)]` on your own types; it is implemented here for the
 /// std, serde_json, chrono and k8s-openapi types that MARKERS.md maps.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no CRD schema",
+    label = "this field's type needs a schema",
+    note = "derive `KubeSchema` on it, or mark the field `#[kube_marker(schema_type = \"...\")]` or `#[kube_marker(schemaless)]`"
+)]
 pub trait KubeSchema {
     /// What the type is, as far as its JSON form goes.
     fn shape() -> Shape;
+}
+
+/// The canonical form of a path: `alloc::`/`core::` become `std::`, std's re-exports are
+/// followed to the path users usually write (`std::collections::btree_map::BTreeMap` →
+/// `std::collections::BTreeMap`), and (feature `k8s`) kube's re-exports of k8s-openapi types to
+/// their k8s-openapi path (`kube::api::ObjectMeta` →
+/// `k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta`).
+pub fn canonical(path: &str) -> String {
+    let path = std_types::canonical(path);
+    #[cfg(feature = "k8s")]
+    if let Some(k8s) = k8s::canonical(&path) {
+        return k8s.to_string();
+    }
+    path
 }
 
 /// The shape of the type at a canonical path (see [`canonical`]) given its generic arguments'
 /// shapes; `None` for a path that is not known here. `Err` explains a known type used in a way
 /// a CRD schema cannot describe (e.g. a map with non-string keys).
 pub fn lookup(path: &str, args: Vec<Shape>) -> Option<Result<Shape, String>> {
+    #[cfg(feature = "k8s")]
+    if let Some(shape) = k8s::lookup(path) {
+        return Some(Ok(shape));
+    }
     std_types::lookup(path, args)
 }

@@ -3,6 +3,7 @@
 
 mod docs;
 pub mod markers;
+pub mod rbac;
 mod serde_attrs;
 pub mod shape;
 pub mod typedef;

@@ -37,6 +37,9 @@ impl Site {
 /// Builds schemas, memoizing named types and collecting every error on the way.
 #[derive(Default)]
 pub struct Builder {
+    /// Leaves [`Shape::Opaque`] untyped instead of reporting it (the derive's compile-time
+    /// view, where some types are not visible yet).
+    lenient: bool,
     /// Named types being built, innermost last: seeing one again means recursion.
     stack: Vec<String>,
     /// Finished named types.
@@ -49,6 +52,14 @@ impl Builder {
     /// A new builder.
     pub fn new() -> Self {
         Builder::default()
+    }
+
+    /// A builder for a partial view: opaque shapes become untyped nodes, silently.
+    pub fn lenient() -> Self {
+        Builder {
+            lenient: true,
+            ..Builder::default()
+        }
     }
 
     /// Records a problem.
@@ -111,6 +122,7 @@ impl Builder {
                     }
                 }
             }
+            Shape::Opaque(_) if self.lenient => Schema::default(),
             Shape::Opaque(name) => {
                 self.report(site.error(format!(
                     "cannot tell the schema of `{name}`: derive `KubeSchema` on it, or mark \

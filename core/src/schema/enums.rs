@@ -99,7 +99,7 @@ impl Builder {
         for v in variants {
             let value = match self.variant_value(def, v, site) {
                 None => Schema::typed("object"),
-                Some(s) if s.type_str() == "object" => s,
+                Some(s) if matches!(s.type_str(), "object" | "") => s,
                 Some(_) => {
                     self.report(site.error(format!(
                         "variant `{}` of an internally tagged enum must hold a struct or a map",
@@ -208,7 +208,12 @@ impl Builder {
     /// One schema accepting every part: objects merge their properties, an integer and a string
     /// make an int-or-string, equal scalars stay as they are.
     fn union(&mut self, parts: &[Part], site: &Site) -> Schema {
-        let types: Vec<&str> = parts.iter().map(|p| p.schema.type_str()).collect();
+        // Untyped parts (schemaless values, types not visible yet) accept anything.
+        let types: Vec<&str> = parts
+            .iter()
+            .map(|p| p.schema.type_str())
+            .filter(|t| !t.is_empty())
+            .collect();
         if types.iter().all(|t| *t == "object") {
             return self.union_of_objects(parts, site);
         }
@@ -221,10 +226,17 @@ impl Builder {
                 any_of: vec![Schema::typed("integer"), Schema::typed("string")],
                 ..Schema::default()
             },
-            [_] if parts.windows(2).all(|w| same_but_docs(&w[0].schema, &w[1].schema)) => {
-                let mut s = parts[0].schema.clone();
-                s.description = None;
-                s
+            [only] => {
+                let typed: Vec<&Schema> = parts.iter().map(|p| &p.schema).filter(|s| s.type_str() == *only).collect();
+                if typed.windows(2).all(|w| same_but_docs(w[0], w[1])) {
+                    Schema { description: None, ..typed[0].clone() }
+                } else {
+                    self.report(site.error(format!(
+                        "the variants all serialize as {only}s but with different constraints; a CRD \
+                         schema has one schema per node"
+                    )));
+                    Schema::default()
+                }
             }
             _ => {
                 self.report(site.error(format!(

@@ -244,6 +244,9 @@ impl<'a> Checker<'a> {
     }
 
     fn map_keys(&mut self, keys: &[String], items: &Schema) {
+        if items.type_str().is_empty() {
+            return; // untyped: nothing to check against
+        }
         if items.type_str() != "object" {
             self.error("`list_type = \"map\"` needs object items".into());
             return;

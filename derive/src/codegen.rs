@@ -1,0 +1,61 @@
+//! `impl kubegen::KubeSchema`: the type's model travels as JSON, its fields' shapes come from
+//! trait dispatch at run time.
+
+use darling::{Error, Result};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::DeriveInput;
+
+use kubegen_core::parse::markers::Place;
+use kubegen_core::parse::typedef::{self, Parsed};
+use kubegen_core::schema::Schema;
+
+use crate::check;
+
+/// The `KubeSchema` impl of `input`, and what the engine made of it (for `CustomResource`).
+pub fn kube_schema(input: &DeriveInput, place: Place) -> Result<(TokenStream, Checked)> {
+    let parsed = typedef::parse(input, String::new(), place, &|_| None)?;
+    let schema = check::type_schema(&parsed)?;
+    let ident = &input.ident;
+    let name = ident.to_string();
+    let json = serde_json::to_string(&parsed.def)
+        .map_err(|e| Error::custom(format!("kubegen could not encode the model: {e}")))?;
+    let mut def = parsed.def.clone();
+    let shapes = def.fields_mut().zip(&parsed.field_types).map(|(field, ty)| {
+        if field.serde.skip || field.markers.stops_walk() {
+            quote!(::kubegen::__private::Shape::default())
+        } else {
+            quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::shape())
+        }
+    });
+    let shapes: Vec<TokenStream> = shapes.collect();
+    let tokens = quote! {
+        impl ::kubegen::KubeSchema for #ident {
+            fn shape() -> ::kubegen::__private::Shape {
+                ::kubegen::__private::Shape::named(
+                    ::core::concat!(::core::module_path!(), "::", #name),
+                    || ::kubegen::__private::type_def(
+                        ::core::concat!(::core::module_path!(), "::", #name),
+                        #json,
+                        ::std::vec![#(#shapes),*],
+                    ),
+                )
+            }
+        }
+    };
+    Ok((tokens, Checked { parsed, schema }))
+}
+
+/// A parsed type and the schema the engine built from what the syntax shows.
+pub struct Checked {
+    /// The parsed type.
+    pub parsed: Parsed,
+    /// Its schema, with the fields whose types the syntax cannot resolve left untyped.
+    pub schema: Schema,
+}
+
+/// Errors about a type that does not derive.
+pub fn error_at(span: &impl Spanned, message: impl std::fmt::Display) -> Error {
+    Error::custom(message).with_span(&span.span())
+}

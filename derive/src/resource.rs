@@ -1,0 +1,233 @@
+//! `#[derive(CustomResource)]`: the root type, `kube::Resource`, `kube::CustomResourceExt`,
+//! `kubegen::CustomResource`, and the spec's `KubeSchema`.
+
+use darling::{Error, Result};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::DeriveInput;
+
+use kubegen_core::model::{ResourceDef, ResourceMarkers, Scope, Shape};
+use kubegen_core::parse::markers::Place;
+use kubegen_core::schema::Schema;
+
+use crate::codegen::{self, error_at};
+
+/// Expands the derive on a spec struct.
+pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
+    let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec)?;
+    let m = &checked.parsed.resource;
+    if !matches!(input.data, syn::Data::Struct(_)) {
+        return Err(error_at(&input.ident, "`CustomResource` goes on the spec struct"));
+    }
+    if input.ident == m.kind {
+        return Err(error_at(
+            &input.ident,
+            format!(
+                "the spec struct cannot be named `{}` like its kind: the derive generates that \
+                 type; name the spec `{}Spec`",
+                m.kind, m.kind
+            ),
+        ));
+    }
+    check_paths(m, &checked.schema, &input.ident)?;
+    let status: Option<syn::Type> = match &m.status {
+        Some(s) => Some(syn::parse_str(s).map_err(|e| error_at(&input.ident, e))?),
+        None => None,
+    };
+    let derives = m
+        .derive
+        .iter()
+        .map(|d| syn::parse_str::<syn::Path>(d).map_err(|e| error_at(&input.ident, e)))
+        .collect::<Result<Vec<_>>>()?;
+    let json = serde_json::to_string(m)
+        .map_err(|e| Error::custom(format!("kubegen could not encode the markers: {e}")))?;
+    Ok(generate(input, m, status.as_ref(), &derives, &json, schema_impl))
+}
+
+/// Printer columns, scale paths and selectable fields, checked against what the syntax shows.
+fn check_paths(m: &ResourceMarkers, spec: &Schema, span: &syn::Ident) -> Result<()> {
+    let known = ResourceDef {
+        markers: m.clone(),
+        spec: Shape::Opaque(String::new()),
+        status: m.status.as_ref().map(|_| Shape::Opaque(String::new())),
+    };
+    let mut root = Schema::typed("object");
+    root.properties.insert("spec".into(), spec.clone());
+    root.properties
+        .insert("status".into(), Schema::default());
+    match kubegen_core::crd::paths::check(&known, &root) {
+        Ok(()) => Ok(()),
+        Err(errors) => {
+            let mut acc = Error::accumulator();
+            for e in errors.0 {
+                acc.push(error_at(span, e.message));
+            }
+            acc.finish()
+        }
+    }
+}
+
+fn generate(
+    input: &DeriveInput,
+    m: &ResourceMarkers,
+    status: Option<&syn::Type>,
+    derives: &[syn::Path],
+    markers_json: &str,
+    schema_impl: TokenStream,
+) -> TokenStream {
+    let vis = &input.vis;
+    let spec = &input.ident;
+    let kind = format_ident!("{}", m.kind);
+    let (kind_str, group, version) = (&m.kind, &m.group, &m.version);
+    let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
+    let plural = m.plural();
+    let crd_name = m.crd_name();
+    let short_names = m.short_names.clone().unwrap_or_default();
+    let p = quote!(::kubegen::__private);
+    let meta = quote!(#p::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
+    let scope = match m.scope() {
+        Scope::Namespaced => quote!(#p::k8s_openapi::NamespaceResourceScope),
+        Scope::Cluster => quote!(#p::k8s_openapi::ClusterResourceScope),
+    };
+    let doc = m.doc.clone().unwrap_or_else(|| {
+        format!("`{kind_str}` ({api_version}), the custom resource whose spec is [`{spec}`].")
+    });
+    let status_field = status.map(|s| {
+        quote! {
+            /// The observed state, written by the controller through the status subresource.
+            #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
+            pub status: ::core::option::Option<#s>,
+        }
+    });
+    let status_init = status.map(|_| quote!(status: ::core::option::Option::None,));
+    let status_ser = status.map(|_| {
+        quote! {
+            match &self.status {
+                ::core::option::Option::Some(status) => state.serialize_field("status", status)?,
+                ::core::option::Option::None => state.skip_field("status")?,
+            }
+        }
+    });
+    let field_count = if status.is_some() { 5usize } else { 4 };
+    let status_shape = match status {
+        Some(s) => quote!(::core::option::Option::Some(<#s as ::kubegen::KubeSchema>::shape())),
+        None => quote!(::core::option::Option::None),
+    };
+    let has_status = status.map(|s| {
+        quote! {
+            impl #p::kube::core::object::HasStatus for #kind {
+                type Status = #s;
+                fn status(&self) -> ::core::option::Option<&#s> {
+                    self.status.as_ref()
+                }
+                fn status_mut(&mut self) -> &mut ::core::option::Option<#s> {
+                    &mut self.status
+                }
+            }
+        }
+    });
+    quote! {
+        #schema_impl
+
+        #[doc = #doc]
+        #[derive(#p::serde::Deserialize, ::core::clone::Clone, ::core::fmt::Debug #(, #derives)*)]
+        #[serde(crate = "::kubegen::__private::serde")]
+        #vis struct #kind {
+            /// Standard object metadata.
+            pub metadata: #meta,
+            /// The desired state.
+            pub spec: #spec,
+            #status_field
+        }
+
+        impl #kind {
+            /// A new object with this name and spec.
+            pub fn new(name: &str, spec: #spec) -> Self {
+                Self {
+                    metadata: #meta {
+                        name: ::core::option::Option::Some(::std::string::ToString::to_string(name)),
+                        ..::core::default::Default::default()
+                    },
+                    spec,
+                    #status_init
+                }
+            }
+        }
+
+        impl #p::serde::Serialize for #kind {
+            fn serialize<S: #p::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                use #p::serde::ser::SerializeStruct as _;
+                let mut state = serializer.serialize_struct(#kind_str, #field_count)?;
+                state.serialize_field("apiVersion", #api_version)?;
+                state.serialize_field("kind", #kind_str)?;
+                state.serialize_field("metadata", &self.metadata)?;
+                state.serialize_field("spec", &self.spec)?;
+                #status_ser
+                state.end()
+            }
+        }
+
+        impl #p::kube::Resource for #kind {
+            type DynamicType = ();
+            type Scope = #scope;
+            fn kind(_: &()) -> ::std::borrow::Cow<'_, str> {
+                ::std::borrow::Cow::Borrowed(#kind_str)
+            }
+            fn group(_: &()) -> ::std::borrow::Cow<'_, str> {
+                ::std::borrow::Cow::Borrowed(#group)
+            }
+            fn version(_: &()) -> ::std::borrow::Cow<'_, str> {
+                ::std::borrow::Cow::Borrowed(#version)
+            }
+            fn api_version(_: &()) -> ::std::borrow::Cow<'_, str> {
+                ::std::borrow::Cow::Borrowed(#api_version)
+            }
+            fn plural(_: &()) -> ::std::borrow::Cow<'_, str> {
+                ::std::borrow::Cow::Borrowed(#plural)
+            }
+            fn meta(&self) -> &#meta {
+                &self.metadata
+            }
+            fn meta_mut(&mut self) -> &mut #meta {
+                &mut self.metadata
+            }
+        }
+
+        impl ::kubegen::CustomResource for #kind {
+            fn resource() -> #p::ResourceDef {
+                #p::resource_def(
+                    #markers_json,
+                    <#spec as ::kubegen::KubeSchema>::shape(),
+                    #status_shape,
+                )
+            }
+        }
+
+        impl #p::kube::CustomResourceExt for #kind {
+            fn crd() -> #p::k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition {
+                #p::crd::<Self>()
+            }
+            fn crd_name() -> &'static str {
+                #crd_name
+            }
+            fn api_resource() -> #p::kube::core::ApiResource {
+                #p::kube::core::ApiResource::erase::<Self>(&())
+            }
+            fn shortnames() -> &'static [&'static str] {
+                &[#(#short_names),*]
+            }
+        }
+
+        impl #p::kube::core::object::HasSpec for #kind {
+            type Spec = #spec;
+            fn spec(&self) -> &#spec {
+                &self.spec
+            }
+            fn spec_mut(&mut self) -> &mut #spec {
+                &mut self.spec
+            }
+        }
+
+        #has_status
+    }
+}

@@ -1,0 +1,70 @@
+//! The command line.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// kubegen: controller-gen for Rust. Reads a crate's sources (it never compiles them) and
+/// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs and the RBAC
+/// role from `#[rbac(...)]` attributes. Files are the same bytes `crd()` renders.
+#[derive(Debug, Parser)]
+#[command(
+    name = "kubegen",
+    version,
+    after_help = "Examples:\n  \
+        kubegen manifests                      regenerate every workspace member that uses kubegen\n  \
+        kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
+        kubegen crd -p memcached-operator --stdout\n  \
+        kubegen rbac --explain                 each rule with the attributes that asked for it"
+)]
+pub struct Cli {
+    /// What to generate.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// CRDs and RBAC: `config/crd/bases/<group>_<plural>.yaml` and `config/rbac/role.yaml`.
+    Manifests(Options),
+    /// CRDs only.
+    Crd(Options),
+    /// The RBAC role only.
+    Rbac {
+        /// Common options.
+        #[command(flatten)]
+        options: Options,
+        /// Print each generated rule with the `file:line` of every `#[rbac]` that asked for
+        /// it, instead of writing files.
+        #[arg(long)]
+        explain: bool,
+    },
+}
+
+/// Options every command takes.
+#[derive(Debug, Clone, Args)]
+pub struct Options {
+    /// Only these workspace members (default: every member that depends on kubegen).
+    #[arg(short = 'p', long = "package", value_name = "NAME")]
+    pub packages: Vec<String>,
+    /// The workspace or package manifest (default: found from the current directory).
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// The output folder, relative to each package (default: `config`).
+    #[arg(long, value_name = "DIR", default_value = "config")]
+    pub out_dir: PathBuf,
+    /// Write nothing; exit 1 and print a unified diff if any file is stale or missing.
+    #[arg(long, conflicts_with = "stdout")]
+    pub check: bool,
+    /// Print the manifests to standard output instead of writing files.
+    #[arg(long)]
+    pub stdout: bool,
+    /// The name of the ClusterRole (and of Roles without `role_name`).
+    #[arg(long, value_name = "NAME", default_value = "manager-role")]
+    pub role_name: String,
+    /// Shorten every description to this many bytes, as controller-gen's `maxDescLen`
+    /// (0 removes them). The files then differ from what `crd()` renders.
+    #[arg(long, value_name = "BYTES")]
+    pub max_desc_len: Option<usize>,
+}

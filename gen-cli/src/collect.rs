@@ -1,0 +1,253 @@
+//! From a loaded crate to the engine's model: every type deriving `KubeSchema` or
+//! `CustomResource` parsed by the engine's parser, its field types resolved through the
+//! crate's modules into shapes, and every `#[rbac]` attribute.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use syn::{Attribute, DeriveInput, Item, Meta};
+
+use kubegen_core::known;
+use kubegen_core::model::{Error, Loc, ResourceDef, Shape, TypeDef};
+use kubegen_core::parse::markers::Place;
+use kubegen_core::parse::shape::{shape_of, Resolver};
+use kubegen_core::parse::typedef;
+use kubegen_core::rbac::RbacRule;
+
+use crate::source::{item_attrs, Crate, ItemKind, ModuleId, Resolved};
+
+/// What a crate declares.
+#[derive(Default)]
+pub struct Collected {
+    /// One entry per `#[derive(CustomResource)]` spec struct.
+    pub resources: Vec<ResourceDef>,
+    /// One entry per `#[rbac(...)]`.
+    pub rbac: Vec<RbacRule>,
+    /// Every problem, with its location.
+    pub errors: Vec<Error>,
+}
+
+/// The derived types of a crate, by key, shared with the shapes that refer to them.
+type Defs = Arc<OnceLock<HashMap<String, TypeDef>>>;
+
+/// Reads every kubegen attribute of `krate`.
+pub fn collect(krate: &Crate) -> Collected {
+    let mut out = Collected::default();
+    let mut derived: Vec<(ModuleId, &syn::Ident, typedef::Parsed, Place)> = Vec::new();
+    for (module, item) in krate.items() {
+        rbac_rules(krate, module, item_attrs(item), &mut out);
+        let input = match item {
+            Item::Struct(s) => DeriveInput::from(s.clone()),
+            Item::Enum(e) => DeriveInput::from(e.clone()),
+            _ => continue,
+        };
+        let Some(place) = derive_place(&input.attrs) else {
+            continue;
+        };
+        let m = krate.module(module);
+        let key = key(krate, module, &input.ident.to_string());
+        match typedef::parse(&input, key, place, &|span| Some(m.loc(span))) {
+            Ok(parsed) => {
+                let ident = match item {
+                    Item::Struct(s) => &s.ident,
+                    Item::Enum(e) => &e.ident,
+                    _ => unreachable!("only structs and enums get here"),
+                };
+                derived.push((module, ident, parsed, place));
+            }
+            Err(e) => out.errors.extend(darling_errors(e, |s| m.loc(s))),
+        }
+    }
+    for (module, assoc) in krate.associated_items() {
+        rbac_rules(krate, module, assoc.attrs(), &mut out);
+    }
+
+    let defs: Defs = Arc::new(OnceLock::new());
+    let mut table = HashMap::new();
+    for (module, _, parsed, place) in &derived {
+        let r = CrateResolver { krate, module: *module, defs: &defs, generics: Vec::new() };
+        let mut def = parsed.def.clone();
+        let mut shapes = Vec::new();
+        for (field, ty) in def.fields_mut().zip(&parsed.field_types) {
+            if field.serde.skip || field.markers.stops_walk() {
+                shapes.push(Shape::default());
+                continue;
+            }
+            match shape_of(ty, &r) {
+                Ok(shape) => shapes.push(shape),
+                Err(e) => {
+                    out.errors.push(located(krate.module(*module).loc(e.span()), e.to_string()));
+                    shapes.push(Shape::Opaque(String::new()));
+                }
+            }
+        }
+        let def = def.with_shapes(shapes);
+        if *place == Place::Spec {
+            let mut markers = parsed.resource.clone();
+            markers.loc = def.loc.clone();
+            let status = markers.status.as_ref().map(|s| {
+                let ty: syn::Type = syn::parse_str(s).expect("the parser checked `status`");
+                shape_of(&ty, &r).unwrap_or_else(|e| {
+                    out.errors.push(located(
+                        def.loc.clone().expect("the CLI always has locations"),
+                        format!("`status = \"{s}\"`: {e}"),
+                    ));
+                    Shape::Opaque(s.clone())
+                })
+            });
+            out.resources.push(ResourceDef {
+                markers,
+                spec: named(&def.key, &defs),
+                status,
+            });
+        }
+        table.insert(def.key.clone(), def);
+    }
+    defs.set(table).expect("the table is set once");
+    out
+}
+
+/// `crate::module::Name`, the same key the derive gives the type at run time.
+fn key(krate: &Crate, module: ModuleId, name: &str) -> String {
+    let mut parts = vec![krate.name().to_string()];
+    parts.extend(krate.module(module).path().iter().cloned());
+    parts.push(name.to_string());
+    parts.join("::")
+}
+
+/// A shape for a derived type, loaded from the shared table when the builder needs it.
+fn named(key: &str, defs: &Defs) -> Shape {
+    let defs = defs.clone();
+    let k = key.to_string();
+    Shape::named(key, move || {
+        Ok(defs
+            .get()
+            .and_then(|t| t.get(&k))
+            .cloned()
+            .expect("every derived type is in the table"))
+    })
+}
+
+/// Whether the item derives `CustomResource` (a spec struct) or `KubeSchema`.
+fn derive_place(attrs: &[Attribute]) -> Option<Place> {
+    let mut place = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            match meta.path.segments.last().map(|s| s.ident.to_string()).as_deref() {
+                Some("CustomResource") => place = Some(Place::Spec),
+                Some("KubeSchema") if place.is_none() => place = Some(Place::Type),
+                _ => {}
+            }
+            Ok(())
+        });
+    }
+    place
+}
+
+/// Every `#[rbac(...)]` (or `#[kubegen::rbac(...)]`) among `attrs`.
+fn rbac_rules(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: &mut Collected) {
+    let m = krate.module(module);
+    for attr in attrs {
+        if attr.path().segments.last().is_none_or(|s| s.ident != "rbac") {
+            continue;
+        }
+        let tokens = match &attr.meta {
+            Meta::List(list) => list.tokens.clone(),
+            _ => {
+                out.errors.push(located(m.loc(attr.bracket_token.span.join()), "expected `#[rbac(...)]`"));
+                continue;
+            }
+        };
+        match kubegen_core::parse::rbac::parse(tokens) {
+            Ok(mut rule) => {
+                rule.loc = Some(m.loc(attr.bracket_token.span.join()));
+                out.rbac.push(rule);
+            }
+            Err(e) => out.errors.extend(darling_errors(e, |s| m.loc(s))),
+        }
+    }
+}
+
+/// darling's accumulated errors, each at its location.
+fn darling_errors(e: darling::Error, loc: impl Fn(proc_macro2::Span) -> Loc) -> Vec<Error> {
+    e.into_iter()
+        .map(|e| located(loc(e.span()), e.to_string()))
+        .collect()
+}
+
+fn located(loc: Loc, message: impl Into<String>) -> Error {
+    Error::new(Some(&loc), "", message)
+}
+
+/// Resolves type paths in one module of the crate.
+struct CrateResolver<'a> {
+    krate: &'a Crate,
+    module: ModuleId,
+    defs: &'a Defs,
+    /// A generic type alias's parameters, bound to the shapes of its arguments.
+    generics: Vec<(String, Shape)>,
+}
+
+impl Resolver for CrateResolver<'_> {
+    fn resolve(&self, path: &syn::Path, args: Vec<Shape>) -> Result<Shape, String> {
+        if let Some(ident) = path.get_ident()
+            && let Some((_, shape)) = self.generics.iter().find(|(p, _)| ident == p)
+        {
+            return Ok(shape.clone());
+        }
+        let resolved = self.krate.resolve_type(self.module, path).map_err(|e| e.message)?;
+        match resolved {
+            Resolved::Primitive(p) => known::lookup(&p, args)
+                .unwrap_or_else(|| Err(format!("`{p}` has no JSON form a CRD can describe"))),
+            Resolved::External { path } => {
+                let full = known::canonical(&path.join("::"));
+                known::lookup(&full, args).unwrap_or_else(|| {
+                    Err(format!(
+                        "`{full}` is a type from another crate that kubegen does not know: \
+                         derive `KubeSchema` on a type of your own, or mark the field with \
+                         `schema_type = \"...\"` or `schemaless`"
+                    ))
+                })
+            }
+            Resolved::Local { module, name, kind } => match kind {
+                ItemKind::Struct(_) | ItemKind::Enum(_) => {
+                    let key = key(self.krate, module, &name);
+                    if self.krate_derives(module, &name) {
+                        Ok(named(&key, self.defs))
+                    } else {
+                        Err(format!(
+                            "`{name}` does not derive `KubeSchema`: add `#[derive(KubeSchema)]` \
+                             to it, or mark the field with `schema_type = \"...\"` or `schemaless`"
+                        ))
+                    }
+                }
+                ItemKind::TypeAlias(alias) => {
+                    let params: Vec<String> =
+                        alias.generics.type_params().map(|p| p.ident.to_string()).collect();
+                    let inner = CrateResolver {
+                        krate: self.krate,
+                        module,
+                        defs: self.defs,
+                        generics: params.into_iter().zip(args).collect(),
+                    };
+                    shape_of(&alias.ty, &inner).map_err(|e| {
+                        let at = self.krate.module(module).loc(e.span());
+                        format!("in type alias `{name}` ({at}): {e}")
+                    })
+                }
+                ItemKind::Other(_) => Err(format!("`{name}` is not a struct, enum or type alias")),
+            },
+        }
+    }
+}
+
+impl CrateResolver<'_> {
+    /// Whether `name` in `module` derives a schema.
+    fn krate_derives(&self, module: ModuleId, name: &str) -> bool {
+        self.krate.module(module).items().iter().any(|item| match item {
+            Item::Struct(s) if s.ident == name => derive_place(&s.attrs).is_some(),
+            Item::Enum(e) if e.ident == name => derive_place(&e.attrs).is_some(),
+            _ => false,
+        })
+    }
+}

@@ -1,0 +1,118 @@
+//! One package's manifests: load each target's sources, collect, and let the engine build and
+//! render the CRDs and the role.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+use kubegen_core::crd;
+use kubegen_core::model::{Error, ResourceDef};
+use kubegen_core::rbac::{self, Role};
+use kubegen_core::render;
+
+use crate::cli::Options;
+use crate::collect::{collect, Collected};
+use crate::output::Plan;
+use crate::source::Crate;
+use crate::workspace::Package;
+
+/// Which manifests to produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct What {
+    /// CRDs.
+    pub crds: bool,
+    /// The RBAC role.
+    pub rbac: bool,
+}
+
+/// A package's manifests, and its roles (for `--explain`).
+pub struct Generated {
+    /// The files, relative to nothing: full paths under the package's output folder.
+    pub plan: Plan,
+    /// The normalized roles.
+    pub roles: Vec<Role>,
+}
+
+/// Everything the package's sources declare, from all its targets (a file shared by two
+/// targets counts once).
+pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
+    let mut all = Collected::default();
+    let mut seen_rules = HashSet::new();
+    let mut seen_kinds = HashSet::new();
+    for (name, root) in &package.targets {
+        let krate = Crate::load(name, root).map_err(|e| {
+            vec![Error::new(Some(&e.loc), "", e.message)]
+        })?;
+        let c = collect(&krate);
+        all.errors.extend(c.errors);
+        all.rbac
+            .extend(c.rbac.into_iter().filter(|r| seen_rules.insert(r.loc.clone())));
+        all.resources.extend(
+            c.resources
+                .into_iter()
+                .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
+        );
+    }
+    if all.errors.is_empty() {
+        Ok(all)
+    } else {
+        all.errors.sort_by(|a, b| a.loc.cmp(&b.loc));
+        all.errors.dedup();
+        Err(all.errors)
+    }
+}
+
+/// Builds the package's manifests under `<package>/<out_dir>`.
+pub fn generate(package: &Package, options: &Options, what: What) -> Result<Generated, Vec<Error>> {
+    let collected = read(package)?;
+    let out = package.dir.join(&options.out_dir);
+    let mut plan = Plan::default();
+    let mut errors = Vec::new();
+    if what.crds {
+        let bases = out.join("crd").join("bases");
+        let crd_options = crd::Options {
+            max_desc_len: options.max_desc_len,
+        };
+        for defs in by_kind(collected.resources).values() {
+            match crd::build(defs, &crd_options) {
+                Ok(c) => {
+                    let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
+                    let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
+                    plan.files.insert(bases.join(file), render::manifest(&[value]));
+                }
+                Err(e) => errors.extend(e.0),
+            }
+        }
+        plan.owned_dirs.push(bases);
+    }
+    let roles = rbac::roles(&collected.rbac, &options.role_name);
+    if what.rbac {
+        let role_file = out.join("rbac").join("role.yaml");
+        if roles.is_empty() {
+            plan.owned_files.push(role_file);
+        } else {
+            plan.files.insert(role_file, render::manifest(&rbac::to_k8s(&roles)));
+        }
+    }
+    if errors.is_empty() {
+        Ok(Generated { plan, roles })
+    } else {
+        Err(errors)
+    }
+}
+
+/// The versions of each kind, keyed by (group, kind) so files come out in a stable order.
+fn by_kind(resources: Vec<ResourceDef>) -> BTreeMap<(String, String), Vec<ResourceDef>> {
+    let mut map: BTreeMap<(String, String), Vec<ResourceDef>> = BTreeMap::new();
+    for r in resources {
+        map.entry((r.markers.group.clone(), r.markers.kind.clone()))
+            .or_default()
+            .push(r);
+    }
+    map
+}
+
+/// A path shown relative to the current folder when it is under it.
+pub fn display(path: &Path) -> String {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&cwd).unwrap_or(path).display().to_string()
+}

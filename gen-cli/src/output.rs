@@ -1,0 +1,199 @@
+//! Writing the `config/` tree: whole files only (temporary file, then rename), never a file
+//! kubegen did not write, stale CRDs removed, and `--check` as a diff.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use kubegen_core::render::HEADER;
+
+/// The files one run produces, and the CRD files it owns in the folders it writes to.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// Every file to write, with its content.
+    pub files: BTreeMap<PathBuf, String>,
+    /// Folders whose kubegen-written `.yaml` files are removed when not in `files`.
+    pub owned_dirs: Vec<PathBuf>,
+    /// Files removed if kubegen wrote them (a role file when no `#[rbac]` is left).
+    pub owned_files: Vec<PathBuf>,
+}
+
+/// What applying (or checking) a plan found.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Files written (or, with `--check`, that would be).
+    pub changed: Vec<PathBuf>,
+    /// Stale files kubegen wrote earlier, removed (or that would be).
+    pub removed: Vec<PathBuf>,
+    /// Unified diffs, with `--check`.
+    pub diffs: Vec<String>,
+}
+
+/// Why a plan cannot be applied.
+#[derive(Debug)]
+pub struct WriteError(pub String);
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// True if kubegen wrote this content (it starts with [`HEADER`]).
+pub fn is_ours(content: &str) -> bool {
+    content.starts_with(HEADER)
+}
+
+impl Plan {
+    /// Applies the plan, or with `check` only compares. Files kubegen did not write are never
+    /// touched: finding one where a file must go is an error, before anything is written.
+    pub fn apply(&self, check: bool) -> Result<Outcome, WriteError> {
+        let mut out = Outcome::default();
+        let mut writes = Vec::new();
+        for (path, content) in &self.files {
+            match fs::read_to_string(path) {
+                Ok(old) if old == *content => {}
+                Ok(old) if !is_ours(&old) => {
+                    return Err(WriteError(format!(
+                        "{}: exists and was not written by kubegen (its first line is not \
+                         `{}`); move it away or delete it, kubegen will not overwrite it",
+                        path.display(),
+                        HEADER.trim_end()
+                    )));
+                }
+                Ok(old) => {
+                    out.diffs.push(diff(path, &old, content));
+                    writes.push((path, content));
+                }
+                Err(_) => {
+                    out.diffs.push(diff(path, "", content));
+                    writes.push((path, content));
+                }
+            }
+        }
+        let owned = self
+            .owned_files
+            .iter()
+            .filter(|p| fs::read_to_string(p).is_ok_and(|c| is_ours(&c)))
+            .cloned();
+        let stale_in_dirs = self.owned_dirs.iter().flat_map(|d| stale_files(d, &self.files));
+        for stale in stale_in_dirs.chain(owned) {
+            let old = fs::read_to_string(&stale).unwrap_or_default();
+            out.diffs.push(diff(&stale, &old, ""));
+            out.removed.push(stale);
+        }
+        out.changed = writes.iter().map(|(p, _)| p.to_path_buf()).collect();
+        if check {
+            return Ok(out);
+        }
+        for (path, content) in writes {
+            write_atomically(path, content)
+                .map_err(|e| WriteError(format!("{}: {e}", path.display())))?;
+        }
+        for stale in &out.removed {
+            fs::remove_file(stale).map_err(|e| WriteError(format!("{}: {e}", stale.display())))?;
+        }
+        Ok(out)
+    }
+}
+
+/// kubegen-written YAML files in `dir` that the plan no longer produces.
+fn stale_files(dir: &Path, planned: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut stale: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .filter(|p| !planned.contains_key(p))
+        .filter(|p| fs::read_to_string(p).is_ok_and(|c| is_ours(&c)))
+        .collect();
+    stale.sort();
+    stale
+}
+
+/// Writes the whole file or nothing: a temporary file in the same folder, renamed over.
+fn write_atomically(path: &Path, content: &str) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    let tmp = dir.join(format!(".{name}.kubegen-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(content.as_bytes())?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+/// A unified diff from `old` to `new`, labelled with the path.
+fn diff(path: &Path, old: &str, new: &str) -> String {
+    let name = path.display().to_string();
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kubegen-output-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn writes_checks_and_removes_only_its_own_files() {
+        let dir = temp_dir("own");
+        let a = dir.join("a.yaml");
+        let stale = dir.join("old.yaml");
+        let theirs = dir.join("theirs.yaml");
+        fs::write(&stale, format!("{HEADER}---\nold: 1\n")).unwrap();
+        fs::write(&theirs, "hand: written\n").unwrap();
+        let plan = Plan {
+            files: [(a.clone(), format!("{HEADER}---\na: 1\n"))].into(),
+            owned_dirs: vec![dir.clone()],
+            owned_files: vec![],
+        };
+        let checked = plan.apply(true).unwrap();
+        assert_eq!(checked.changed, [a.clone()]);
+        assert_eq!(checked.removed, [stale.clone()]);
+        assert!(checked.diffs[0].contains("+a: 1"), "{}", checked.diffs[0]);
+        assert!(!a.exists() && stale.exists(), "--check writes nothing");
+        plan.apply(false).unwrap();
+        assert_eq!(fs::read_to_string(&a).unwrap(), format!("{HEADER}---\na: 1\n"));
+        assert!(!stale.exists());
+        assert_eq!(fs::read_to_string(&theirs).unwrap(), "hand: written\n");
+        let again = plan.apply(true).unwrap();
+        assert!(again.changed.is_empty() && again.removed.is_empty());
+        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
+        assert!(leftovers.is_empty());
+    }
+
+    #[test]
+    fn never_overwrites_a_file_it_did_not_write() {
+        let dir = temp_dir("theirs");
+        let role = dir.join("role.yaml");
+        fs::write(&role, "kind: ClusterRole\n").unwrap();
+        let other = dir.join("z.yaml");
+        let plan = Plan {
+            files: [(role.clone(), format!("{HEADER}---\nkind: ClusterRole\n")), (other.clone(), format!("{HEADER}x: 1\n"))].into(),
+            owned_dirs: vec![],
+            owned_files: vec![],
+        };
+        let err = plan.apply(false).unwrap_err();
+        assert!(err.0.contains("was not written by kubegen"), "{err}");
+        assert_eq!(fs::read_to_string(&role).unwrap(), "kind: ClusterRole\n");
+        assert!(!other.exists(), "nothing is written when one file is refused");
+    }
+}

@@ -1,0 +1,91 @@
+//! Errors from loading and resolving a crate's sources, each at a `file:line:col`.
+
+use kubegen_core::model::Loc;
+use proc_macro2::Span;
+use std::fmt;
+use std::io;
+use std::path::Path;
+
+/// A problem in a crate's sources: where it is and what it is.
+///
+/// Displays as `file:line:col: message`, the form editors and CI logs link to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceError {
+    /// Where the problem is.
+    pub loc: Loc,
+    /// What the problem is, in words.
+    pub message: String,
+}
+
+impl SourceError {
+    pub(super) fn new(loc: Loc, message: impl Into<String>) -> Self {
+        SourceError {
+            loc,
+            message: message.into(),
+        }
+    }
+
+    /// A file that could not be read, blamed on `loc` (the `mod` item that asked for it, or the
+    /// file itself for the crate root).
+    pub(super) fn io(loc: Loc, path: &Path, err: &io::Error) -> Self {
+        SourceError::new(loc, format!("cannot read `{}`: {err}", path.display()))
+    }
+
+    /// A file that is not valid Rust, at the place syn stopped.
+    pub(super) fn parse(file: &str, text: &str, err: &syn::Error) -> Self {
+        let span = err.span();
+        // syn reports "unexpected end of input" at the call site, which has no place in the
+        // file (its range is empty at offset 0): blame the end of the file instead.
+        let loc = if span.byte_range() == (0..0) {
+            end_of(file, text)
+        } else {
+            span_loc(file, span)
+        };
+        let message = match err.to_string().as_str() {
+            // proc-macro2's tokenizer error says nothing about the cause.
+            "cannot parse string into token stream" => {
+                "unbalanced delimiter or unterminated literal".to_owned()
+            }
+            message => message.to_owned(),
+        };
+        SourceError::new(loc, format!("syntax error: {message}"))
+    }
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.loc, self.message)
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// The start of `span` in `file` (proc-macro2 columns are 0-based; `Loc`'s are 1-based).
+pub(super) fn span_loc(file: &str, span: Span) -> Loc {
+    let start = span.start();
+    Loc {
+        file: file.to_owned(),
+        line: start.line,
+        column: start.column + 1,
+    }
+}
+
+/// The first line and column of `file`.
+pub(super) fn file_start(file: &str) -> Loc {
+    Loc {
+        file: file.to_owned(),
+        line: 1,
+        column: 1,
+    }
+}
+
+/// The place just after the last character of `text`.
+fn end_of(file: &str, text: &str) -> Loc {
+    let line = text.split('\n').count();
+    let last = text.rsplit('\n').next().unwrap_or("");
+    Loc {
+        file: file.to_owned(),
+        line,
+        column: last.chars().count() + 1,
+    }
+}

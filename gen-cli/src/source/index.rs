@@ -1,0 +1,103 @@
+//! Walking the items of a loaded crate, to find the ones carrying kubegen's attributes.
+
+use super::cfg::is_test_only;
+use super::krate::{Crate, ModuleId};
+use syn::{Attribute, ImplItem, Item, ItemImpl, ItemTrait, TraitItem};
+
+/// An item inside an `impl` or `trait` block (a method, an associated const or type).
+#[derive(Clone, Copy, Debug)]
+pub enum AssocItem<'a> {
+    /// An item of an `impl` block.
+    Impl {
+        /// The `impl` block.
+        block: &'a ItemImpl,
+        /// The item.
+        item: &'a ImplItem,
+    },
+    /// An item of a `trait` definition.
+    Trait {
+        /// The trait.
+        block: &'a ItemTrait,
+        /// The item.
+        item: &'a TraitItem,
+    },
+}
+
+impl<'a> AssocItem<'a> {
+    /// The attributes written on the item (none for unparsed tokens).
+    pub fn attrs(&self) -> &'a [Attribute] {
+        match self {
+            AssocItem::Impl { item, .. } => match item {
+                ImplItem::Const(item) => &item.attrs,
+                ImplItem::Fn(item) => &item.attrs,
+                ImplItem::Type(item) => &item.attrs,
+                ImplItem::Macro(item) => &item.attrs,
+                _ => &[],
+            },
+            AssocItem::Trait { item, .. } => match item {
+                TraitItem::Const(item) => &item.attrs,
+                TraitItem::Fn(item) => &item.attrs,
+                TraitItem::Type(item) => &item.attrs,
+                TraitItem::Macro(item) => &item.attrs,
+                _ => &[],
+            },
+        }
+    }
+}
+
+/// The attributes written on `item`, outer and inner (none for unparsed tokens).
+pub fn item_attrs(item: &Item) -> &[Attribute] {
+    match item {
+        Item::Const(item) => &item.attrs,
+        Item::Enum(item) => &item.attrs,
+        Item::ExternCrate(item) => &item.attrs,
+        Item::Fn(item) => &item.attrs,
+        Item::ForeignMod(item) => &item.attrs,
+        Item::Impl(item) => &item.attrs,
+        Item::Macro(item) => &item.attrs,
+        Item::Mod(item) => &item.attrs,
+        Item::Static(item) => &item.attrs,
+        Item::Struct(item) => &item.attrs,
+        Item::Trait(item) => &item.attrs,
+        Item::TraitAlias(item) => &item.attrs,
+        Item::Type(item) => &item.attrs,
+        Item::Union(item) => &item.attrs,
+        Item::Use(item) => &item.attrs,
+        _ => &[],
+    }
+}
+
+impl Crate {
+    /// Every item of every module with its module: modules as in [`Crate::modules`], items in
+    /// source order. Items under `#[cfg(test)]` are not there; an inline `mod x { .. }` is
+    /// there with an empty body (its items come with its own module).
+    pub fn items(&self) -> impl Iterator<Item = (ModuleId, &Item)> + '_ {
+        self.modules()
+            .flat_map(|(id, module)| module.items().iter().map(move |item| (id, item)))
+    }
+
+    /// Every item inside every `impl` and `trait` block, with the module of the block, except
+    /// those under `#[cfg(test)]`. Items inside function bodies are not visited.
+    pub fn associated_items(&self) -> impl Iterator<Item = (ModuleId, AssocItem<'_>)> + '_ {
+        self.items()
+            .flat_map(|(id, item)| {
+                let items: Box<dyn Iterator<Item = AssocItem<'_>>> = match item {
+                    Item::Impl(block) => Box::new(
+                        block
+                            .items
+                            .iter()
+                            .map(move |item| AssocItem::Impl { block, item }),
+                    ),
+                    Item::Trait(block) => Box::new(
+                        block
+                            .items
+                            .iter()
+                            .map(move |item| AssocItem::Trait { block, item }),
+                    ),
+                    _ => Box::new(std::iter::empty()),
+                };
+                items.map(move |assoc| (id, assoc))
+            })
+            .filter(|(_, assoc)| !is_test_only(assoc.attrs()))
+    }
+}

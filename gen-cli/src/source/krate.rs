@@ -1,0 +1,112 @@
+//! The loaded crate: its modules, each with its file, its path from the crate root and its items.
+
+use super::error::span_loc;
+use super::scope::Scope;
+use kubegen_core::model::Loc;
+use proc_macro2::Span;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// A crate's module tree with every item, read from its sources (see [`Crate::load`]).
+#[derive(Debug)]
+pub struct Crate {
+    pub(super) name: String,
+    /// Indexed by [`ModuleId`]; the root is first, then the modules in the order rustc meets them.
+    pub(super) modules: Vec<Module>,
+}
+
+/// Names one module of a [`Crate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModuleId(pub(super) usize);
+
+/// One module: the crate root, a `mod x;` with its own file, or an inline `mod x { .. }`.
+#[derive(Debug)]
+pub struct Module {
+    /// Names from the crate root: empty for the root, `["api", "v1"]` for `crate::api::v1`.
+    pub(super) path: Vec<String>,
+    /// The file holding the module's items (an inline module's is its parent's file).
+    pub(super) file: PathBuf,
+    /// `file` as written in [`Loc`]s.
+    pub(super) file_name: String,
+    pub(super) parent: Option<ModuleId>,
+    /// The items, without those under `#[cfg(test)]`. An inline module's items are moved into
+    /// its own `Module`: its `Item::Mod` left here has an empty body.
+    pub(super) items: Vec<syn::Item>,
+    /// The child modules by name.
+    pub(super) children: HashMap<String, ModuleId>,
+    /// The names the module defines and imports, for resolution.
+    pub(super) scope: Scope,
+}
+
+impl Crate {
+    /// The crate's name, as given to [`Crate::load`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The crate root (the module of `lib.rs` or `main.rs`).
+    pub fn root(&self) -> ModuleId {
+        ModuleId(0)
+    }
+
+    /// The module `id` names.
+    pub fn module(&self, id: ModuleId) -> &Module {
+        &self.modules[id.0]
+    }
+
+    /// All modules, the root first, then depth first in source order.
+    pub fn modules(&self) -> impl Iterator<Item = (ModuleId, &Module)> + '_ {
+        self.modules
+            .iter()
+            .enumerate()
+            .map(|(index, module)| (ModuleId(index), module))
+    }
+
+    pub(super) fn parent(&self, id: ModuleId) -> Option<ModuleId> {
+        self.modules[id.0].parent
+    }
+
+    /// Whether `module` is `ancestor` or inside it.
+    pub(super) fn is_within(&self, mut module: ModuleId, ancestor: ModuleId) -> bool {
+        loop {
+            if module == ancestor {
+                return true;
+            }
+            match self.parent(module) {
+                Some(parent) => module = parent,
+                None => return false,
+            }
+        }
+    }
+
+    /// `crate::a::b` for a module, as messages show it.
+    pub(super) fn display_path(&self, id: ModuleId) -> String {
+        std::iter::once("crate")
+            .chain(self.modules[id.0].path.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join("::")
+    }
+}
+
+impl Module {
+    /// The module's names from the crate root (`["api", "v1"]` for `crate::api::v1`).
+    pub fn path(&self) -> &[String] {
+        &self.path
+    }
+
+    /// The file the module's items are in.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The module's items in source order, without those under `#[cfg(test)]`. An inline
+    /// `mod x { .. }` appears with an empty body: its items are in its own [`Module`].
+    pub fn items(&self) -> &[syn::Item] {
+        &self.items
+    }
+
+    /// Where `span` (of something in this module) starts.
+    pub fn loc(&self, span: Span) -> Loc {
+        span_loc(&self.file_name, span)
+    }
+}

@@ -1,0 +1,82 @@
+//! Tests that write small crates to temporary directories and load them.
+
+mod errors;
+mod items;
+mod layout;
+mod resolve;
+
+use super::{Crate, ModuleId, SourceError};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A crate written to a fresh temporary directory, removed on drop.
+pub(super) struct TempCrate {
+    dir: PathBuf,
+}
+
+impl TempCrate {
+    /// Writes `files` (path relative to the crate directory, contents).
+    pub(super) fn new(files: &[(&str, &str)]) -> TempCrate {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "kubegen-source-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let path = dir.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        TempCrate { dir }
+    }
+
+    pub(super) fn path(&self, rel: &str) -> PathBuf {
+        self.dir.join(rel)
+    }
+
+    /// Loads the crate rooted at `src/lib.rs`.
+    pub(super) fn load(&self) -> Result<Crate, SourceError> {
+        Crate::load("demo", &self.path("src/lib.rs"))
+    }
+
+    /// The `file` in errors for `rel`.
+    pub(super) fn file(&self, rel: &str) -> String {
+        self.path(rel).display().to_string()
+    }
+}
+
+impl Drop for TempCrate {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Loads a crate whose only file is `src/lib.rs`.
+pub(super) fn lib(text: &str) -> (TempCrate, Crate) {
+    let temp = TempCrate::new(&[("src/lib.rs", text)]);
+    let krate = temp.load().unwrap_or_else(|err| panic!("{err}"));
+    (temp, krate)
+}
+
+/// The module at `path` (`"a::b"`; `""` for the root).
+pub(super) fn module(krate: &Crate, path: &str) -> ModuleId {
+    krate
+        .modules()
+        .find(|(_, m)| m.path().join("::") == path)
+        .unwrap_or_else(|| panic!("no module `{path}`"))
+        .0
+}
+
+/// The module paths of the crate, in order, with the file name of each relative to `dir`.
+pub(super) fn layout(temp: &TempCrate, krate: &Crate) -> Vec<(String, String)> {
+    krate
+        .modules()
+        .map(|(_, m)| {
+            let rel = m.file().strip_prefix(&temp.dir).unwrap_or(Path::new("?"));
+            (m.path().join("::"), rel.display().to_string())
+        })
+        .collect()
+}
