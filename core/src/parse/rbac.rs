@@ -202,7 +202,7 @@ fn check(raw: &Raw, whole: Option<Span>, errors: &mut darling::error::Accumulato
                     format!("verb `{verb}` is for {other_kind}, not {kind}: {listing}")
                 } else {
                     format!(
-                        "unknown verb `{verb}`{}: {listing}",
+                        "unknown verb `{verb}`{}; {listing}",
                         did_you_mean(&verb.to_lowercase(), &known)
                     )
                 };
@@ -403,7 +403,7 @@ mod tests {
         let e = one_error(r#"groups = "", resources = "pods", verbs = "get;lsit""#);
         assert_eq!(
             e,
-            "unknown verb `lsit`. Did you mean `list`?: the verbs for resources are get, list, \
+            "unknown verb `lsit`. Did you mean `list`?; the verbs for resources are get, list, \
              watch, create, update, patch, delete, deletecollection, bind, escalate, \
              impersonate, approve, sign, attest, use, or `*` for all"
         );
@@ -414,7 +414,7 @@ mod tests {
         );
         let e = one_error(r#"groups = "", resources = "pods", verbs = "frobnicate""#);
         assert!(
-            e.starts_with("unknown verb `frobnicate`: the verbs for resources"),
+            e.starts_with("unknown verb `frobnicate`; the verbs for resources"),
             "{e}"
         );
         let e = one_error(r#"urls = "/metrics", verbs = "list""#);

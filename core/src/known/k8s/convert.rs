@@ -23,7 +23,9 @@
 //! - boolean schemas: `true` becomes `x-kubernetes-preserve-unknown-fields: true`;
 //!   `additionalProperties: true` makes its object keep unknown fields instead, and
 //!   `additionalProperties: false` is dropped (objects without it prune unknown fields anyway);
-//! - keywords our [`Schema`] does not have: dropped (none today; a test checks every type).
+//! - a `$ref` that does not point at a definition, keywords our [`Schema`] does not have, and
+//!   values it cannot hold: dropped (a node that cannot be read at all keeps unknown fields).
+//!   None of these occur in k8s-openapi 0.29; a test converts every type to check.
 
 use std::any::type_name;
 use std::collections::{BTreeMap, HashMap};
@@ -41,8 +43,8 @@ const REF_PREFIX: &str = "#/components/schemas/";
 /// The regex controller-gen gives `resource.Quantity` (controller-tools' `known_types.go`).
 pub(super) const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
-/// The JSON names our [`Schema`] holds, and `title` (dropped on purpose). A `$ref` is handled
-/// before these are checked; one left over (not to a definition) counts as dropped.
+/// The JSON names our [`Schema`] holds, and `title` (dropped on purpose). References (`$ref`)
+/// are resolved before these are checked; one that does not point at a definition is dropped.
 const KEYWORDS: &[&str] = &[
     "description",
     "type",
@@ -109,11 +111,12 @@ pub(super) fn generate<T: JsonSchema>(generator: &mut SchemaGenerator) -> schema
     generator.subschema_for::<T>()
 }
 
-/// A converted schema, and the keywords the conversion had to drop.
+/// A converted schema, and (for tests) the keywords the conversion had to drop.
 pub(super) struct Converted {
     /// The structural schema.
     pub schema: Schema,
     /// Keywords found in schemars' output that [`Schema`] cannot hold, sorted and deduplicated.
+    #[cfg(test)]
     pub dropped: Vec<String>,
 }
 
@@ -132,10 +135,16 @@ pub(super) fn convert(generate: Generate) -> Converted {
         dropped: Vec::new(),
     };
     let schema = converter.node(root.as_value());
-    let mut dropped = converter.dropped;
-    dropped.sort();
-    dropped.dedup();
-    Converted { schema, dropped }
+    Converted {
+        schema,
+        #[cfg(test)]
+        dropped: {
+            let mut dropped = converter.dropped;
+            dropped.sort();
+            dropped.dedup();
+            dropped
+        },
+    }
 }
 
 /// controller-gen's schema for a definition it overrides, by Kubernetes name; `None` for the
@@ -179,7 +188,9 @@ pub(super) fn overridden(name: &str) -> Option<Schema> {
             }
         }
         "io.k8s.apimachinery.pkg.apis.meta.v1.Time"
-        | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => Schema::formatted("string", "date-time"),
+        | "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime" => {
+            Schema::formatted("string", "date-time")
+        }
         "io.k8s.apimachinery.pkg.api.resource.Quantity" => Schema {
             pattern: Some(QUANTITY_PATTERN.to_string()),
             ..int_or_string()
@@ -222,12 +233,30 @@ impl Converter {
         };
         let mut object = object.clone();
         object.remove("title");
-        let Some(name) = take_ref(&mut object) else {
-            return self.plain(object);
-        };
-        let base = self.definition(&name);
-        let own = self.plain(object);
-        overlay(base, own)
+        for key in object.keys() {
+            if key != "$ref" && !KEYWORDS.contains(&key.as_str()) {
+                self.dropped.push(key.clone());
+            }
+        }
+        let reference = take_ref(&mut object);
+        if object.contains_key("$ref") {
+            // Left over: it does not point at a definition.
+            self.dropped.push("$ref".to_string());
+        }
+        object.retain(|key, _| KEYWORDS.contains(&key.as_str()));
+        if let Some(name) = reference {
+            let base = self.definition(&name);
+            let own = self.keywords(object);
+            return overlay(base, own);
+        }
+        if object.keys().all(|key| key == "description") {
+            // `{}`: any JSON value.
+            return Schema {
+                description: take_description(&mut object),
+                ..preserve_unknown()
+            };
+        }
+        self.keywords(object)
     }
 
     /// The schema of a referenced definition: its override, its conversion, or for a
@@ -243,7 +272,8 @@ impl Converter {
             };
         }
         let Some(value) = self.definitions.get(name).cloned() else {
-            self.dropped.push(format!("$ref to the missing definition {name}"));
+            self.dropped
+                .push(format!("$ref to the missing definition {name}"));
             return preserve_unknown();
         };
         self.expanding.push(name.to_string());
@@ -252,15 +282,8 @@ impl Converter {
         schema
     }
 
-    /// Converts a node without a reference.
-    fn plain(&mut self, mut object: Map<String, Value>) -> Schema {
-        for key in object.keys() {
-            if !KEYWORDS.contains(&key.as_str()) {
-                self.dropped.push(key.clone());
-            }
-        }
-        object.retain(|key, _| KEYWORDS.contains(&key.as_str()));
-
+    /// Converts a node's keywords (all in [`KEYWORDS`]; no reference).
+    fn keywords(&mut self, mut object: Map<String, Value>) -> Schema {
         let int_or_string = object.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true));
         let mut any_of = Vec::new();
         for junctor in ["allOf", "anyOf", "oneOf"] {
@@ -270,11 +293,15 @@ impl Converter {
             if int_or_string && junctor == "anyOf" {
                 // `anyOf: [{type: integer}, {type: string}]` next to int-or-string is the one
                 // typed alternative structural schemas allow.
-                any_of = branches.as_array().into_iter().flatten().map(|b| self.node(b)).collect();
+                any_of = branches
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|b| self.node(b))
+                    .collect();
             } else {
-                let description = object.remove("description");
                 return Schema {
-                    description: description.and_then(|d| d.as_str().map(str::to_string)),
+                    description: take_description(&mut object),
                     ..preserve_unknown()
                 };
             }
@@ -283,8 +310,15 @@ impl Converter {
         let properties = object.remove("properties");
         let items = object.remove("items");
         let additional = object.remove("additionalProperties");
-        let mut schema: Schema = serde_json::from_value(Value::Object(object))
-            .unwrap_or_else(|e| panic!("k8s-openapi emitted a schema kubegen cannot read: {e}"));
+        let mut schema: Schema = match serde_json::from_value(Value::Object(object)) {
+            Ok(schema) => schema,
+            Err(e) => {
+                // A keyword with a value our Schema cannot hold (`type: [string, "null"]`).
+                self.dropped
+                    .push(format!("a node whose keywords do not fit: {e}"));
+                return preserve_unknown();
+            }
+        };
         schema.any_of = any_of;
         if let Some(Value::Object(properties)) = properties {
             schema.properties = properties
@@ -303,6 +337,14 @@ impl Converter {
         schema.required.sort();
         schema.required.dedup();
         schema
+    }
+}
+
+/// Removes a node's description.
+fn take_description(object: &mut Map<String, Value>) -> Option<String> {
+    match object.remove("description") {
+        Some(Value::String(description)) => Some(description),
+        _ => None,
     }
 }
 

@@ -110,7 +110,9 @@ pub(super) fn canonical(path: &str) -> Option<&'static str> {
         // kube-core: `pub use metadata::{ListMeta, ObjectMeta, ..}` from
         // `metadata.rs: pub use k8s_openapi::..::meta::v1::{ListMeta, ObjectMeta}`; kube-client's
         // `api` re-exports `kube_core::metadata::{ListMeta, ObjectMeta, ..}`.
-        "kube_core::ObjectMeta" | "kube_core::metadata::ObjectMeta" | "kube_client::api::ObjectMeta" => {
+        "kube_core::ObjectMeta"
+        | "kube_core::metadata::ObjectMeta"
+        | "kube_client::api::ObjectMeta" => {
             "k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta"
         }
         "kube_core::ListMeta" | "kube_core::metadata::ListMeta" | "kube_client::api::ListMeta" => {

@@ -42,11 +42,17 @@ fn k8s_openapi_sources() -> (PathBuf, String) {
         .filter(|p| p["name"] == "k8s-openapi")
         .collect();
     let [package] = packages.as_slice() else {
-        panic!("expected one k8s-openapi package in `cargo metadata`, found {}", packages.len());
+        panic!(
+            "expected one k8s-openapi package in `cargo metadata`, found {}",
+            packages.len()
+        );
     };
     let manifest = Path::new(package["manifest_path"].as_str().expect("manifest_path"));
     let version = package["version"].as_str().expect("version").to_string();
-    (manifest.parent().expect("package folder").join("src"), version)
+    (
+        manifest.parent().expect("package folder").join("src"),
+        version,
+    )
 }
 
 /// Every public non-generic type with a `schemars::JsonSchema` impl, by path from the crate root
@@ -63,7 +69,10 @@ fn scan(src: &Path) -> (BTreeSet<u32>, BTreeMap<String, BTreeSet<u32>>) {
         };
         versions.insert(minor);
         scan_module(&entry.path(), &mut Vec::new(), &mut |path| {
-            types.entry(path).or_insert_with(BTreeSet::new).insert(minor);
+            types
+                .entry(path)
+                .or_insert_with(BTreeSet::new)
+                .insert(minor);
         });
     }
     assert!(!versions.is_empty(), "no v1_* folders in {}", src.display());
@@ -82,7 +91,11 @@ fn scan_module(dir: &Path, module: &mut Vec<String>, found: &mut dyn FnMut(Strin
         .collect();
     entries.sort();
     for path in entries {
-        let stem = path.file_stem().unwrap_or_default().to_string_lossy().into_owned();
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         if path.is_dir() {
             if declares(&format!("pub mod {stem};")) {
                 module.push(stem);
@@ -131,7 +144,11 @@ fn gates(first: u32, last: u32, all: &BTreeSet<u32>) -> Vec<String> {
 }
 
 /// The text of `types.rs` for these sources.
-fn render(version: &str, versions: &BTreeSet<u32>, types: &BTreeMap<String, BTreeSet<u32>>) -> String {
+fn render(
+    version: &str,
+    versions: &BTreeSet<u32>,
+    types: &BTreeMap<String, BTreeSet<u32>>,
+) -> String {
     let mut groups: BTreeMap<(u32, std::cmp::Reverse<u32>), Vec<&str>> = BTreeMap::new();
     for (path, present) in types {
         let (first, last) = (*present.first().unwrap(), *present.last().unwrap());
@@ -140,7 +157,10 @@ fn render(version: &str, versions: &BTreeSet<u32>, types: &BTreeMap<String, BTre
             "{path} is in Kubernetes versions {present:?}, not a range: teach the generator \
              (one `k8s_if_1_xx` group per version)"
         );
-        groups.entry((first, std::cmp::Reverse(last))).or_default().push(path);
+        groups
+            .entry((first, std::cmp::Reverse(last)))
+            .or_default()
+            .push(path);
     }
     let mut out = format!(
         "// @generated from k8s-openapi {version}'s sources by `type_list_is_fresh` in `tests.rs`;\n\
@@ -159,8 +179,14 @@ fn render(version: &str, versions: &BTreeSet<u32>, types: &BTreeMap<String, BTre
         } else {
             format!("1.{first} to 1.{last}")
         };
-        out.push_str(&format!("    // Kubernetes {span}: {} types\n", paths.len()));
-        out.push_str(&format!("    [{}] {{\n", gates(*first, *last, versions).join(", ")));
+        out.push_str(&format!(
+            "    // Kubernetes {span}: {} types\n",
+            paths.len()
+        ));
+        out.push_str(&format!(
+            "    [{}] {{\n",
+            gates(*first, *last, versions).join(", ")
+        ));
         for path in paths {
             out.push_str(&format!("        {path},\n"));
         }
@@ -239,8 +265,13 @@ fn trait_dispatch_and_lookup_agree() {
         assert_eq!(path, known.name);
     }
     let via_kube = crate::known::canonical("::kube::api::ObjectMeta");
-    assert_eq!(via_kube, "k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta");
-    let shape = crate::known::lookup(&via_kube, Vec::new()).expect("known").expect("ok");
+    assert_eq!(
+        via_kube,
+        "k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta"
+    );
+    let shape = crate::known::lookup(&via_kube, Vec::new())
+        .expect("known")
+        .expect("ok");
     assert_eq!(shape, ObjectMeta::shape());
     assert!(lookup("k8s_openapi::api::core::v1::NoSuchType").is_none());
     assert!(lookup("std::string::String").is_none());
@@ -252,13 +283,25 @@ fn kube_reexports_canonicalize_to_k8s_openapi() {
     for (alias, real) in [
         ("kube::api::ObjectMeta", format!("{meta}ObjectMeta")),
         ("kube::core::ObjectMeta", format!("{meta}ObjectMeta")),
-        ("kube::core::metadata::ObjectMeta", format!("{meta}ObjectMeta")),
+        (
+            "kube::core::metadata::ObjectMeta",
+            format!("{meta}ObjectMeta"),
+        ),
         ("kube_core::ObjectMeta", format!("{meta}ObjectMeta")),
         ("kube_client::api::ListMeta", format!("{meta}ListMeta")),
         ("kube::core::ListMeta", format!("{meta}ListMeta")),
-        ("kube::core::subresource::Scale", "k8s_openapi::api::autoscaling::v1::Scale".into()),
-        ("kube::api::ScaleSpec", "k8s_openapi::api::autoscaling::v1::ScaleSpec".into()),
-        ("kube_client::core::subresource::ScaleStatus", "k8s_openapi::api::autoscaling::v1::ScaleStatus".into()),
+        (
+            "kube::core::subresource::Scale",
+            "k8s_openapi::api::autoscaling::v1::Scale".into(),
+        ),
+        (
+            "kube::api::ScaleSpec",
+            "k8s_openapi::api::autoscaling::v1::ScaleSpec".into(),
+        ),
+        (
+            "kube_client::core::subresource::ScaleStatus",
+            "k8s_openapi::api::autoscaling::v1::ScaleStatus".into(),
+        ),
     ] {
         assert_eq!(crate::known::canonical(alias), real, "{alias}");
         assert!(lookup(&real).is_some(), "{real}");
@@ -341,14 +384,30 @@ fn condition_keeps_k8s_openapi_descriptions_and_overrides_time() {
     let schema = schema_of::<Condition>();
     assert_eq!(
         schema.description.as_deref(),
-        Some("Condition contains details for one aspect of the current state of this API Resource.")
+        Some(
+            "Condition contains details for one aspect of the current state of this API Resource."
+        )
     );
-    assert_eq!(schema.required, ["lastTransitionTime", "message", "reason", "status", "type"]);
+    assert_eq!(
+        schema.required,
+        ["lastTransitionTime", "message", "reason", "status", "type"]
+    );
     let time = &schema.properties["lastTransitionTime"];
-    assert_eq!((time.type_str(), time.format.as_deref()), ("string", Some("date-time")));
+    assert_eq!(
+        (time.type_str(), time.format.as_deref()),
+        ("string", Some("date-time"))
+    );
     // The field's own description, not Time's ("Time is a wrapper around time.Time ...").
-    assert!(time.description.as_deref().unwrap().starts_with("lastTransitionTime is the last time"));
-    assert_eq!(schema.properties["observedGeneration"].format.as_deref(), Some("int64"));
+    assert!(
+        time.description
+            .as_deref()
+            .unwrap()
+            .starts_with("lastTransitionTime is the last time")
+    );
+    assert_eq!(
+        schema.properties["observedGeneration"].format.as_deref(),
+        Some("int64")
+    );
 }
 
 #[test]
@@ -358,9 +417,22 @@ fn object_reference() {
     let names: Vec<&str> = schema.properties.keys().map(String::as_str).collect();
     assert_eq!(
         names,
-        ["apiVersion", "fieldPath", "kind", "name", "namespace", "resourceVersion", "uid"]
+        [
+            "apiVersion",
+            "fieldPath",
+            "kind",
+            "name",
+            "namespace",
+            "resourceVersion",
+            "uid"
+        ]
     );
-    assert!(schema.properties.values().all(|p| p.type_str() == "string" && p.description.is_some()));
+    assert!(
+        schema
+            .properties
+            .values()
+            .all(|p| p.type_str() == "string" && p.description.is_some())
+    );
     assert!(schema.required.is_empty());
 }
 
@@ -370,7 +442,10 @@ fn resource_requirements_use_the_quantity_override() {
     for map in ["limits", "requests"] {
         let property = &schema["properties"][map];
         assert_eq!(property["type"], "object", "{map}");
-        assert!(property["description"].is_string(), "{map} keeps its description");
+        assert!(
+            property["description"].is_string(),
+            "{map} keeps its description"
+        );
         // The map's values are bare Quantities: no description of their own.
         assert_eq!(property["additionalProperties"], quantity(), "{map}");
     }
@@ -392,7 +467,13 @@ fn walk(schema: &Schema, path: &str, check: &mut dyn FnMut(&str, &Schema)) {
     if let Some(value) = &schema.additional_properties {
         walk(value, &format!("{path}{{}}"), check);
     }
-    for (i, branch) in schema.any_of.iter().chain(&schema.one_of).chain(&schema.all_of).enumerate() {
+    for (i, branch) in schema
+        .any_of
+        .iter()
+        .chain(&schema.one_of)
+        .chain(&schema.all_of)
+        .enumerate()
+    {
         walk(branch, &format!("{path}|{i}"), check);
     }
 }
@@ -410,7 +491,8 @@ fn structural_violations(schema: &Schema) -> Vec<String> {
             violations.push(format!("{path}: oneOf/allOf"));
         }
         if !node.any_of.is_empty()
-            && !(node.x_int_or_string && node.any_of == [Schema::typed("integer"), Schema::typed("string")])
+            && !(node.x_int_or_string
+                && node.any_of == [Schema::typed("integer"), Schema::typed("string")])
         {
             violations.push(format!("{path}: anyOf that is not int-or-string"));
         }
@@ -429,13 +511,25 @@ fn pod_template_spec_is_structural_with_embedded_metadata() {
     let schema = schema_of::<PodTemplateSpec>();
     let json = json_of(&schema);
     let text = json.to_string();
-    assert!(text.len() > 200_000, "PodTemplateSpec is {} bytes of JSON", text.len());
+    assert!(
+        text.len() > 200_000,
+        "PodTemplateSpec is {} bytes of JSON",
+        text.len()
+    );
     assert!(!text.contains("$ref"), "a $ref is left");
-    assert!(!text.contains("#/components/schemas"), "a reference is left");
+    assert!(
+        !text.contains("#/components/schemas"),
+        "a reference is left"
+    );
 
     let mut metadata = embedded_object_meta();
     metadata["description"] = json["properties"]["metadata"]["description"].clone();
-    assert!(metadata["description"].as_str().unwrap().starts_with("Standard object's metadata."));
+    assert!(
+        metadata["description"]
+            .as_str()
+            .unwrap()
+            .starts_with("Standard object's metadata.")
+    );
     assert_eq!(json["properties"]["metadata"], metadata);
 
     let violations = structural_violations(&schema);
@@ -453,9 +547,13 @@ fn pod_template_spec_is_structural_with_embedded_metadata() {
     let container = &json["properties"]["spec"]["properties"]["containers"]["items"];
     let limits = &container["properties"]["resources"]["properties"]["limits"];
     assert_eq!(limits["additionalProperties"], quantity());
-    let port = &container["properties"]["livenessProbe"]["properties"]["httpGet"]["properties"]["port"];
+    let port =
+        &container["properties"]["livenessProbe"]["properties"]["httpGet"]["properties"]["port"];
     assert_eq!(port["x-kubernetes-int-or-string"], true);
-    assert_eq!(port["anyOf"], json!([{"type": "integer"}, {"type": "string"}]));
+    assert_eq!(
+        port["anyOf"],
+        json!([{"type": "integer"}, {"type": "string"}])
+    );
 }
 
 #[test]
@@ -464,8 +562,14 @@ fn conversion_is_deterministic_and_cached() {
     let first = serde_json::to_string(&convert(generate).schema).unwrap();
     let second = serde_json::to_string(&convert(generate).schema).unwrap();
     assert_eq!(first, second);
-    assert_eq!(serde_json::to_string(&schema_of::<PodTemplateSpec>()).unwrap(), first);
-    assert_eq!(serde_json::to_string(&schema_of::<PodTemplateSpec>()).unwrap(), first);
+    assert_eq!(
+        serde_json::to_string(&schema_of::<PodTemplateSpec>()).unwrap(),
+        first
+    );
+    assert_eq!(
+        serde_json::to_string(&schema_of::<PodTemplateSpec>()).unwrap(),
+        first
+    );
 }
 
 #[test]
@@ -485,8 +589,83 @@ fn recursion_and_alternatives_become_schemaless() {
     assert_eq!(items["x-kubernetes-preserve-unknown-fields"], true);
     assert!(items["description"].is_string());
     // apiextensions JSON: the override.
-    assert_eq!(props["properties"]["default"]["x-kubernetes-preserve-unknown-fields"], true);
+    assert_eq!(
+        props["properties"]["default"]["x-kubernetes-preserve-unknown-fields"],
+        true
+    );
     assert_eq!(props["properties"]["default"].get("type"), None);
+}
+
+/// A schema exercising what k8s-openapi does not emit today, to pin the conversion rules.
+struct Synthetic;
+
+impl schemars::JsonSchema for Synthetic {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "kubegen.test.Synthetic".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut when = generator.subschema_for::<Time>();
+        when.ensure_object()
+            .insert("description".into(), "when".into());
+        when.ensure_object().insert("nullable".into(), true.into());
+        schemars::json_schema!({
+            "title": "Synthetic",
+            "type": "object",
+            "properties": {
+                "when": (when),
+                "anything": true,
+                "empty": {"description": "any value"},
+                "open": {"type": "object", "additionalProperties": true},
+                "closed": {
+                    "type": "object",
+                    "properties": {"a": {"type": "string"}},
+                    "additionalProperties": false,
+                },
+                "elsewhere": {"$ref": "https://example.com/schema"},
+                "odd": {"type": "string", "contentEncoding": "base64"},
+                "nullableType": {"type": ["string", "null"]},
+                "oneOf": {"description": "either", "oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "recursive": (generator.subschema_for::<Synthetic>()),
+            },
+        })
+    }
+}
+
+#[test]
+fn conversion_rules() {
+    let converted = convert(convert::generate::<Synthetic>);
+    assert_eq!(
+        json_of(&converted.schema),
+        json!({
+            "type": "object",
+            "properties": {
+                // A reference with siblings: the override, with the siblings on top.
+                "when": {"type": "string", "format": "date-time", "description": "when", "nullable": true},
+                "anything": {"x-kubernetes-preserve-unknown-fields": true},
+                "empty": {"description": "any value", "x-kubernetes-preserve-unknown-fields": true},
+                "open": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                "closed": {"type": "object", "properties": {"a": {"type": "string"}}},
+                "elsewhere": {"x-kubernetes-preserve-unknown-fields": true},
+                "odd": {"type": "string"},
+                "nullableType": {"type": "string", "nullable": true},
+                "oneOf": {"description": "either", "x-kubernetes-preserve-unknown-fields": true},
+                "recursive": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+            },
+        })
+    );
+    assert_eq!(converted.dropped, ["$ref", "contentEncoding"]);
+}
+
+#[test]
+fn gates_nest() {
+    let mut kept = Vec::new();
+    // The tests build with 1.37.
+    gated! { [k8s_if_ge_1_33, k8s_if_le_1_37] kept.push("1.33 to 1.37"); }
+    gated! { [k8s_if_ge_1_34, k8s_if_le_1_36] kept.push("1.34 to 1.36"); }
+    gated! { [k8s_if_1_37] kept.push("1.37"); }
+    gated! { [] kept.push("all"); }
+    assert_eq!(kept, ["1.33 to 1.37", "1.37", "all"]);
 }
 
 /// Every type converts without dropping anything and to a structural schema.
@@ -520,7 +699,10 @@ const CRONJOBS_GOLDEN: &str = concat!(
 /// `s` with every run of whitespace made one space: Go doc comments keep their line breaks,
 /// the Kubernetes OpenAPI spec (and so k8s-openapi) joins the lines with spaces.
 fn words(s: Option<&str>) -> String {
-    s.unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ")
+    s.unwrap_or_default()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `schema` without descriptions.
@@ -531,14 +713,18 @@ fn undescribed(schema: &Schema) -> Schema {
         *property = undescribed(property);
     }
     schema.items = schema.items.as_deref().map(|i| Box::new(undescribed(i)));
-    schema.additional_properties = schema.additional_properties.as_deref().map(|a| Box::new(undescribed(a)));
+    schema.additional_properties = schema
+        .additional_properties
+        .as_deref()
+        .map(|a| Box::new(undescribed(a)));
     schema
 }
 
 /// controller-gen's `corev1.ObjectReference`, as `CronJobStatus.active`'s items.
 fn golden_object_reference() -> Schema {
-    let text = std::fs::read_to_string(CRONJOBS_GOLDEN)
-        .unwrap_or_else(|e| panic!("{CRONJOBS_GOLDEN}: {e} (this test needs controller-tools' goldens)"));
+    let text = std::fs::read_to_string(CRONJOBS_GOLDEN).unwrap_or_else(|e| {
+        panic!("{CRONJOBS_GOLDEN}: {e} (this test needs controller-tools' goldens)")
+    });
     let crd: Value = serde_saphyr::from_str(&text).expect("the golden parses");
     let versions = crd["spec"]["versions"].as_array().expect("versions");
     let items = versions
@@ -570,7 +756,10 @@ fn object_reference_against_controller_gen() {
     assert_eq!(undescribed(&ours), golden_untopological, "same structure");
 
     // Known difference 2: line breaks in descriptions.
-    assert_eq!(words(ours.description.as_deref()), words(golden.description.as_deref()));
+    assert_eq!(
+        words(ours.description.as_deref()),
+        words(golden.description.as_deref())
+    );
     let mut reflowed = Vec::new();
     for (name, property) in &golden.properties {
         let ours = ours.properties[name].description.as_deref();
@@ -582,7 +771,14 @@ fn object_reference_against_controller_gen() {
     }
     assert_eq!(
         reflowed,
-        ["fieldPath", "kind", "name", "namespace", "resourceVersion", "uid"],
+        [
+            "fieldPath",
+            "kind",
+            "name",
+            "namespace",
+            "resourceVersion",
+            "uid"
+        ],
         "descriptions that differ only in line breaks"
     );
 }
@@ -651,13 +847,18 @@ fn condition_against_controller_gen() {
 /// ...) is our Quantity override plus the field's description.
 #[test]
 fn quantities_against_controller_gen() {
-    let text = std::fs::read_to_string(CRONJOBS_GOLDEN)
-        .unwrap_or_else(|e| panic!("{CRONJOBS_GOLDEN}: {e} (this test needs controller-tools' goldens)"));
+    let text = std::fs::read_to_string(CRONJOBS_GOLDEN).unwrap_or_else(|e| {
+        panic!("{CRONJOBS_GOLDEN}: {e} (this test needs controller-tools' goldens)")
+    });
     let crd: Value = serde_saphyr::from_str(&text).expect("the golden parses");
     fn quantities<'a>(value: &'a Value, found: &mut Vec<&'a Value>) {
         match value {
             Value::Object(map) => {
-                if map.get("pattern").and_then(Value::as_str).is_some_and(|p| p.contains("[KMGTPE]i")) {
+                if map
+                    .get("pattern")
+                    .and_then(Value::as_str)
+                    .is_some_and(|p| p.contains("[KMGTPE]i"))
+                {
                     found.push(value);
                 }
                 map.values().for_each(|v| quantities(v, found));
@@ -668,16 +869,14 @@ fn quantities_against_controller_gen() {
     }
     let mut found = Vec::new();
     quantities(&crd, &mut found);
-    assert!(found.len() > 10, "only {} quantities in the golden", found.len());
+    assert!(
+        found.len() > 10,
+        "only {} quantities in the golden",
+        found.len()
+    );
     for golden in found {
         let mut golden = golden.clone();
         golden.as_object_mut().unwrap().remove("description");
         assert_eq!(golden, quantity());
     }
-}
-
-#[test]
-fn zz_dump() {
-    std::fs::write("/tmp/pts.json", serde_json::to_string_pretty(&schema_of::<PodTemplateSpec>()).unwrap()).unwrap();
-    std::fs::write("/tmp/jobspec.json", serde_json::to_string_pretty(&schema_of::<k8s_openapi::api::batch::v1::JobSpec>()).unwrap()).unwrap();
 }

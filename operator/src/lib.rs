@@ -1,0 +1,3 @@
+//! The memcached operator: a `Memcached` custom resource reconciled into a Deployment.
+
+pub mod api;
