@@ -107,8 +107,3 @@ fn yaml_is_deterministic_and_marked() {
     assert_eq!(yaml, kubegen::to_yaml(&Memcached::crd()));
 }
 
-#[test]
-#[ignore = "prints the CRD for a human to read"]
-fn print() {
-    print!("{}", kubegen::to_yaml(&Memcached::crd()));
-}

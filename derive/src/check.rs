@@ -2,21 +2,26 @@
 //! can name (primitives, std, serde_json, chrono) get their real schema; other types stay
 //! untyped here and are checked at run time and by `gen-cli`.
 
-use darling::{Error, Result};
+use darling::error::Accumulator;
+use darling::Error;
 use proc_macro2::Span;
 
 use kubegen_core::model::Errors;
 use kubegen_core::parse::shape::{shape_of, Syntactic};
 use kubegen_core::parse::typedef::Parsed;
-use kubegen_core::schema::{Builder, Schema};
+use kubegen_core::schema::{recursion, Builder, Schema};
+use syn::visit::Visit;
 
 /// Builds the type's schema from its syntactic shapes, reporting every problem at its span.
-pub fn type_schema(parsed: &Parsed) -> Result<Schema> {
-    let mut errors = Error::accumulator();
+pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> Schema {
     let mut def = parsed.def.clone();
     let mut shapes = Vec::new();
     for (field, ty) in def.fields_mut().zip(&parsed.field_types) {
-        let shape = if field.serde.skip || field.markers.stops_walk() {
+        let stops = !parsed.def.walks(field);
+        if !stops && mentions(ty, &parsed.def.name) {
+            errors.push(Error::custom(recursion(&parsed.def.name)).with_span(ty));
+        }
+        let shape = if stops {
             Default::default()
         } else {
             errors.handle(shape_of(ty, &Syntactic).map_err(Error::from)).unwrap_or_default()
@@ -31,7 +36,21 @@ pub fn type_schema(parsed: &Parsed) -> Result<Schema> {
             errors.push(e);
         }
     }
-    errors.finish_with(schema)
+    schema
+}
+
+/// Whether the type names `name` (or `Self`) anywhere: the field leads back to its own type.
+fn mentions(ty: &syn::Type, name: &str) -> bool {
+    struct Finder<'a>(&'a str, bool);
+    impl<'ast> Visit<'ast> for Finder<'_> {
+        fn visit_path_segment(&mut self, seg: &'ast syn::PathSegment) {
+            self.1 |= seg.ident == self.0 || seg.ident == "Self";
+            syn::visit::visit_path_segment(self, seg);
+        }
+    }
+    let mut finder = Finder(name, false);
+    finder.visit_type(ty);
+    finder.1
 }
 
 /// Engine errors placed at the span of what they are about (the type, a field).

@@ -1,7 +1,8 @@
 //! `impl kubegen::KubeSchema`: the type's model travels as JSON, its fields' shapes come from
 //! trait dispatch at run time.
 
-use darling::{Error, Result};
+use darling::error::Accumulator;
+use darling::Error;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -14,16 +15,23 @@ use kubegen_core::schema::Schema;
 use crate::check;
 
 /// The `KubeSchema` impl of `input`, and what the engine made of it (for `CustomResource`).
-pub fn kube_schema(input: &DeriveInput, place: Place) -> Result<(TokenStream, Checked)> {
-    let parsed = typedef::parse(input, String::new(), place, &|_| None)?;
-    let schema = check::type_schema(&parsed)?;
+/// Problems go to `errors`, all of them: parsing and the engine's checks run in one go.
+pub fn kube_schema(
+    input: &DeriveInput,
+    place: Place,
+    errors: &mut Accumulator,
+) -> (TokenStream, Checked) {
+    let (parsed, parse_errors) = typedef::parse_all(input, String::new(), place, &|_| None);
+    if let Err(e) = parse_errors.finish() {
+        errors.push(e);
+    }
+    let schema = check::type_schema(&parsed, errors);
     let ident = &input.ident;
     let name = ident.to_string();
-    let json = serde_json::to_string(&parsed.def)
-        .map_err(|e| Error::custom(format!("kubegen could not encode the model: {e}")))?;
+    let json = encode(&parsed.def, errors);
     let mut def = parsed.def.clone();
     let shapes = def.fields_mut().zip(&parsed.field_types).map(|(field, ty)| {
-        if field.serde.skip || field.markers.stops_walk() {
+        if !parsed.def.walks(field) {
             quote!(::kubegen::__private::Shape::default())
         } else {
             quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::shape())
@@ -44,7 +52,15 @@ pub fn kube_schema(input: &DeriveInput, place: Place) -> Result<(TokenStream, Ch
             }
         }
     };
-    Ok((tokens, Checked { parsed, schema }))
+    (tokens, Checked { parsed, schema })
+}
+
+/// The model as JSON, to be read back at run time.
+pub fn encode(value: &impl serde::Serialize, errors: &mut Accumulator) -> String {
+    serde_json::to_string(value).unwrap_or_else(|e| {
+        errors.push(Error::custom(format!("kubegen could not encode the model: {e}")));
+        String::new()
+    })
 }
 
 /// A parsed type and the schema the engine built from what the syntax shows.

@@ -11,14 +11,24 @@ mod resource;
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
+/// Runs a macro body; a bug that panics becomes a compile error instead of crashing rustc's
+/// expansion with an unhelpful message.
+fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
+        Ok(tokens) => tokens.into(),
+        Err(_) => quote::quote! {
+            ::core::compile_error!("kubegen: internal error while expanding this item; please report it with the item's source");
+        }
+        .into(),
+    }
+}
+
 /// Makes a spec struct a custom resource: generates the root type (`metadata`, `spec`,
 /// `status`), `kube::Resource`, `kube::CustomResourceExt` and the schema. See MARKERS.md.
 #[proc_macro_derive(CustomResource, attributes(kube_marker))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    resource::expand(&input)
-        .unwrap_or_else(|e| e.write_errors())
-        .into()
+    guarded(|| resource::expand(&input).unwrap_or_else(|e| e.write_errors()))
 }
 
 /// Gives a struct or enum a CRD schema (`kubegen::KubeSchema`), shaped by its
@@ -26,22 +36,25 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(KubeSchema, attributes(kube_marker))]
 pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    codegen::kube_schema(&input, kubegen_core::parse::markers::Place::Type)
-        .map(|(tokens, _)| tokens)
-        .unwrap_or_else(|e| e.write_errors())
-        .into()
+    guarded(|| {
+        let mut errors = darling::Error::accumulator();
+        let (tokens, _) =
+            codegen::kube_schema(&input, kubegen_core::parse::markers::Place::Type, &mut errors);
+        errors.finish_with(tokens).unwrap_or_else(|e| e.write_errors())
+    })
 }
 
 /// An RBAC rule the operator needs. It leaves its item unchanged; `gen-cli` collects every
 /// one into `config/rbac/role.yaml`. The arguments are checked here, at compile time.
 #[proc_macro_attribute]
 pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
-    match kubegen_core::parse::rbac::parse(args.into()) {
+    let (args, item) = (proc_macro2::TokenStream::from(args), proc_macro2::TokenStream::from(item));
+    guarded(|| match kubegen_core::parse::rbac::parse(args) {
         Ok(_) => item,
         Err(e) => {
-            let mut out: proc_macro2::TokenStream = e.write_errors();
-            out.extend(proc_macro2::TokenStream::from(item));
-            out.into()
+            let mut out = e.write_errors();
+            out.extend(item);
+            out
         }
-    }
+    })
 }

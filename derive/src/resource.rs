@@ -1,6 +1,7 @@
 //! `#[derive(CustomResource)]`: the root type, `kube::Resource`, `kube::CustomResourceExt`,
 //! `kubegen::CustomResource`, and the spec's `KubeSchema`.
 
+use darling::error::Accumulator;
 use darling::{Error, Result};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -12,15 +13,16 @@ use kubegen_core::schema::Schema;
 
 use crate::codegen::{self, error_at};
 
-/// Expands the derive on a spec struct.
+/// Expands the derive on a spec struct. Every problem is collected before anything returns.
 pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
-    let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec)?;
+    let mut errors = Error::accumulator();
+    let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
     if !matches!(input.data, syn::Data::Struct(_)) {
-        return Err(error_at(&input.ident, "`CustomResource` goes on the spec struct"));
+        errors.push(error_at(&input.ident, "`CustomResource` goes on the spec struct"));
     }
     if input.ident == m.kind {
-        return Err(error_at(
+        errors.push(error_at(
             &input.ident,
             format!(
                 "the spec struct cannot be named `{}` like its kind: the derive generates that \
@@ -29,23 +31,17 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
             ),
         ));
     }
-    check_paths(m, &checked.schema, &input.ident)?;
-    let status: Option<syn::Type> = match &m.status {
-        Some(s) => Some(syn::parse_str(s).map_err(|e| error_at(&input.ident, e))?),
-        None => None,
-    };
-    let derives = m
-        .derive
-        .iter()
-        .map(|d| syn::parse_str::<syn::Path>(d).map_err(|e| error_at(&input.ident, e)))
-        .collect::<Result<Vec<_>>>()?;
-    let json = serde_json::to_string(m)
-        .map_err(|e| Error::custom(format!("kubegen could not encode the markers: {e}")))?;
+    check_paths(m, &checked.schema, &input.ident, &mut errors);
+    // The parser checked that these parse.
+    let status: Option<syn::Type> = m.status.as_ref().and_then(|s| syn::parse_str(s).ok());
+    let derives: Vec<syn::Path> = m.derive.iter().filter_map(|d| syn::parse_str(d).ok()).collect();
+    let json = codegen::encode(m, &mut errors);
+    errors.finish()?;
     Ok(generate(input, m, status.as_ref(), &derives, &json, schema_impl))
 }
 
 /// Printer columns, scale paths and selectable fields, checked against what the syntax shows.
-fn check_paths(m: &ResourceMarkers, spec: &Schema, span: &syn::Ident) -> Result<()> {
+fn check_paths(m: &ResourceMarkers, spec: &Schema, span: &syn::Ident, errors: &mut Accumulator) {
     let known = ResourceDef {
         markers: m.clone(),
         spec: Shape::Opaque(String::new()),
@@ -53,16 +49,13 @@ fn check_paths(m: &ResourceMarkers, spec: &Schema, span: &syn::Ident) -> Result<
     };
     let mut root = Schema::typed("object");
     root.properties.insert("spec".into(), spec.clone());
-    root.properties
-        .insert("status".into(), Schema::default());
-    match kubegen_core::crd::paths::check(&known, &root) {
-        Ok(()) => Ok(()),
-        Err(errors) => {
-            let mut acc = Error::accumulator();
-            for e in errors.0 {
-                acc.push(error_at(span, e.message));
-            }
-            acc.finish()
+    if m.status.is_some() {
+        // The status type is not visible here: untyped, so paths into it are not checked.
+        root.properties.insert("status".into(), Schema::default());
+    }
+    if let Err(found) = kubegen_core::crd::paths::check(&known, &root) {
+        for e in found.0 {
+            errors.push(error_at(span, e.message));
         }
     }
 }

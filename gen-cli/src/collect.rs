@@ -69,7 +69,7 @@ pub fn collect(krate: &Crate) -> Collected {
         let mut def = parsed.def.clone();
         let mut shapes = Vec::new();
         for (field, ty) in def.fields_mut().zip(&parsed.field_types) {
-            if field.serde.skip || field.markers.stops_walk() {
+            if !parsed.def.walks(field) {
                 shapes.push(Shape::default());
                 continue;
             }

@@ -42,6 +42,13 @@ impl TypeDef {
         self
     }
 
+    /// Whether the schema looks into `field`'s Rust type. It does not for a skipped field, nor
+    /// where the field's markers or the type's own markers stop the walk (`schema_type`,
+    /// `schemaless`, ...): such a field's type needs no schema, in the derive or the CLI.
+    pub fn walks(&self, field: &Field) -> bool {
+        !(field.serde.skip || field.markers.stops_walk() || self.markers.stops_walk())
+    }
+
     /// The JSON name of a struct field (or of a struct variant's field).
     pub fn json_name(&self, variant: Option<&Variant>, field: &Field) -> String {
         if let Some(name) = &field.serde.rename {
@@ -182,4 +189,55 @@ pub struct VariantAttrs {
     pub skip: bool,
     /// `untagged` on the variant.
     pub untagged: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(markers: SchemaMarkers, skip: bool) -> Field {
+        Field {
+            ident: Some("f".into()),
+            ty: "T".into(),
+            doc: None,
+            markers,
+            serde: FieldAttrs {
+                skip,
+                ..FieldAttrs::default()
+            },
+            loc: None,
+            shape: Shape::default(),
+        }
+    }
+
+    #[test]
+    fn markers_that_stop_the_walk_spare_the_fields_types() {
+        let plain = field(SchemaMarkers::default(), false);
+        let schemaless = field(
+            SchemaMarkers {
+                schemaless: true,
+                ..SchemaMarkers::default()
+            },
+            false,
+        );
+        let skipped = field(SchemaMarkers::default(), true);
+        let mut def = TypeDef {
+            key: "k::Url".into(),
+            name: "Url".into(),
+            doc: None,
+            markers: SchemaMarkers::default(),
+            serde: ContainerAttrs::default(),
+            data: Data::Struct {
+                style: Style::Named,
+                fields: Vec::new(),
+            },
+            loc: None,
+        };
+        assert!(def.walks(&plain));
+        assert!(!def.walks(&schemaless));
+        assert!(!def.walks(&skipped));
+        // `schema_type` on the type: its JSON form is not its fields', whatever they are.
+        def.markers.schema_type = Some("string".into());
+        assert!(!def.walks(&plain));
+    }
 }

@@ -209,11 +209,20 @@ pub struct Markers {
 /// Parses every `#[kube_marker(...)]` in `attrs` for an item at `place`, reporting all problems
 /// together. `item` spans the item, for errors about missing keys.
 pub fn parse<T: ToTokens>(attrs: &[Attribute], place: Place, item: &T) -> Result<Markers> {
+    let (markers, errors) = parse_all(attrs, place, item);
+    errors.finish_with(markers)
+}
+
+/// Like [`parse`], but keeps what parsed beside the problems, so later checks can still run on
+/// the rest (a key given twice keeps its first value; an unknown key drops the attribute's keys).
+pub fn parse_all<T: ToTokens>(
+    attrs: &[Attribute],
+    place: Place,
+    item: &T,
+) -> (Markers, darling::error::Accumulator) {
     let mut errors = Error::accumulator();
-    let metas = errors.handle(collect(attrs, place)).unwrap_or_default();
-    let raw = errors
-        .handle(Raw::from_list(&metas))
-        .unwrap_or_default();
+    let metas = collect(attrs, place, &mut errors);
+    let raw = errors.handle(Raw::from_list(&metas)).unwrap_or_default();
     let mut markers = Markers {
         schema: errors.handle(schema_markers(&raw)).unwrap_or_default(),
         ..Markers::default()
@@ -223,13 +232,16 @@ pub fn parse<T: ToTokens>(attrs: &[Attribute], place: Place, item: &T) -> Result
             .handle(resource_markers(&raw, item))
             .unwrap_or_default();
     }
-    errors.finish_with(markers)
+    (markers, errors)
 }
 
 /// The nested metas of all the item's `#[kube_marker]`s, with keys checked against the place
 /// and repeated keys merged (the same value twice is fine, two values are an error).
-fn collect(attrs: &[Attribute], place: Place) -> Result<Vec<NestedMeta>> {
-    let mut errors = Error::accumulator();
+fn collect(
+    attrs: &[Attribute],
+    place: Place,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<NestedMeta> {
     let mut seen: BTreeMap<String, NestedMeta> = BTreeMap::new();
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident(ATTRIBUTE)) {
@@ -274,7 +286,7 @@ fn collect(attrs: &[Attribute], place: Place) -> Result<Vec<NestedMeta>> {
             }
         }
     }
-    errors.finish_with(out)
+    out
 }
 
 fn same(a: &NestedMeta, b: &NestedMeta) -> bool {

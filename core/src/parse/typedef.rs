@@ -32,6 +32,18 @@ pub fn parse(
     place: Place,
     loc: &dyn Fn(Span) -> Option<Loc>,
 ) -> Result<Parsed> {
+    let (parsed, errors) = parse_all(input, key, place, loc);
+    errors.finish_with(parsed)
+}
+
+/// Like [`parse`], but returns what parsed beside the problems, so the engine's checks can
+/// report their findings in the same run.
+pub fn parse_all(
+    input: &DeriveInput,
+    key: String,
+    place: Place,
+    loc: &dyn Fn(Span) -> Option<Loc>,
+) -> (Parsed, darling::error::Accumulator) {
     let mut errors = Error::accumulator();
     let name = input.ident.to_string();
     if !input.generics.params.is_empty() {
@@ -43,9 +55,10 @@ pub fn parse(
             .with_span(&input.generics),
         );
     }
-    let m = errors
-        .handle(markers::parse(&input.attrs, place, &input.ident))
-        .unwrap_or_default();
+    let (m, marker_errors) = markers::parse_all(&input.attrs, place, &input.ident);
+    if let Err(e) = marker_errors.finish() {
+        errors.push(e);
+    }
     let serde = errors
         .handle(serde_attrs::container(&input.attrs).map_err(Error::from))
         .unwrap_or_default();
@@ -59,16 +72,20 @@ pub fn parse(
                 .as_ref()
                 .map(|i| i.to_string().trim_start_matches("r#").to_string());
             let context = format!("{owner}.{}", ident.clone().unwrap_or_else(|| i.to_string()));
-            sites.push((context, f.span()));
+            let at = f.ident.as_ref().map_or_else(|| f.ty.span(), |i| i.span());
+            sites.push((context, at));
             field_types.push(f.ty.clone());
             out.push(Field {
                 ident,
                 ty: quote::ToTokens::to_token_stream(&f.ty).to_string(),
                 doc: docs::doc(&f.attrs),
-                markers: errors
-                    .handle(markers::parse(&f.attrs, Place::Field, &f.ident))
-                    .unwrap_or_default()
-                    .schema,
+                markers: {
+                    let (m, e) = markers::parse_all(&f.attrs, Place::Field, &f.ident);
+                    if let Err(e) = e.finish() {
+                        errors.push(e);
+                    }
+                    m.schema
+                },
                 serde: errors
                     .handle(serde_attrs::field(&f.attrs).map_err(Error::from))
                     .unwrap_or_default(),
@@ -129,12 +146,13 @@ pub fn parse(
         data,
         loc: loc(input.ident.span()),
     };
-    errors.finish_with(Parsed {
+    let parsed = Parsed {
         def,
         resource: m.resource,
         sites,
         field_types,
-    })
+    };
+    (parsed, errors)
 }
 
 fn style(fields: &Fields) -> Style {

@@ -99,11 +99,7 @@ impl Builder {
                 }
                 if self.stack.contains(&named.key) {
                     let name = named.key.rsplit("::").next().unwrap_or(&named.key);
-                    self.report(site.error(format!(
-                        "recursive type `{name}`: a CRD schema cannot refer to itself; \
-                         mark this field `schemaless` (with `schema_type = \"object\"`), or \
-                         `preserve_unknown_fields` with `schema_type = \"object\"`, to stop here"
-                    )));
+                    self.report(site.error(recursion(name)));
                     return Schema::default();
                 }
                 match (named.load)() {
@@ -237,6 +233,15 @@ impl Builder {
                 || owner.serde.default);
         (schema, required)
     }
+}
+
+/// The message for a field that leads back to its own type.
+pub fn recursion(name: &str) -> String {
+    format!(
+        "recursive type `{name}`: a CRD schema cannot refer to itself; mark this field \
+         `#[kube_marker(schema_type = \"object\", preserve_unknown_fields)]` (or `schemaless`) to \
+         stop the schema here"
+    )
 }
 
 /// The site of a field, `Type.field` (or `Type::Variant.field`).

@@ -247,8 +247,12 @@ impl<'a> Checker<'a> {
         if items.type_str().is_empty() {
             return; // untyped: nothing to check against
         }
-        if items.type_str() != "object" {
-            self.error("`list_type = \"map\"` needs object items".into());
+        if items.type_str() != "object" || items.properties.is_empty() {
+            self.error(
+                "`list_type = \"map\"` needs items that are structs with fields (the keys \
+                 name some of them)"
+                    .into(),
+            );
             return;
         }
         for key in keys {

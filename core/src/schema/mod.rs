@@ -12,6 +12,6 @@ mod merge;
 mod object;
 mod props;
 
-pub use build::{Builder, Site};
+pub use build::{recursion, Builder, Site};
 pub(crate) use markers::value_fits_type;
 pub use props::Schema;

@@ -71,6 +71,9 @@ impl Builder {
             return;
         }
         let flat = self.shape(inner, &site);
+        if flat == Schema::default() {
+            return; // not visible yet (the derive's compile-time view), or already reported
+        }
         if flat.type_str() != "object" || flat.x_preserve_unknown_fields && flat.properties.is_empty()
         {
             self.report(site.error(

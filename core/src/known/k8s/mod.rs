@@ -1,11 +1,13 @@
 //! k8s-openapi types (feature `k8s`): every type of k8s-openapi 0.29 with a
 //! `schemars::JsonSchema` impl is a [`Shape::Known`] named by its canonical path
 //! (`k8s_openapi::api::core::v1::PodSpec`), whose schema is k8s-openapi's own, converted to a
-//! structural [`Schema`] with controller-gen's known-type overrides (see [`convert`]).
+//! structural [`Schema`](crate::schema::Schema) with controller-gen's known-type overrides (see
+//! [`convert`]).
 //!
 //! The types are listed once, in the generated `types.rs` (a test regenerates the list from the
 //! k8s-openapi sources and fails when the committed copy is stale). That one list gives both the
-//! [`KubeSchema`](super::KubeSchema) impls the derive dispatches to and the path table behind [`lookup`].
+//! [`KubeSchema`](super::KubeSchema) impls the derive dispatches to and the path table behind
+//! [`lookup`].
 //!
 //! # Kubernetes versions
 //!
@@ -54,9 +56,11 @@ macro_rules! k8s_types {
         /// built from the `KubeSchema` impls above so both front ends see the same `Known`.
         pub(super) fn table() -> std::collections::HashMap<&'static str, crate::model::Known> {
             let mut shapes: Vec<crate::model::Shape> = Vec::new();
-            $(gated! { [$($gate),*] $(
-                shapes.push(<k8s_openapi::$($segment)::+ as crate::known::KubeSchema>::shape());
-            )* })*
+            $(gated! { [$($gate),*]
+                shapes.extend([$(
+                    <k8s_openapi::$($segment)::+ as crate::known::KubeSchema>::shape(),
+                )*]);
+            })*
             shapes
                 .into_iter()
                 .filter_map(|shape| match shape {
@@ -70,13 +74,14 @@ macro_rules! k8s_types {
         /// generate its schemars schema, for tests that convert every type.
         #[cfg(test)]
         pub(super) fn generators() -> Vec<(&'static str, crate::known::k8s::convert::Generate)> {
-            let mut generators: Vec<(&'static str, crate::known::k8s::convert::Generate)> = Vec::new();
-            $(gated! { [$($gate),*] $(
-                generators.push((
+            use crate::known::k8s::convert::{Generate, generate};
+            let mut generators: Vec<(&'static str, Generate)> = Vec::new();
+            $(gated! { [$($gate),*]
+                generators.extend([$((
                     concat!("k8s_openapi" $(, "::", stringify!($segment))+),
-                    crate::known::k8s::convert::generate::<k8s_openapi::$($segment)::+>,
-                ));
-            )* })*
+                    generate::<k8s_openapi::$($segment)::+> as Generate,
+                ),)*]);
+            })*
             generators
         }
     };
@@ -88,6 +93,9 @@ mod types;
 /// other path, including types the enabled Kubernetes version does not have.
 pub(super) fn lookup(path: &str) -> Option<Shape> {
     static TABLE: OnceLock<HashMap<&'static str, Known>> = OnceLock::new();
+    if !path.starts_with("k8s_openapi::") {
+        return None;
+    }
     TABLE
         .get_or_init(types::table)
         .get(path)

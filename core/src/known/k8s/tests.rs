@@ -223,15 +223,13 @@ fn type_list_is_fresh() {
     );
 }
 
-/// The gates work: the table holds exactly the types the enabled version's folder has.
+/// The gates work: the table holds exactly the types the enabled version's folder has (the
+/// newest: the dev-dependency enables k8s-openapi's `latest`).
 #[test]
 fn table_is_the_enabled_versions_types() {
     let (src, _) = k8s_openapi_sources();
-    let (_, types) = scan(&src);
-    let enabled: u32 = std::env::var("K8S_OPENAPI_ENABLED_VERSION")
-        .ok()
-        .and_then(|v| v.strip_prefix("1.").and_then(|m| m.parse().ok()))
-        .unwrap_or(37);
+    let (versions, types) = scan(&src);
+    let enabled = *versions.last().unwrap();
     let expected: BTreeSet<String> = types
         .iter()
         .filter(|(_, present)| present.contains(&enabled))
@@ -490,10 +488,9 @@ fn structural_violations(schema: &Schema) -> Vec<String> {
         if !node.one_of.is_empty() || !node.all_of.is_empty() {
             violations.push(format!("{path}: oneOf/allOf"));
         }
-        if !node.any_of.is_empty()
-            && !(node.x_int_or_string
-                && node.any_of == [Schema::typed("integer"), Schema::typed("string")])
-        {
+        let int_or_string = node.x_int_or_string
+            && node.any_of == [Schema::typed("integer"), Schema::typed("string")];
+        if !node.any_of.is_empty() && !int_or_string {
             violations.push(format!("{path}: anyOf that is not int-or-string"));
         }
         if node.title.is_some() {
@@ -659,12 +656,12 @@ fn conversion_rules() {
 
 #[test]
 fn gates_nest() {
-    let mut kept = Vec::new();
+    let mut kept: Vec<&str> = Vec::new();
     // The tests build with 1.37.
-    gated! { [k8s_if_ge_1_33, k8s_if_le_1_37] kept.push("1.33 to 1.37"); }
-    gated! { [k8s_if_ge_1_34, k8s_if_le_1_36] kept.push("1.34 to 1.36"); }
-    gated! { [k8s_if_1_37] kept.push("1.37"); }
-    gated! { [] kept.push("all"); }
+    gated! { [k8s_if_ge_1_33, k8s_if_le_1_37] kept.extend(["1.33 to 1.37"]); }
+    gated! { [k8s_if_ge_1_34, k8s_if_le_1_36] kept.extend(["1.34 to 1.36"]); }
+    gated! { [k8s_if_1_37] kept.extend(["1.37"]); }
+    gated! { [] kept.extend(["all"]); }
     assert_eq!(kept, ["1.33 to 1.37", "1.37", "all"]);
 }
 
