@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use syn::spanned::Spanned;
 use syn::{Attribute, DeriveInput, Item, Meta};
 
 use kubegen_core::known;
@@ -154,13 +155,13 @@ fn rbac_rules(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: &mut Co
         let tokens = match &attr.meta {
             Meta::List(list) => list.tokens.clone(),
             _ => {
-                out.errors.push(located(m.loc(attr.bracket_token.span.join()), "expected `#[rbac(...)]`"));
+                out.errors.push(located(m.loc(attr.span()), "expected `#[rbac(...)]`"));
                 continue;
             }
         };
         match kubegen_core::parse::rbac::parse(tokens) {
             Ok(mut rule) => {
-                rule.loc = Some(m.loc(attr.bracket_token.span.join()));
+                rule.loc = Some(m.loc(attr.span()));
                 out.rbac.push(rule);
             }
             Err(e) => out.errors.extend(darling_errors(e, |s| m.loc(s))),

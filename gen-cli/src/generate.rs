@@ -39,7 +39,10 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
     let mut seen_rules = HashSet::new();
     let mut seen_kinds = HashSet::new();
     for (name, root) in &package.targets {
-        let krate = Crate::load(name, root).map_err(|e| {
+        // Sources are read through paths relative to the current folder when they are under
+        // it, so every location printed is short.
+        let root = Path::new(&display(root)).to_path_buf();
+        let krate = Crate::load(name, &root).map_err(|e| {
             vec![Error::new(Some(&e.loc), "", e.message)]
         })?;
         let c = collect(&krate);
