@@ -7,7 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::versions::{self, Merged};
 use super::{descriptions, paths, root::root_schema};
-use crate::model::{Errors, ResourceDef};
+use crate::model::{Error, Errors, ResourceDef};
 use crate::schema::{Builder, Schema};
 
 /// The annotation naming the generator and its version, set on every CRD.
@@ -30,6 +30,13 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<ext::CustomResou
         let mut schema = root_schema(def, &mut builder);
         if let Err(e) = paths::check(def, &schema) {
             errors.0.extend(e.0);
+        }
+        for problem in crate::check::structural::violations(&schema) {
+            errors.push(Error::new(
+                def.markers.loc.as_ref(),
+                format!("{} {}", def.markers.kind, def.markers.version),
+                format!("the schema is not structural, the apiserver would reject it: {problem}"),
+            ));
         }
         if let Some(max) = options.max_desc_len {
             descriptions::truncate(&mut schema, max);

@@ -1,0 +1,204 @@
+//! The apiserver's structural-schema rules, checked before anything reaches a cluster: every
+//! node typed (unless int-or-string or keeping unknown fields), logical junctors holding only
+//! value validations of fields specified outside them, no `properties` beside
+//! `additionalProperties`, sound `x-kubernetes-*` extensions.
+
+use crate::schema::Schema;
+
+/// Every way `schema` (a version's `openAPIV3Schema`) is not structural, as `path: problem`.
+pub fn violations(schema: &Schema) -> Vec<String> {
+    let mut found = Vec::new();
+    node(schema, "", true, &mut found);
+    found
+}
+
+fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
+    let at = if path.is_empty() { "." } else { path };
+    let mut report = |msg: String| found.push(format!("{at}: {msg}"));
+    if typed && s.type_.is_none() && !s.x_int_or_string && !s.x_preserve_unknown_fields {
+        report(
+            "has no `type` (a structural schema types every field: set `schema_type`, or \
+             `preserve_unknown_fields` to keep it untyped)"
+                .into(),
+        );
+    }
+    if s.x_int_or_string && s.type_.is_some() {
+        report("`x-kubernetes-int-or-string` must not set `type`".into());
+    }
+    if s.x_preserve_unknown_fields && !matches!(s.type_str(), "" | "object") {
+        report("`x-kubernetes-preserve-unknown-fields` goes on objects (or untyped nodes)".into());
+    }
+    if s.x_embedded_resource && s.type_str() != "object" {
+        report("`x-kubernetes-embedded-resource` needs `type: object`".into());
+    }
+    if s.x_embedded_resource && s.properties.is_empty() && !s.x_preserve_unknown_fields {
+        report("an embedded resource needs `properties` or `x-kubernetes-preserve-unknown-fields`".into());
+    }
+    if !s.properties.is_empty() && s.additional_properties.is_some() {
+        report("`properties` and `additionalProperties` cannot be combined".into());
+    }
+    if s.items.is_some() != (s.type_str() == "array") && s.type_str() == "array" {
+        report("an array needs `items`".into());
+    }
+    list_type(s, &mut report);
+    for (i, branch) in s.all_of.iter().chain(&s.any_of).chain(&s.one_of).enumerate() {
+        junctor(s, branch, &format!("{at}(junctor {i})"), found);
+    }
+    for (name, prop) in &s.properties {
+        node(prop, &format!("{path}.{name}"), true, found);
+    }
+    if let Some(items) = &s.items {
+        node(items, &format!("{path}[*]"), true, found);
+    }
+    if let Some(extra) = &s.additional_properties {
+        node(extra, &format!("{path}[*]"), true, found);
+    }
+}
+
+fn list_type(s: &Schema, report: &mut impl FnMut(String)) {
+    let Some(items) = &s.items else { return };
+    match s.x_list_type.as_deref() {
+        Some("map") => {
+            if items.type_str() != "object" {
+                report("`x-kubernetes-list-type: map` needs object items".into());
+            }
+            let keys = s.x_list_map_keys.as_deref().unwrap_or_default();
+            if keys.is_empty() {
+                report("`x-kubernetes-list-type: map` needs `x-kubernetes-list-map-keys`".into());
+            }
+            for key in keys {
+                match items.properties.get(key) {
+                    None => report(format!("list map key `{key}` is not a property of the items")),
+                    Some(p) if !items.required.contains(key) && p.default.is_none() => report(
+                        format!("list map key `{key}` must be required or defaulted in the items"),
+                    ),
+                    Some(p) if !matches!(p.type_str(), "string" | "integer" | "number" | "boolean") => {
+                        report(format!("list map key `{key}` must be a scalar"))
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Some("set")
+            if matches!(items.type_str(), "object" | "array")
+                && items.x_map_type.as_deref() != Some("atomic")
+                && items.x_list_type.as_deref() != Some("atomic") =>
+        {
+            report("`x-kubernetes-list-type: set` needs scalar or atomic items".into())
+        }
+        _ if s.x_list_map_keys.is_some() => {
+            report("`x-kubernetes-list-map-keys` needs `x-kubernetes-list-type: map`".into())
+        }
+        _ => {}
+    }
+}
+
+/// A branch of `allOf`/`anyOf`/`oneOf`: value validations only, and only on fields the schema
+/// specifies outside the junctor. The int-or-string pair `anyOf: [{type: integer}, {type:
+/// string}]` is the one allowed use of `type`.
+fn junctor(outer: &Schema, branch: &Schema, at: &str, found: &mut Vec<String>) {
+    let int_or_string_pair = outer.x_int_or_string
+        && matches!(branch.type_str(), "integer" | "string")
+        && Schema { type_: None, ..branch.clone() } == Schema::default();
+    let mut report = |what: &str| found.push(format!("{at}: a logical junctor must not set `{what}`"));
+    if branch.type_.is_some() && !int_or_string_pair {
+        report("type");
+    }
+    if branch.description.is_some() {
+        report("description");
+    }
+    if branch.default.is_some() {
+        report("default");
+    }
+    if branch.additional_properties.is_some() {
+        report("additionalProperties");
+    }
+    if branch.nullable {
+        report("nullable");
+    }
+    if branch.x_preserve_unknown_fields
+        || branch.x_embedded_resource
+        || branch.x_int_or_string
+        || branch.x_list_type.is_some()
+        || branch.x_map_type.is_some()
+    {
+        report("x-kubernetes-*");
+    }
+    for (name, prop) in &branch.properties {
+        match outer.properties.get(name) {
+            None => found.push(format!(
+                "{at}: property `{name}` is specified in a logical junctor but not outside it"
+            )),
+            Some(o) => junctor(o, prop, &format!("{at}.{name}"), found),
+        }
+    }
+    if let Some(items) = &branch.items {
+        match &outer.items {
+            None => found.push(format!("{at}: `items` in a logical junctor but not outside it")),
+            Some(o) => junctor(o, items, &format!("{at}[*]"), found),
+        }
+    }
+    for (i, nested) in branch.all_of.iter().chain(&branch.any_of).chain(&branch.one_of).enumerate() {
+        junctor(outer, nested, &format!("{at}(junctor {i})"), found);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(props: &[(&str, Schema)]) -> Schema {
+        let mut s = Schema::typed("object");
+        for (k, v) in props {
+            s.properties.insert(k.to_string(), v.clone());
+        }
+        s
+    }
+
+    #[test]
+    fn typed_schemas_pass() {
+        let int_or_string = Schema {
+            x_int_or_string: true,
+            any_of: vec![Schema::typed("integer"), Schema::typed("string")],
+            ..Schema::default()
+        };
+        let s = object(&[("a", Schema::typed("string")), ("port", int_or_string)]);
+        assert_eq!(violations(&s), Vec::<String>::new());
+    }
+
+    #[test]
+    fn untyped_fields_and_bad_junctors_are_found() {
+        let mut s = object(&[("free", Schema::default()), ("x", Schema::typed("string"))]);
+        s.one_of.push(Schema {
+            required: vec!["x".into()],
+            type_: Some("object".into()),
+            ..Schema::default()
+        });
+        s.any_of.push(object(&[("ghost", Schema::default())]));
+        let v = violations(&s);
+        assert!(v.iter().any(|e| e.starts_with(".free: has no `type`")), "{v:?}");
+        assert!(v.iter().any(|e| e.contains("must not set `type`")), "{v:?}");
+        assert!(v.iter().any(|e| e.contains("property `ghost` is specified in a logical junctor")), "{v:?}");
+    }
+
+    #[test]
+    fn list_map_keys_must_be_required_scalars() {
+        let mut item = object(&[("name", Schema::typed("string")), ("port", Schema::typed("integer"))]);
+        item.required = vec!["port".into()];
+        let list = Schema {
+            items: Some(Box::new(item)),
+            x_list_type: Some("map".into()),
+            x_list_map_keys: Some(vec!["name".into(), "port".into()]),
+            ..Schema::typed("array")
+        };
+        let v = violations(&object(&[("l", list)]));
+        assert_eq!(v, [".l: list map key `name` must be required or defaulted in the items"]);
+    }
+
+    #[test]
+    fn properties_beside_additional_properties_are_refused() {
+        let mut s = object(&[("a", Schema::typed("string"))]);
+        s.additional_properties = Some(Box::new(Schema::typed("string")));
+        assert_eq!(violations(&s), [".: `properties` and `additionalProperties` cannot be combined"]);
+    }
+}
