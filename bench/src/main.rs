@@ -1,0 +1,124 @@
+//! Whole-command benchmarks, each against its anchor measured in the same run:
+//!
+//! - `compile`: build an API crate of 50 kinds × 20 fields with kubegen's derives, and the
+//!   same API with kube-derive + schemars; ratio of the median build times.
+//! - `cli`: `kubegen manifests` on an API crate of 100 kinds × 20 fields over 100 files,
+//!   against the kube-rs idiom: a `crdgen` binary printing `crd()`, rebuilt and run after a
+//!   one-line edit to one type.
+//!
+//! `cargo run --release -p kubegen-bench -- compile` (or `cli`). Generated crates live in
+//! `target/kubegen-bench/`; their dependencies are built once, before timing starts.
+
+mod generate;
+mod measure;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clap::{Parser, Subcommand};
+
+use measure::{time_runs, Stats};
+
+/// kubegen's benchmarks.
+#[derive(Parser)]
+struct Args {
+    #[command(subcommand)]
+    bench: Bench,
+    /// Timed runs per command.
+    #[arg(long, default_value_t = 5, global = true)]
+    runs: usize,
+}
+
+#[derive(Subcommand)]
+enum Bench {
+    /// Compile time of an API crate: kubegen's derives vs kube-derive + schemars.
+    Compile {
+        /// Kinds in the API crate.
+        #[arg(long, default_value_t = 50)]
+        kinds: usize,
+        /// Fields per kind.
+        #[arg(long, default_value_t = 20)]
+        fields: usize,
+    },
+    /// `kubegen manifests` vs rebuilding and running a `crdgen` binary.
+    Cli {
+        /// Kinds (one file each).
+        #[arg(long, default_value_t = 100)]
+        kinds: usize,
+        /// Fields per kind.
+        #[arg(long, default_value_t = 20)]
+        fields: usize,
+    },
+}
+
+fn main() {
+    let args = Args::parse();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("bench/ is in the repository").to_path_buf();
+    let work = repo.join("target/kubegen-bench");
+    match args.bench {
+        Bench::Compile { kinds, fields } => compile(&repo, &work.join("compile"), kinds, fields, args.runs),
+        Bench::Cli { kinds, fields } => cli(&repo, &work.join("cli"), kinds, fields, args.runs),
+    }
+}
+
+fn cargo(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(args).current_dir(dir).env("CARGO_TARGET_DIR", dir.join("target"));
+    cmd
+}
+
+fn run(mut cmd: Command) {
+    let status = cmd.status().expect("the command starts");
+    assert!(status.success(), "{cmd:?} failed");
+}
+
+fn compile(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
+    generate::compile_workspace(repo, dir, kinds, fields);
+    eprintln!("building dependencies once (not timed)...");
+    run(cargo(dir, &["build", "-q", "--workspace"]));
+    let flavors = [("kubegen", "api-kubegen"), ("kube-derive + schemars", "api-kube")];
+    let mut results: Vec<Stats> = Vec::new();
+    for (label, package) in flavors {
+        let lib = dir.join(package).join("src/lib.rs");
+        let stats = time_runs(runs, || {
+            generate::touch(&lib);
+            cargo(dir, &["build", "-q", "-p", package])
+        });
+        println!("{label:<24} {stats}");
+        results.push(stats);
+    }
+    println!(
+        "ratio (kube-derive + schemars / kubegen), median build of {kinds} kinds × {fields} fields: {:.2}",
+        results[1].median / results[0].median
+    );
+}
+
+fn cli(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
+    generate::cli_workspace(repo, dir, kinds, fields);
+    eprintln!("building kubegen and the crdgen binary once (not timed)...");
+    let mut build_cli = cargo(repo, &["build", "-q", "--release", "-p", "gen-cli"]);
+    build_cli.env_remove("CARGO_TARGET_DIR");
+    run(build_cli);
+    run(cargo(dir, &["build", "-q", "--bin", "crdgen"]));
+    let kubegen: PathBuf = repo.join("target/release/kubegen");
+    let manifests = time_runs(runs, || {
+        let mut cmd = Command::new(&kubegen);
+        cmd.args(["manifests"]).current_dir(dir);
+        cmd
+    });
+    println!("kubegen manifests        {manifests}");
+    let edited = dir.join("api-kube/src/kind_0.rs");
+    let mut flip = false;
+    let crdgen = time_runs(runs, || {
+        flip = !flip;
+        generate::edit_one_line(&edited, flip);
+        let mut cmd = cargo(dir, &["run", "-q", "--bin", "crdgen"]);
+        cmd.stdout(std::process::Stdio::null());
+        cmd
+    });
+    println!("crdgen (edit, rebuild, run) {crdgen}");
+    println!(
+        "ratio (crdgen / kubegen manifests), {kinds} kinds × {fields} fields over {kinds} files: {:.0}",
+        crdgen.median / manifests.median
+    );
+}
