@@ -368,3 +368,41 @@ fn facts_behind_other_types_are_checked_at_run_time() {
     assert!(errors.contains("LateSpec.items: list map key `name` must be required or have a default in the items"), "{errors}");
     assert!(errors.contains("LateSpec.word: `max_items` applies to arrays, but this is string"), "{errors}");
 }
+
+/// A type serialized through another type (`#[serde(into)]`) has that type's schema.
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(into = "String", try_from = "String")]
+pub struct Version {
+    pub major: u32,
+    pub minor: u32,
+}
+
+impl From<Version> for String {
+    fn from(v: Version) -> String {
+        format!("{}.{}", v.major, v.minor)
+    }
+}
+
+impl TryFrom<String> for Version {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let (a, b) = s.split_once('.').ok_or("no dot")?;
+        Ok(Version { major: a.parse().map_err(|_| "major")?, minor: b.parse().map_err(|_| "minor")? })
+    }
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube_marker(group = "t.example.com", version = "v1", kind = "Release")]
+pub struct ReleaseSpec {
+    #[kube_marker(pattern = r"^\d+\.\d+$")]
+    pub version: Version,
+}
+
+#[test]
+fn serde_into_gives_the_target_types_schema() {
+    assert_eq!(
+        spec_of::<Release>()["properties"]["version"],
+        json!({"type": "string", "pattern": r"^\d+\.\d+$",
+               "description": "A type serialized through another type (`#[serde(into)]`) has that type's schema."})
+    );
+}

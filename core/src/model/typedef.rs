@@ -27,6 +27,14 @@ pub struct TypeDef {
 
 impl TypeDef {
     /// Every field of the type, in declaration order (for enums: variant by variant).
+    pub fn fields(&self) -> Box<dyn Iterator<Item = &Field> + '_> {
+        match &self.data {
+            Data::Struct { fields, .. } => Box::new(fields.iter()),
+            Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
+        }
+    }
+
+    /// [`TypeDef::fields`], mutably.
     pub fn fields_mut(&mut self) -> Box<dyn Iterator<Item = &mut Field> + '_> {
         match &mut self.data {
             Data::Struct { fields, .. } => Box::new(fields.iter_mut()),
@@ -159,6 +167,9 @@ pub struct ContainerAttrs {
     pub transparent: bool,
     /// `default` on the container: every field is optional.
     pub default: bool,
+    /// `into = "T"`: the type serializes as `T` (the front ends model it as a transparent
+    /// wrapper of `T`).
+    pub into: Option<String>,
 }
 
 /// The serde attributes of a field that change its JSON form.
@@ -175,6 +186,9 @@ pub struct FieldAttrs {
     pub skip_serializing_if: bool,
     /// `flatten`
     pub flatten: bool,
+    /// `with` / `serialize_with`: a function writes the field, so its type does not tell its
+    /// JSON form.
+    pub custom: bool,
 }
 
 /// The serde attributes of a variant that change its JSON form.

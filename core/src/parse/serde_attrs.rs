@@ -21,6 +21,7 @@ pub fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
                 skip_value(meta)?;
                 out.default = true;
             }
+            "into" => out.into = Some(string(meta)?),
             _ => skip_value(meta)?,
         }
         Ok(())
@@ -43,6 +44,10 @@ pub fn field(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             "skip_serializing_if" => {
                 skip_value(meta)?;
                 out.skip_serializing_if = true;
+            }
+            "with" | "serialize_with" => {
+                skip_value(meta)?;
+                out.custom = true;
             }
             _ => skip_value(meta)?,
         }

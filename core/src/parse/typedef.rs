@@ -137,7 +137,7 @@ pub fn parse_all(
             }
         }
     };
-    let def = TypeDef {
+    let mut def = TypeDef {
         key,
         name,
         doc: docs::doc(&input.attrs),
@@ -146,6 +146,46 @@ pub fn parse_all(
         data,
         loc: loc(input.ident.span()),
     };
+    if let Some(into) = def.serde.into.clone() {
+        // `#[serde(into = "T")]`: what is written is a `T`, so the type is a transparent
+        // wrapper of `T` as far as its schema goes.
+        match syn::parse_str::<syn::Type>(&into) {
+            Ok(ty) => {
+                def.data = Data::Struct {
+                    style: Style::Tuple,
+                    fields: vec![Field {
+                        ident: None,
+                        ty: into,
+                        doc: None,
+                        markers: Default::default(),
+                        serde: Default::default(),
+                        loc: def.loc.clone(),
+                        shape: Default::default(),
+                    }],
+                };
+                def.serde.transparent = true;
+                field_types = vec![ty];
+                sites.truncate(1);
+                sites.push((format!("{}.0", def.name), input.ident.span()));
+            }
+            Err(e) => errors.push(
+                Error::custom(format!("serde `into = \"{into}\"` is not a type: {e}"))
+                    .with_span(&input.ident),
+            ),
+        }
+    }
+    for (field, ty) in def.fields().zip(&field_types) {
+        if field.serde.custom && def.walks(field) {
+            errors.push(
+                Error::custom(
+                    "`#[serde(with)]` writes this field with a function, so its type does not \
+                     tell its JSON form: give the field `#[kube_marker(schema_type = \"...\")]` \
+                     (and `format` where it helps) or `schemaless`",
+                )
+                .with_span(ty),
+            );
+        }
+    }
     let parsed = Parsed {
         def,
         resource: m.resource,
