@@ -66,6 +66,7 @@ pub fn to_yaml(crd: &CustomResourceDefinition) -> String {
 pub mod __private {
     pub use k8s_openapi;
     pub use kube;
+    pub use kubegen_core::known::info;
     pub use kubegen_core::model::{ResourceDef, Shape};
     pub use serde;
 

@@ -347,26 +347,25 @@ fn indirect_recursion_is_an_error_with_the_fix() {
     assert!(!errors.contains("Child.stopped"), "{errors}");
 }
 
-/// Keys behind other types are checked when `crd()` runs.
-#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
-pub struct Item {
-    pub name: Option<String>,
-}
-
+/// Facts the compiler cannot see (inside k8s-openapi types) are checked when `crd()` runs
+/// (local types are checked at compile time: see `tests/ui/behind_other_types.rs`).
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
 #[kube_marker(group = "t.example.com", version = "v1", kind = "Late")]
 pub struct LateSpec {
-    #[kube_marker(list_type = "map", list_map_keys = "name")]
-    pub items: Vec<Item>,
+    #[kube_marker(list_type = "map", list_map_keys = "kind")]
+    pub conditions: Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
     #[kube_marker(max_items = 3)]
-    pub word: LongerString,
+    pub when: Time,
 }
 
 #[test]
 fn facts_behind_other_types_are_checked_at_run_time() {
     let errors = kubegen::try_crd::<Late>().unwrap_err().to_string();
-    assert!(errors.contains("LateSpec.items: list map key `name` must be required or have a default in the items"), "{errors}");
-    assert!(errors.contains("LateSpec.word: `max_items` applies to arrays, but this is string"), "{errors}");
+    assert!(
+        errors.contains("LateSpec.conditions: `list_map_keys` names `kind`, which is not a field of the items"),
+        "{errors}"
+    );
+    assert!(errors.contains("LateSpec.when: `max_items` applies to arrays, but this is string"), "{errors}");
 }
 
 /// A type serialized through another type (`#[serde(into)]`) has that type's schema.

@@ -6,4 +6,7 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    // CEL rules are parsed at compile time only with the `cel` feature.
+    #[cfg(feature = "cel")]
+    t.compile_fail("tests/ui-cel/*.rs");
 }

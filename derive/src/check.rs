@@ -6,17 +6,17 @@ use darling::error::Accumulator;
 use darling::Error;
 use proc_macro2::Span;
 
-use kubegen_core::model::Errors;
+use kubegen_core::model::{Errors, TypeDef};
 use kubegen_core::parse::shape::{shape_of, Syntactic};
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{recursion, Builder, Schema};
 use syn::visit::Visit;
 
-/// Builds the type's schema from its syntactic shapes, reporting every problem at its span.
-pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> Schema {
-    let mut def = parsed.def.clone();
+/// The type with the shapes its fields' syntax shows, and the schema the engine builds from
+/// them; every problem is reported at its span.
+pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schema) {
     let mut shapes = Vec::new();
-    for (field, ty) in def.fields_mut().zip(&parsed.field_types) {
+    for (field, ty) in parsed.def.fields().zip(&parsed.field_types) {
         let stops = !parsed.def.walks(field);
         if !stops && mentions(ty, &parsed.def.name) {
             errors.push(Error::custom(recursion(&parsed.def.name)).with_span(ty));
@@ -28,7 +28,7 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> Schema {
         };
         shapes.push(shape);
     }
-    let def = def.with_shapes(shapes);
+    let def = parsed.def.clone().with_shapes(shapes);
     let mut builder = Builder::lenient();
     let schema = builder.type_def(&def);
     if let Err(found) = builder.finish() {
@@ -36,7 +36,7 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> Schema {
             errors.push(e);
         }
     }
-    schema
+    (def, schema)
 }
 
 /// Whether the type names `name` (or `Self`) anywhere: the field leads back to its own type.

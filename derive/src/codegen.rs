@@ -12,7 +12,7 @@ use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::typedef::{self, Parsed};
 use kubegen_core::schema::Schema;
 
-use crate::check;
+use crate::{check, info};
 
 /// The `KubeSchema` impl of `input`, and what the engine made of it (for `CustomResource`).
 /// Problems go to `errors`, all of them: parsing and the engine's checks run in one go.
@@ -25,12 +25,11 @@ pub fn kube_schema(
     if let Err(e) = parse_errors.finish() {
         errors.push(e);
     }
-    let schema = check::type_schema(&parsed, errors);
+    let (seen, schema) = check::type_schema(&parsed, errors);
     let ident = &input.ident;
     let name = ident.to_string();
     let json = encode(&parsed.def, errors);
-    let mut def = parsed.def.clone();
-    let shapes = def.fields_mut().zip(&parsed.field_types).map(|(field, ty)| {
+    let shapes = parsed.def.fields().zip(&parsed.field_types).map(|(field, ty)| {
         if !parsed.def.walks(field) {
             quote!(::kubegen::__private::Shape::default())
         } else {
@@ -38,8 +37,14 @@ pub fn kube_schema(
         }
     });
     let shapes: Vec<TokenStream> = shapes.collect();
+    let consts = info::consts(&seen, &parsed);
+    let checks = info::checks(&seen, &parsed);
     let tokens = quote! {
+        #checks
+
         impl ::kubegen::KubeSchema for #ident {
+            #consts
+
             fn shape() -> ::kubegen::__private::Shape {
                 ::kubegen::__private::Shape::named(
                     ::core::concat!(::core::module_path!(), "::", #name),

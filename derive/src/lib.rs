@@ -6,6 +6,7 @@
 
 mod check;
 mod codegen;
+mod info;
 mod resource;
 
 use proc_macro::TokenStream;

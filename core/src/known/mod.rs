@@ -3,11 +3,13 @@
 //! [`KubeSchema`] impls here (the derive's trait dispatch) and [`lookup`] (the CLI's resolved
 //! paths).
 
+pub mod info;
 #[cfg(feature = "k8s")]
 mod k8s;
 mod std_types;
 
 use crate::model::Shape;
+use info::{Info, Kind};
 
 /// A Rust type with a CRD schema.
 ///
@@ -21,6 +23,13 @@ use crate::model::Shape;
 pub trait KubeSchema {
     /// What the type is, as far as its JSON form goes.
     fn shape() -> Shape;
+
+    /// The type's JSON type, as far as the compiler can know it, for the derive's
+    /// compile-time checks of keys that depend on it.
+    const KIND: Kind = Kind::Unknown;
+
+    /// [`KubeSchema::KIND`] and one level more (an array's items, a struct's fields).
+    const INFO: Info = Info::of(Self::KIND);
 }
 
 /// The canonical form of a path: `alloc::`/`core::` become `std::`, std's re-exports are

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::KubeSchema;
+use super::info::{Info, Kind};
 use crate::model::{Scalar, Shape};
 
 /// The canonical form of a path: `alloc::`/`core::` become `std::`, and std's re-exports are
@@ -91,20 +92,29 @@ fn known(path: &str, args: Vec<Shape>) -> Shape {
 }
 
 macro_rules! scalars {
-    ($($t:ty => $path:literal),* $(,)?) => {$(
+    ($($t:ty => $path:literal as $json:literal),* $(,)?) => {$(
         impl KubeSchema for $t {
             fn shape() -> Shape {
                 known($path, Vec::new())
             }
+            const KIND: Kind = Kind::Scalar($json);
         }
     )*};
 }
 
 scalars! {
-    bool => "bool", i8 => "i8", i16 => "i16", i32 => "i32", i64 => "i64", isize => "isize",
-    i128 => "i128", u8 => "u8", u16 => "u16", u32 => "u32", u64 => "u64", usize => "usize",
-    u128 => "u128", f32 => "f32", f64 => "f64", str => "str", char => "char",
-    String => "std::string::String", serde_json::Value => "serde_json::Value",
+    bool => "bool" as "boolean", i8 => "i8" as "integer", i16 => "i16" as "integer",
+    i32 => "i32" as "integer", i64 => "i64" as "integer", isize => "isize" as "integer",
+    i128 => "i128" as "integer", u8 => "u8" as "integer", u16 => "u16" as "integer",
+    u32 => "u32" as "integer", u64 => "u64" as "integer", usize => "usize" as "integer",
+    u128 => "u128" as "integer", f32 => "f32" as "number", f64 => "f64" as "number",
+    str => "str" as "string", char => "char" as "string", String => "std::string::String" as "string",
+}
+
+impl KubeSchema for serde_json::Value {
+    fn shape() -> Shape {
+        known("serde_json::Value", Vec::new())
+    }
 }
 
 macro_rules! wrappers {
@@ -113,6 +123,8 @@ macro_rules! wrappers {
             fn shape() -> Shape {
                 known($path, vec![T::shape()])
             }
+            const KIND: Kind = T::KIND;
+            const INFO: Info = T::INFO;
         }
     )*};
 }
@@ -121,61 +133,75 @@ wrappers! {
     Box => "std::boxed::Box", Arc => "std::sync::Arc", Rc => "std::rc::Rc",
 }
 
-macro_rules! sized_one_arg {
+impl<T: KubeSchema> KubeSchema for Option<T> {
+    fn shape() -> Shape {
+        known("std::option::Option", vec![T::shape()])
+    }
+    const KIND: Kind = T::KIND;
+    const INFO: Info = T::INFO;
+}
+
+macro_rules! sequences {
     ($($t:ident => $path:literal),* $(,)?) => {$(
         impl<T: KubeSchema> KubeSchema for $t<T> {
             fn shape() -> Shape {
                 known($path, vec![T::shape()])
             }
+            const KIND: Kind = Kind::Array;
+            const INFO: Info = Info::array(&T::INFO);
         }
     )*};
 }
 
-sized_one_arg! {
-    Option => "std::option::Option", Vec => "std::vec::Vec",
-    VecDeque => "std::collections::VecDeque", LinkedList => "std::collections::LinkedList",
+sequences! {
+    Vec => "std::vec::Vec", VecDeque => "std::collections::VecDeque",
+    LinkedList => "std::collections::LinkedList", BTreeSet => "std::collections::BTreeSet",
 }
 
 impl<T: KubeSchema, S> KubeSchema for HashSet<T, S> {
     fn shape() -> Shape {
         known("std::collections::HashSet", vec![T::shape()])
     }
-}
-
-impl<T: KubeSchema> KubeSchema for BTreeSet<T> {
-    fn shape() -> Shape {
-        known("std::collections::BTreeSet", vec![T::shape()])
-    }
+    const KIND: Kind = Kind::Array;
+    const INFO: Info = Info::array(&T::INFO);
 }
 
 impl<K: KubeSchema, V: KubeSchema> KubeSchema for BTreeMap<K, V> {
     fn shape() -> Shape {
         known("std::collections::BTreeMap", vec![K::shape(), V::shape()])
     }
+    const KIND: Kind = Kind::Map;
 }
 
 impl<K: KubeSchema, V: KubeSchema, S> KubeSchema for HashMap<K, V, S> {
     fn shape() -> Shape {
         known("std::collections::HashMap", vec![K::shape(), V::shape()])
     }
+    const KIND: Kind = Kind::Map;
 }
 
 impl<T: KubeSchema + ToOwned + ?Sized> KubeSchema for Cow<'_, T> {
     fn shape() -> Shape {
         known("std::borrow::Cow", vec![T::shape()])
     }
+    const KIND: Kind = T::KIND;
+    const INFO: Info = T::INFO;
 }
 
 impl<T: KubeSchema + ?Sized> KubeSchema for &T {
     fn shape() -> Shape {
         T::shape()
     }
+    const KIND: Kind = T::KIND;
+    const INFO: Info = T::INFO;
 }
 
 impl<T: KubeSchema> KubeSchema for [T] {
     fn shape() -> Shape {
         known("std::vec::Vec", vec![T::shape()])
     }
+    const KIND: Kind = Kind::Array;
+    const INFO: Info = Info::array(&T::INFO);
 }
 
 impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
@@ -186,12 +212,15 @@ impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
             len: Some(N as u64),
         }
     }
+    const KIND: Kind = Kind::Array;
+    const INFO: Info = Info::array(&T::INFO);
 }
 
 impl KubeSchema for serde_json::Map<String, serde_json::Value> {
     fn shape() -> Shape {
         known("serde_json::Map", Vec::new())
     }
+    const KIND: Kind = Kind::Map;
 }
 
 #[cfg(test)]

@@ -57,6 +57,20 @@ impl TypeDef {
         !(field.serde.skip || field.markers.stops_walk() || self.markers.stops_walk())
     }
 
+    /// Whether `field` is in its parent's `required`: yes unless it is an `Option`, serde may
+    /// leave it out (`default`, `skip_serializing_if`, a container `default`) or it says
+    /// `optional`; `required` wins.
+    pub fn required(&self, field: &Field) -> bool {
+        let m = &field.markers;
+        let (_, is_option) = field.shape.peel_optional();
+        m.required
+            || !(m.optional
+                || is_option
+                || field.serde.default
+                || field.serde.skip_serializing_if
+                || self.serde.default)
+    }
+
     /// The JSON name of a struct field (or of a struct variant's field).
     pub fn json_name(&self, variant: Option<&Variant>, field: &Field) -> String {
         if let Some(name) = &field.serde.rename {

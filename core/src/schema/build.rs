@@ -224,14 +224,7 @@ impl Builder {
         if m.optional && m.required {
             self.report(site.error("`optional` and `required` contradict each other"));
         }
-        let (_, is_option) = field.shape.peel_optional();
-        let required = m.required
-            || !(m.optional
-                || is_option
-                || field.serde.default
-                || field.serde.skip_serializing_if
-                || owner.serde.default);
-        (schema, required)
+        (schema, owner.required(field))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::known::info::Wants;
 use crate::model::{Error, ListType, Rule, SchemaMarkers};
 
 use super::build::Site;
@@ -63,14 +64,21 @@ pub(super) fn overlay(
     }
     c.int_or_string |= m.int_or_string;
 
-    let numeric = matches!(c.ty.as_str(), "integer" | "number");
+    for (key, wants) in type_bound_keys(m) {
+        let ok = match wants {
+            Wants::Numbers => matches!(c.ty.as_str(), "integer" | "number"),
+            Wants::Strings => c.ty == "string" || c.int_or_string,
+            Wants::Arrays => c.ty == "array",
+            Wants::Objects => c.ty == "object",
+        };
+        c.fits(ok, key, wants_text(wants));
+    }
     for (key, value) in [
         ("minimum", m.minimum),
         ("maximum", m.maximum),
         ("multiple_of", m.multiple_of),
     ] {
         if let Some(v) = value
-            && c.fits(numeric, key, "numbers")
             && c.ty == "integer"
             && v.fract() != 0.0
         {
@@ -93,29 +101,8 @@ pub(super) fn overlay(
     }
     c.ordered("minimum", m.minimum, "maximum", m.maximum);
 
-    let textual = c.ty == "string" || c.int_or_string;
-    c.fits_all(
-        textual,
-        "strings",
-        &[
-            ("min_length", m.min_length.is_some()),
-            ("max_length", m.max_length.is_some()),
-            ("pattern", m.pattern.is_some()),
-        ],
-    );
     c.ordered_counts("min_length", m.min_length, "max_length", m.max_length);
 
-    let array = c.ty == "array";
-    c.fits_all(
-        array,
-        "arrays",
-        &[
-            ("min_items", m.min_items.is_some()),
-            ("max_items", m.max_items.is_some()),
-            ("list_type", m.list_type.is_some()),
-            ("items", m.items.is_some()),
-        ],
-    );
     c.ordered_counts("min_items", m.min_items, "max_items", m.max_items);
     c.list_keys(m);
     if let Some(items) = &m.items {
@@ -125,18 +112,6 @@ pub(super) fn overlay(
         o.items = Some(Box::new(items));
     }
 
-    let object = c.ty == "object";
-    c.fits_all(
-        object,
-        "objects",
-        &[
-            ("min_properties", m.min_properties.is_some()),
-            ("max_properties", m.max_properties.is_some()),
-            ("map_type", m.map_type.is_some()),
-            ("struct_type", m.struct_type.is_some()),
-            ("embedded_resource", m.embedded_resource),
-        ],
-    );
     c.ordered_counts(
         "min_properties",
         m.min_properties,
@@ -190,13 +165,6 @@ impl<'a> Checker<'a> {
         ok
     }
 
-    fn fits_all(&mut self, ok: bool, wants: &str, keys: &[(&str, bool)]) {
-        for (key, set) in keys {
-            if *set {
-                self.fits(ok, key, wants);
-            }
-        }
-    }
 
     /// A lower bound above its upper bound is a contradiction.
     fn ordered(&mut self, low_key: &str, low: Option<f64>, high_key: &str, high: Option<f64>) {
@@ -274,6 +242,43 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+    }
+}
+
+/// The keys `m` sets that apply only to some JSON types, with those types. The derive checks
+/// the same list at compile time against [`Info`](crate::known::info::Info).
+pub fn type_bound_keys(m: &SchemaMarkers) -> Vec<(&'static str, Wants)> {
+    use Wants::*;
+    [
+        ("minimum", m.minimum.is_some(), Numbers),
+        ("maximum", m.maximum.is_some(), Numbers),
+        ("multiple_of", m.multiple_of.is_some(), Numbers),
+        ("min_length", m.min_length.is_some(), Strings),
+        ("max_length", m.max_length.is_some(), Strings),
+        ("pattern", m.pattern.is_some(), Strings),
+        ("min_items", m.min_items.is_some(), Arrays),
+        ("max_items", m.max_items.is_some(), Arrays),
+        ("list_type", m.list_type.is_some(), Arrays),
+        ("items", m.items.is_some(), Arrays),
+        ("min_properties", m.min_properties.is_some(), Objects),
+        ("max_properties", m.max_properties.is_some(), Objects),
+        ("map_type", m.map_type.is_some(), Objects),
+        ("struct_type", m.struct_type.is_some(), Objects),
+        ("embedded_resource", m.embedded_resource, Objects),
+    ]
+    .into_iter()
+    .filter(|(_, set, _)| *set)
+    .map(|(key, _, wants)| (key, wants))
+    .collect()
+}
+
+/// How messages name the types a key wants.
+pub fn wants_text(wants: Wants) -> &'static str {
+    match wants {
+        Wants::Numbers => "numbers",
+        Wants::Strings => "strings",
+        Wants::Arrays => "arrays",
+        Wants::Objects => "objects",
     }
 }
 

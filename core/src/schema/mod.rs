@@ -14,4 +14,5 @@ mod props;
 
 pub use build::{recursion, Builder, Site};
 pub(crate) use markers::value_fits_type;
+pub use markers::{type_bound_keys, wants_text};
 pub use props::Schema;

@@ -8,6 +8,10 @@
 //! schema with the field's own keywords on top, so a field's description wins over its type's,
 //! as in controller-gen.
 //!
+//! Each converted definition gets the Kubernetes topology extensions k8s-openapi's schemas lack
+//! (`x-kubernetes-list-type` and keys, `x-kubernetes-map-type`, and defaults of list-map keys):
+//! see [`topology`](super::topology).
+//!
 //! Definitions controller-gen overrides (`KnownPackages` in controller-tools'
 //! `pkg/crd/known_types.go`, see [`overridden`]) are replaced wherever they appear, at the top
 //! or nested, by the override, which has no description of its own.
@@ -277,8 +281,9 @@ impl Converter {
             return preserve_unknown();
         };
         self.expanding.push(name.to_string());
-        let schema = self.node(&value);
+        let mut schema = self.node(&value);
         self.expanding.pop();
+        super::topology::apply(name, &mut schema);
         schema
     }
 

@@ -7,7 +7,12 @@
 //! The types are listed once, in the generated `types.rs` (a test regenerates the list from the
 //! k8s-openapi sources and fails when the committed copy is stale). That one list gives both the
 //! [`KubeSchema`](super::KubeSchema) impls the derive dispatches to and the path table behind
-//! [`lookup`].
+//! [`lookup`]. One type without a `JsonSchema` impl is written by hand in the same table:
+//! `k8s_openapi::ByteString` (`{type: string, format: byte}`, base64 in JSON).
+//!
+//! Their Kubernetes topology extensions (`x-kubernetes-list-type`, `x-kubernetes-list-map-keys`,
+//! `x-kubernetes-map-type`), which k8s-openapi's schemas lack, come from its `DeepMerge` impls
+//! (the generated `deep_merge.rs`) and a few hand-written corrections: see [`topology`].
 //!
 //! # Kubernetes versions
 //!
@@ -19,6 +24,8 @@
 //! always the enabled version's.
 
 mod convert;
+#[macro_use]
+mod topology;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -26,6 +33,7 @@ use std::sync::OnceLock;
 pub use convert::schema_of;
 
 use crate::model::{Known, Shape};
+use crate::schema::Schema;
 
 /// Expands `$body` (items or statements) under k8s-openapi's version gates, outermost first:
 /// `gated! { [k8s_if_ge_1_34, k8s_if_le_1_36] body }` keeps `body` for 1.34 to 1.36 only.
@@ -38,7 +46,8 @@ macro_rules! gated {
 
 /// The one list of k8s-openapi types, grouped by version gate: `[gates] { api::core::v1::Pod, ... }`
 /// with paths relative to the `k8s_openapi` crate root. Implements `KubeSchema` for each type
-/// and defines `table()`, the same shapes by canonical path (and, for tests, `generators()`).
+/// and defines `table()`, the same shapes by canonical path with the hand-written ones
+/// ([`hand_written`]) added (and, for tests, `generators()`).
 macro_rules! k8s_types {
     ($([$($gate:ident),*] { $($($segment:ident)::+),* $(,)? })*) => {
         $(gated! { [$($gate),*] $(
@@ -61,6 +70,7 @@ macro_rules! k8s_types {
                     <k8s_openapi::$($segment)::+ as crate::known::KubeSchema>::shape(),
                 )*]);
             })*
+            shapes.extend(crate::known::k8s::hand_written());
             shapes
                 .into_iter()
                 .filter_map(|shape| match shape {
@@ -87,7 +97,29 @@ macro_rules! k8s_types {
     };
 }
 
+mod deep_merge;
 mod types;
+
+/// `k8s_openapi::ByteString`: bytes, base64 in JSON. k8s-openapi implements no `JsonSchema`
+/// for it (the types that hold it write `{type: string, format: byte}` in their own schemas).
+impl super::KubeSchema for k8s_openapi::ByteString {
+    fn shape() -> Shape {
+        Shape::Known(Known {
+            name: "k8s_openapi::ByteString",
+            schema: byte_string,
+        })
+    }
+}
+
+/// The schema of `k8s_openapi::ByteString`, as the Kubernetes OpenAPI writes `[]byte` fields.
+fn byte_string() -> Schema {
+    Schema::formatted("string", "byte")
+}
+
+/// The k8s-openapi types written by hand rather than listed in `types.rs`.
+fn hand_written() -> Vec<Shape> {
+    vec![<k8s_openapi::ByteString as super::KubeSchema>::shape()]
+}
 
 /// The shape of the k8s-openapi type at a canonical path (see [`canonical`]); `None` for any
 /// other path, including types the enabled Kubernetes version does not have.
@@ -139,5 +171,7 @@ pub(super) fn canonical(path: &str) -> Option<&'static str> {
     })
 }
 
+#[cfg(test)]
+mod generate;
 #[cfg(test)]
 mod tests;

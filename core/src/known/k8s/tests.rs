@@ -1,6 +1,4 @@
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::collections::BTreeSet;
 
 use k8s_openapi::api::core::v1::{ObjectReference, PodSpec, PodTemplateSpec, ResourceRequirements};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
@@ -10,218 +8,13 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde_json::{Value, json};
 
 use super::convert::{QUANTITY_PATTERN, convert, overridden};
+use super::generate::{k8s_openapi_sources, scan};
 use super::*;
 use crate::known::KubeSchema;
 use crate::schema::Schema;
 
 // ---------------------------------------------------------------------------------------------
 // The generated list
-
-/// The committed list.
-const TYPES_RS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/known/k8s/types.rs");
-
-/// The k8s-openapi sources this crate builds against: its `src` folder and version, from
-/// `cargo metadata`.
-fn k8s_openapi_sources() -> (PathBuf, String) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cannot run `cargo metadata`");
-    assert!(
-        output.status.success(),
-        "`cargo metadata` failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: Value = serde_json::from_slice(&output.stdout).expect("`cargo metadata` JSON");
-    let packages: Vec<&Value> = metadata["packages"]
-        .as_array()
-        .expect("`packages` in `cargo metadata`")
-        .iter()
-        .filter(|p| p["name"] == "k8s-openapi")
-        .collect();
-    let [package] = packages.as_slice() else {
-        panic!(
-            "expected one k8s-openapi package in `cargo metadata`, found {}",
-            packages.len()
-        );
-    };
-    let manifest = Path::new(package["manifest_path"].as_str().expect("manifest_path"));
-    let version = package["version"].as_str().expect("version").to_string();
-    (
-        manifest.parent().expect("package folder").join("src"),
-        version,
-    )
-}
-
-/// Every public non-generic type with a `schemars::JsonSchema` impl, by path from the crate root
-/// (`api::core::v1::Pod`), with the Kubernetes minor versions (`v1_33`, ... folders) that have
-/// it; and all the versions.
-fn scan(src: &Path) -> (BTreeSet<u32>, BTreeMap<String, BTreeSet<u32>>) {
-    let mut versions = BTreeSet::new();
-    let mut types = BTreeMap::new();
-    for entry in std::fs::read_dir(src).expect("k8s-openapi's src folder") {
-        let entry = entry.expect("folder entry");
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(minor) = name.strip_prefix("v1_").and_then(|m| m.parse::<u32>().ok()) else {
-            continue;
-        };
-        versions.insert(minor);
-        scan_module(&entry.path(), &mut Vec::new(), &mut |path| {
-            types
-                .entry(path)
-                .or_insert_with(BTreeSet::new)
-                .insert(minor);
-        });
-    }
-    assert!(!versions.is_empty(), "no v1_* folders in {}", src.display());
-    (versions, types)
-}
-
-/// Scans one module folder: the types its `mod.rs` re-exports (`pub use self::file::Type;`)
-/// from files that implement `JsonSchema` for them, and its `pub mod` subfolders.
-fn scan_module(dir: &Path, module: &mut Vec<String>, found: &mut dyn FnMut(String)) {
-    let mod_rs = std::fs::read_to_string(dir.join("mod.rs"))
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.join("mod.rs").display()));
-    let declares = |line: &str| mod_rs.lines().any(|l| l.trim() == line);
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("module folder")
-        .map(|e| e.expect("folder entry").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        let stem = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        if path.is_dir() {
-            if declares(&format!("pub mod {stem};")) {
-                module.push(stem);
-                scan_module(&path, module, found);
-                module.pop();
-            }
-            continue;
-        }
-        if stem == "mod" || path.extension().is_none_or(|e| e != "rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("source file");
-        for line in text.lines() {
-            let Some(ty) = line
-                .strip_prefix("impl crate::schemars::JsonSchema for ")
-                .and_then(|rest| rest.strip_suffix(" {"))
-            else {
-                continue;
-            };
-            let is_ident = ty.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if is_ident && declares(&format!("pub use self::{stem}::{ty};")) {
-                let mut segments = module.clone();
-                segments.push(ty.to_string());
-                found(segments.join("::"));
-            }
-        }
-    }
-}
-
-/// The version gates for types present in `first..=last` of `all`, as `k8s_openapi` macros:
-/// none for all versions, open-ended at the newest and oldest version (a type new in the newest
-/// version stays in newer ones, should k8s-openapi add versions in a compatible release).
-fn gates(first: u32, last: u32, all: &BTreeSet<u32>) -> Vec<String> {
-    let (min, max) = (*all.first().unwrap(), *all.last().unwrap());
-    if first == last && min < first && last < max {
-        return vec![format!("k8s_if_1_{first}")];
-    }
-    let mut gates = Vec::new();
-    if first > min {
-        gates.push(format!("k8s_if_ge_1_{first}"));
-    }
-    if last < max {
-        gates.push(format!("k8s_if_le_1_{last}"));
-    }
-    gates
-}
-
-/// The text of `types.rs` for these sources.
-fn render(
-    version: &str,
-    versions: &BTreeSet<u32>,
-    types: &BTreeMap<String, BTreeSet<u32>>,
-) -> String {
-    let mut groups: BTreeMap<(u32, std::cmp::Reverse<u32>), Vec<&str>> = BTreeMap::new();
-    for (path, present) in types {
-        let (first, last) = (*present.first().unwrap(), *present.last().unwrap());
-        assert!(
-            present.len() as u32 == last - first + 1,
-            "{path} is in Kubernetes versions {present:?}, not a range: teach the generator \
-             (one `k8s_if_1_xx` group per version)"
-        );
-        groups
-            .entry((first, std::cmp::Reverse(last)))
-            .or_default()
-            .push(path);
-    }
-    let mut out = format!(
-        "// @generated from k8s-openapi {version}'s sources by `type_list_is_fresh` in `tests.rs`;\n\
-         // do not edit. Regenerate with\n\
-         // `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s type_list_is_fresh`.\n\
-         //\n\
-         // Every public non-generic type with a `schemars::JsonSchema` impl ({} types), by path\n\
-         // from the crate root, grouped by the Kubernetes versions that have it.\n\
-         \n\
-         k8s_types! {{\n",
-        types.len()
-    );
-    for ((first, std::cmp::Reverse(last)), paths) in &groups {
-        let span = if first == last {
-            format!("1.{first} only")
-        } else {
-            format!("1.{first} to 1.{last}")
-        };
-        out.push_str(&format!(
-            "    // Kubernetes {span}: {} types\n",
-            paths.len()
-        ));
-        out.push_str(&format!(
-            "    [{}] {{\n",
-            gates(*first, *last, versions).join(", ")
-        ));
-        for path in paths {
-            out.push_str(&format!("        {path},\n"));
-        }
-        out.push_str("    }\n");
-    }
-    out.push_str("}\n");
-    out
-}
-
-#[test]
-fn type_list_is_fresh() {
-    let (src, version) = k8s_openapi_sources();
-    let (versions, types) = scan(&src);
-    let expected = render(&version, &versions, &types);
-    let committed = std::fs::read_to_string(TYPES_RS).unwrap_or_default();
-    if committed == expected {
-        return;
-    }
-    if std::env::var("KUBEGEN_BLESS").as_deref() == Ok("1") {
-        std::fs::write(TYPES_RS, &expected).expect("cannot write types.rs");
-        eprintln!("rewrote {TYPES_RS} ({} types)", types.len());
-        return;
-    }
-    let diff = similar::TextDiff::from_lines(&committed, &expected)
-        .unified_diff()
-        .context_radius(2)
-        .header("types.rs (committed)", "types.rs (from the sources)")
-        .to_string();
-    panic!(
-        "{TYPES_RS} is stale: it does not list the types of k8s-openapi {version} at {}.\n\
-         Regenerate it with `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s \
-         type_list_is_fresh`.\n\n{diff}",
-        src.display()
-    );
-}
 
 /// The gates work: the table holds exactly the types the enabled version's folder has (the
 /// newest: the dev-dependency enables k8s-openapi's `latest`).
@@ -234,6 +27,7 @@ fn table_is_the_enabled_versions_types() {
         .iter()
         .filter(|(_, present)| present.contains(&enabled))
         .map(|(path, _)| format!("k8s_openapi::{path}"))
+        .chain(["k8s_openapi::ByteString".to_string()])
         .collect();
     let table: BTreeSet<String> = types::table().keys().map(|k| k.to_string()).collect();
     assert_eq!(table, expected);
@@ -669,7 +463,8 @@ fn gates_nest() {
 #[test]
 fn every_type_converts_to_a_structural_schema() {
     let generators = types::generators();
-    assert_eq!(generators.len(), types::table().len());
+    // All but the hand-written ByteString.
+    assert_eq!(generators.len() + 1, types::table().len());
     let mut failures = Vec::new();
     for (name, generate) in generators {
         let converted = convert(generate);
@@ -733,26 +528,20 @@ fn golden_object_reference() -> Schema {
 }
 
 /// Ours against controller-gen's `corev1.ObjectReference` (`status.active[]` in the cronjob
-/// golden). The same: type, the seven properties, their types, no `required`, and every
-/// description word for word. The differences, which come from k8s-openapi's schemas:
-/// - `x-kubernetes-map-type: atomic` (from the Go type's `+structType=atomic`) is missing:
-///   k8s-openapi's schemas carry no `x-kubernetes-*` list/map/struct topology (its `DeepMerge`
-///   impls know list and map strategies, but not struct ones such as this);
-/// - descriptions are the same words, but joined into one line where controller-gen keeps the
-///   Go comment's line breaks (fieldPath, kind, name, namespace, resourceVersion, uid).
+/// golden). The same: type, the seven properties, their types, no `required`,
+/// `x-kubernetes-map-type: atomic` (the Go type's `+structType=atomic`, which k8s-openapi does
+/// not carry: see `topology::ATOMIC_STRUCTS`), and every description word for word. The one
+/// difference: descriptions are the same words, but joined into one line where controller-gen
+/// keeps the Go comment's line breaks (fieldPath, kind, name, namespace, resourceVersion, uid).
 #[test]
 fn object_reference_against_controller_gen() {
     let golden = golden_object_reference();
     let ours = schema_of::<ObjectReference>();
 
-    // Known difference 1: the struct's topology.
     assert_eq!(golden.x_map_type.as_deref(), Some("atomic"));
-    assert_eq!(ours.x_map_type, None);
-    let mut golden_untopological = undescribed(&golden);
-    golden_untopological.x_map_type = None;
-    assert_eq!(undescribed(&ours), golden_untopological, "same structure");
+    assert_eq!(undescribed(&ours), undescribed(&golden), "same structure");
 
-    // Known difference 2: line breaks in descriptions.
+    // The difference: line breaks in descriptions.
     assert_eq!(
         words(ours.description.as_deref()),
         words(golden.description.as_deref())
@@ -876,4 +665,590 @@ fn quantities_against_controller_gen() {
         golden.as_object_mut().unwrap().remove("description");
         assert_eq!(golden, quantity());
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Topology
+
+/// A property's node, by a path of property names (`[]` steps into items).
+fn at<'a>(schema: &'a Schema, path: &[&str]) -> &'a Schema {
+    let mut node = schema;
+    for step in path {
+        node = if *step == "[]" {
+            node.items
+                .as_deref()
+                .unwrap_or_else(|| panic!("no items at {step} in {path:?}"))
+        } else {
+            node.properties
+                .get(*step)
+                .unwrap_or_else(|| panic!("no property {step} in {path:?}"))
+        };
+    }
+    node
+}
+
+/// `(x-kubernetes-list-type, x-kubernetes-list-map-keys)` of a node.
+fn list_topology(node: &Schema) -> (Option<&str>, Vec<&str>) {
+    (
+        node.x_list_type.as_deref(),
+        node.x_list_map_keys
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect(),
+    )
+}
+
+/// Every converted definition of the enabled version, by Kubernetes name (each type's root
+/// definition; nested definitions are inside them).
+fn converted_definitions() -> &'static std::collections::HashMap<String, Schema> {
+    static CONVERTED: std::sync::OnceLock<std::collections::HashMap<String, Schema>> =
+        std::sync::OnceLock::new();
+    CONVERTED.get_or_init(|| {
+        types::generators()
+            .into_iter()
+            .map(|(path, generate)| {
+                let mut generator = schemars::generate::SchemaSettings::openapi3().into_generator();
+                let root = generate(&mut generator);
+                let name = root
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                    .unwrap_or_else(|| panic!("{path}: not a reference"))
+                    .to_string();
+                (name, convert(generate).schema)
+            })
+            .collect()
+    })
+}
+
+#[test]
+fn pod_spec_lists_are_maps_keyed_by_name() {
+    let spec = schema_of::<PodSpec>();
+    for list in [
+        "containers",
+        "initContainers",
+        "ephemeralContainers",
+        "volumes",
+        "imagePullSecrets",
+        "resourceClaims",
+        "schedulingGates",
+    ] {
+        let node = at(&spec, &[list]);
+        assert_eq!(list_topology(node), (Some("map"), vec!["name"]), "{list}");
+        // The key is required in the items, as the apiserver demands of a CRD.
+        assert!(
+            at(node, &["[]"]).required.contains(&"name".to_string()),
+            "{list}"
+        );
+        assert!(topology::list_problems(node).is_empty(), "{list}");
+    }
+    assert_eq!(
+        list_topology(at(&spec, &["hostAliases"])),
+        (Some("map"), vec!["ip"])
+    );
+    assert_eq!(
+        list_topology(at(&spec, &["containers", "[]", "env"])),
+        (Some("map"), vec!["name"])
+    );
+    assert_eq!(
+        list_topology(at(&spec, &["containers", "[]", "volumeMounts"])),
+        (Some("map"), vec!["mountPath"])
+    );
+    // Two keys the DeepMerge impl does not have (a correction).
+    assert_eq!(
+        list_topology(at(&spec, &["topologySpreadConstraints"])),
+        (Some("map"), vec!["topologyKey", "whenUnsatisfiable"])
+    );
+}
+
+/// `Container.ports` is keyed by port and protocol (k8s-openapi's DeepMerge impl keys it by
+/// `containerPort` alone, the patch merge key), and `protocol` gets Kubernetes' default `TCP`,
+/// without which the apiserver would reject it as a key (it is optional).
+#[test]
+fn container_ports_are_keyed_by_port_and_protocol() {
+    let container = schema_of::<k8s_openapi::api::core::v1::Container>();
+    let ports = at(&container, &["ports"]);
+    assert_eq!(
+        list_topology(ports),
+        (Some("map"), vec!["containerPort", "protocol"])
+    );
+    let port = at(ports, &["[]"]);
+    assert_eq!(port.required, ["containerPort"]);
+    assert_eq!(port.properties["protocol"].default, Some(json!("TCP")));
+    assert!(topology::list_problems(ports).is_empty());
+
+    let service = schema_of::<k8s_openapi::api::core::v1::ServiceSpec>();
+    let ports = at(&service, &["ports"]);
+    assert_eq!(
+        list_topology(ports),
+        (Some("map"), vec!["port", "protocol"])
+    );
+    assert_eq!(at(ports, &["[]", "protocol"]).default, Some(json!("TCP")));
+    assert!(topology::list_problems(ports).is_empty());
+
+    // Without the default, the same list would be rejected.
+    let mut undefaulted = container.properties["ports"].clone();
+    undefaulted
+        .items
+        .as_mut()
+        .unwrap()
+        .properties
+        .get_mut("protocol")
+        .unwrap()
+        .default = None;
+    assert_eq!(
+        topology::list_problems(&undefaulted),
+        ["key protocol is neither required nor defaulted"]
+    );
+}
+
+#[test]
+fn atomic_lists_sets_and_atomic_maps() {
+    let spec = schema_of::<PodSpec>();
+    for list in [
+        &["tolerations"][..],
+        &["readinessGates"],
+        &["containers", "[]", "command"],
+    ] {
+        assert_eq!(
+            list_topology(at(&spec, list)),
+            (Some("atomic"), vec![]),
+            "{list:?}"
+        );
+    }
+    // `+listType=set` on a list of integers.
+    let requirement =
+        schema_of::<k8s_openapi::api::batch::v1::PodFailurePolicyOnExitCodesRequirement>();
+    let values = at(&requirement, &["values"]);
+    assert_eq!(list_topology(values), (Some("set"), vec![]));
+    assert_eq!(at(values, &["[]"]).type_str(), "integer");
+    // `+mapType=atomic` on a map of strings.
+    let selector = at(&spec, &["nodeSelector"]);
+    assert_eq!(selector.x_map_type.as_deref(), Some("atomic"));
+    assert!(selector.additional_properties.is_some());
+    // A granular map gets nothing (the default).
+    assert_eq!(at(&spec, &["overhead"]).x_map_type, None);
+}
+
+#[test]
+fn atomic_structs() {
+    for (name, schema) in [
+        ("ObjectReference", schema_of::<ObjectReference>()),
+        (
+            "LocalObjectReference",
+            schema_of::<k8s_openapi::api::core::v1::LocalObjectReference>(),
+        ),
+        (
+            "LabelSelector",
+            schema_of::<k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector>(),
+        ),
+    ] {
+        assert_eq!(schema.x_map_type.as_deref(), Some("atomic"), "{name}");
+    }
+    // Nested, under the field's description.
+    let spec = schema_of::<PodSpec>();
+    let secret_ref = at(
+        &spec,
+        &["containers", "[]", "env", "[]", "valueFrom", "secretKeyRef"],
+    );
+    assert_eq!(secret_ref.x_map_type.as_deref(), Some("atomic"));
+    assert!(secret_ref.description.is_some());
+    // Not every struct: PodSpec itself is granular.
+    assert_eq!(spec.x_map_type, None);
+    // `PersistentVolumeSpec.claimRef` is an ObjectReference made granular again.
+    let pv = schema_of::<k8s_openapi::api::core::v1::PersistentVolumeSpec>();
+    assert_eq!(
+        at(&pv, &["claimRef"]).x_map_type.as_deref(),
+        Some("granular")
+    );
+}
+
+/// Published list-maps a CRD cannot hold (an optional key without a default) become atomic.
+#[test]
+fn invalid_list_maps_fall_back_to_atomic() {
+    let account = schema_of::<k8s_openapi::api::core::v1::ServiceAccount>();
+    let secrets = at(&account, &["secrets"]);
+    assert_eq!(list_topology(secrets), (Some("atomic"), vec![]));
+    assert!(!at(secrets, &["[]"]).required.contains(&"name".to_string()));
+
+    // All of them in the enabled version, each with the reason: pinned, so that a change in
+    // k8s-openapi's required lists (or a new such list) is seen.
+    let mut fallen = Vec::new();
+    for (definition, topologies) in topology::properties() {
+        let Some(schema) = converted_definitions().get(*definition) else {
+            continue;
+        };
+        for (property, topology) in topologies {
+            let Some(node) = schema.properties.get(*property) else {
+                continue;
+            };
+            if let topology::Topology::Map(keys) = topology
+                && node.x_list_type.as_deref() == Some("atomic")
+            {
+                let mut published = node.clone();
+                published.x_list_type = Some("map".into());
+                published.x_list_map_keys = Some(keys.iter().map(|k| k.to_string()).collect());
+                let problems = topology::list_problems(&published);
+                fallen.push(format!("{definition}.{property}: {}", problems.join(", ")));
+            }
+        }
+    }
+    fallen.sort();
+    assert_eq!(
+        fallen,
+        [
+            "io.k8s.api.apps.v1.DaemonSetStatus.conditions: key type is neither required nor defaulted",
+            "io.k8s.api.apps.v1.DeploymentStatus.conditions: key type is neither required nor defaulted",
+            "io.k8s.api.apps.v1.ReplicaSetStatus.conditions: key type is neither required nor defaulted",
+            "io.k8s.api.apps.v1.StatefulSetStatus.conditions: key type is neither required nor defaulted",
+            "io.k8s.api.core.v1.ServiceAccount.secrets: key name is neither required nor defaulted",
+            "io.k8s.api.resource.v1.ResourceClaimStatus.devices: key shareID is neither required nor defaulted",
+            "io.k8s.api.resource.v1beta1.ResourceClaimStatus.devices: key shareID is neither required nor defaulted",
+            "io.k8s.api.resource.v1beta2.ResourceClaimStatus.devices: key shareID is neither required nor defaulted",
+            // A recursive type: the nested items are cut to an object that keeps unknown fields
+            // (see `convert`), with no `name` property to key by.
+            "io.k8s.api.scheduling.v1alpha3.CompositePodGroupTemplate.compositePodGroupTemplates: key name is not a property of the items",
+            "io.k8s.api.scheduling.v1beta1.CompositePodGroupTemplate.compositePodGroupTemplates: key name is not a property of the items",
+        ]
+    );
+}
+
+/// Every topology written in every type of the enabled version is one the apiserver accepts in
+/// a CRD, and sits on the right kind of node.
+#[test]
+fn every_topology_is_valid_for_a_crd() {
+    let mut failures = Vec::new();
+    let mut lists = 0;
+    for (name, schema) in converted_definitions() {
+        walk(schema, name, &mut |path, node| {
+            if node.x_list_type.is_some() {
+                lists += 1;
+            }
+            for problem in topology::list_problems(node) {
+                failures.push(format!("{path}: {problem}"));
+            }
+            if node.x_map_type.is_some() && node.type_str() != "object" {
+                failures.push(format!("{path}: map-type on a {}", node.type_str()));
+            }
+        });
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(lists > 1000, "only {lists} lists with a list type");
+}
+
+/// The hand-written tables still apply: each correction's property has, in every version of
+/// the sources that has it, exactly the strategy the correction replaces (so a k8s-openapi that
+/// fixes its generator makes this fail: remove the entry), and the corrected topology is what
+/// the enabled version writes.
+#[test]
+fn corrections_match_the_sources() {
+    use super::generate::{Strategy, k8s_openapi_sources, sources, topology_by_version};
+    use super::topology::{ATOMIC_STRUCTS, CORRECTIONS, GRANULAR_STRUCT_PROPERTIES, KEY_DEFAULTS};
+    let (src, _) = k8s_openapi_sources();
+    let sources = sources(&src);
+    let all = topology_by_version(&sources);
+    let strategy = |t: topology::Topology| match t {
+        topology::Topology::Atomic => Strategy::Atomic,
+        topology::Topology::Set => Strategy::Set,
+        topology::Topology::MapAtomic => Strategy::MapAtomic,
+        topology::Topology::Map(keys) => {
+            Strategy::Map(keys.iter().map(|k| k.to_string()).collect())
+        }
+    };
+    for correction in CORRECTIONS {
+        let found: Vec<(&Strategy, &BTreeSet<u32>)> = all
+            .iter()
+            .filter(|((d, p, _), _)| d == correction.definition && p == correction.property)
+            .map(|((_, _, s), versions)| (s, versions))
+            .collect();
+        let expected = strategy(correction.deep_merge);
+        assert!(
+            !found.is_empty() && found.iter().all(|(s, _)| **s == expected),
+            "{}.{}: the sources say {found:?}, the correction expects {expected:?}",
+            correction.definition,
+            correction.property
+        );
+        // In the enabled version (when it has the property), the correction is what we write.
+        if let Some(schema) = converted_definitions().get(correction.definition)
+            && let Some(node) = schema.properties.get(correction.property)
+        {
+            let (list_type, keys) = match correction.published {
+                topology::Topology::Map(keys) => (Some("map"), keys.to_vec()),
+                topology::Topology::Atomic => (Some("atomic"), vec![]),
+                topology::Topology::Set => (Some("set"), vec![]),
+                topology::Topology::MapAtomic => (None, vec![]),
+            };
+            assert_eq!(
+                list_topology(node),
+                (list_type, keys),
+                "{}.{}",
+                correction.definition,
+                correction.property
+            );
+        }
+    }
+
+    // Every named definition exists in some version, and is a struct.
+    let mut definitions = BTreeSet::new();
+    for types in sources.values() {
+        for source in types {
+            let marker = "fn schema_name() -> std::borrow::Cow<'static, str> {\n        \"";
+            let at = source.text.find(marker).expect("schema_name") + marker.len();
+            let len = source.text[at..].find('"').expect("name");
+            definitions.insert(source.text[at..at + len].to_string());
+        }
+    }
+    let named = ATOMIC_STRUCTS
+        .iter()
+        .copied()
+        .chain(GRANULAR_STRUCT_PROPERTIES.iter().map(|(d, _)| *d))
+        .chain(KEY_DEFAULTS.iter().map(|(d, _, _)| *d));
+    for definition in named {
+        assert!(
+            definitions.contains(definition),
+            "{definition} is in no version"
+        );
+    }
+    for definition in ATOMIC_STRUCTS {
+        if let Some(schema) = converted_definitions().get(*definition) {
+            assert_eq!(schema.x_map_type.as_deref(), Some("atomic"), "{definition}");
+            assert!(!schema.properties.is_empty(), "{definition} is a struct");
+        }
+    }
+    for (definition, property) in GRANULAR_STRUCT_PROPERTIES {
+        let schema = &converted_definitions()[*definition];
+        assert_eq!(
+            schema.properties[*property].x_map_type.as_deref(),
+            Some("granular")
+        );
+    }
+    for (definition, property, default) in KEY_DEFAULTS {
+        let schema = &converted_definitions()[*definition];
+        assert_eq!(schema.properties[*property].default, Some(json!(default)));
+        assert!(
+            !schema.required.contains(&property.to_string()),
+            "{definition}.{property}"
+        );
+    }
+}
+
+/// How much topology the enabled version has (k8s-openapi 0.29, Kubernetes 1.37), as the
+/// `DeepMerge` impls give it and after the corrections: pinned to see changes. The corrected
+/// counts are those of the Kubernetes 1.37 OpenAPI (v2), whose 323 atomic lists are not quite
+/// ours: it leaves `APIResource.verbs` unannotated and marks `APIServiceSpec.caBundle` (a
+/// `[]byte`, a string in JSON) atomic. See `topology.rs`.
+#[test]
+fn topology_counts() {
+    let kind = |topology: &topology::Topology| match topology {
+        topology::Topology::Atomic => "atomic",
+        topology::Topology::Set => "set",
+        topology::Topology::Map(_) => "map",
+        topology::Topology::MapAtomic => "map_atomic",
+    };
+    let mut generated = std::collections::BTreeMap::new();
+    for (_, _, topology) in topology::generated() {
+        *generated.entry(kind(&topology)).or_insert(0) += 1;
+    }
+    assert_eq!(
+        generated,
+        std::collections::BTreeMap::from([
+            ("atomic", 320),
+            ("map", 111),
+            ("map_atomic", 4),
+            ("set", 26)
+        ])
+    );
+    let mut corrected = std::collections::BTreeMap::new();
+    for topology in topology::properties().values().flatten().map(|(_, t)| t) {
+        *corrected.entry(kind(topology)).or_insert(0) += 1;
+    }
+    assert_eq!(
+        corrected,
+        std::collections::BTreeMap::from([
+            ("atomic", 323),
+            ("map", 108),
+            ("map_atomic", 4),
+            ("set", 26)
+        ])
+    );
+}
+
+#[test]
+fn byte_string_is_a_base64_string() {
+    let shape = <k8s_openapi::ByteString as KubeSchema>::shape();
+    let known = known_of(shape.clone());
+    assert_eq!(known.name, "k8s_openapi::ByteString");
+    assert_eq!(
+        json_of(&(known.schema)()),
+        json!({"type": "string", "format": "byte"})
+    );
+    assert_eq!(lookup("k8s_openapi::ByteString"), Some(shape));
+    // The same as the fields k8s-openapi writes for `ByteString` values.
+    let secret = json_of(&schema_of::<k8s_openapi::api::core::v1::Secret>());
+    assert_eq!(
+        secret["properties"]["data"]["additionalProperties"],
+        json!({"type": "string", "format": "byte"})
+    );
+}
+
+/// Topology differences between controller-gen's golden and ours, walking both by property
+/// name: (JSON path, keyword, golden's value, ours), and the paths only one side has
+/// (keyword `only in the golden` / `only in ours`).
+fn differences(golden: &Value, ours: &Value, path: &str, out: &mut Vec<[String; 4]>) {
+    const KEYWORDS: [&str; 4] = [
+        "x-kubernetes-list-type",
+        "x-kubernetes-list-map-keys",
+        "x-kubernetes-map-type",
+        "default",
+    ];
+    let show = |v: Option<&Value>| v.map(Value::to_string).unwrap_or_default();
+    for keyword in KEYWORDS {
+        let (g, o) = (golden.get(keyword), ours.get(keyword));
+        if g != o {
+            out.push([path.into(), keyword.into(), show(g), show(o)]);
+        }
+    }
+    for child in ["items", "additionalProperties"] {
+        if let (Some(g), Some(o)) = (golden.get(child), ours.get(child)) {
+            differences(g, o, &format!("{path}.{child}"), out);
+        }
+    }
+    let empty = serde_json::Map::new();
+    let properties = |v: &Value| {
+        v.get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty)
+            .clone()
+    };
+    let (theirs, ours) = (properties(golden), properties(ours));
+    for (name, g) in &theirs {
+        let here = format!("{path}.{name}");
+        match ours.get(name) {
+            Some(o) => differences(g, o, &here, out),
+            None => out.push([
+                here,
+                "only in the golden".into(),
+                String::new(),
+                String::new(),
+            ]),
+        }
+    }
+    for name in ours.keys().filter(|n| !theirs.contains_key(*n)) {
+        let here = format!("{path}.{name}");
+        out.push([here, "only in ours".into(), String::new(), String::new()]);
+    }
+}
+
+/// controller-gen's `batchv1.JobTemplateSpec`: the cronjob golden's `spec.jobTemplate`.
+fn golden_job_template() -> Value {
+    let text = std::fs::read_to_string(CRONJOBS_GOLDEN).unwrap_or_else(|e| {
+        panic!("{CRONJOBS_GOLDEN}: {e} (this test needs controller-tools' goldens)")
+    });
+    let crd: Value = serde_saphyr::from_str(&text).expect("the golden parses");
+    let versions = crd["spec"]["versions"].as_array().expect("versions");
+    let v1 = versions
+        .iter()
+        .find(|v| v["name"] == "v1")
+        .expect("version v1");
+    v1["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["jobTemplate"].clone()
+}
+
+/// How many nodes of `value` carry `keyword`.
+fn count_keyword(value: &Value, keyword: &str) -> usize {
+    match value {
+        Value::Object(map) => {
+            usize::from(map.contains_key(keyword))
+                + map
+                    .values()
+                    .map(|v| count_keyword(v, keyword))
+                    .sum::<usize>()
+        }
+        Value::Array(items) => items.iter().map(|v| count_keyword(v, keyword)).sum(),
+        _ => 0,
+    }
+}
+
+/// Ours against controller-gen's `batchv1.JobTemplateSpec` (the cronjob golden, from
+/// k8s.io/api v0.36.1; ours is Kubernetes 1.37), node by node. Before the topology was recovered, ours lacked all
+/// of the golden's 155 `x-kubernetes-list-type`, 25 `x-kubernetes-list-map-keys` and 54
+/// `x-kubernetes-map-type`. Now every list type and every set of keys is the same, and what is
+/// left, by class (counts are exact: update them when they improve):
+/// - `x-kubernetes-map-type: atomic` on the 5 structs that embed `LocalObjectReference` inline
+///   (`ConfigMapEnvSource`, `SecretEnvSource`, `ConfigMapVolumeSource`, `ConfigMapProjection`,
+///   `SecretProjection`; 9 nodes): controller-gen flattens the embedded struct into them, its
+///   `+structType=atomic` included. The Kubernetes OpenAPI does not publish them atomic, and
+///   neither do we;
+/// - `default` (44 nodes: `""` on the `name` of `LocalObjectReference`-style references and on
+///   `grpc.service`, `false`, `ext4`, `rbd`, ...): the Go `+default` markers, which Kubernetes
+///   publishes only in its OpenAPI v3, not in the v2 k8s-openapi is generated from. Only the
+///   defaults list-map keys need are written by hand (`ContainerPort.protocol: TCP`, the same
+///   as controller-gen's); `LocalObjectReference.name` is required in k8s-openapi, so
+///   `imagePullSecrets` is a valid list-map without the default;
+/// - paths only in ours (no topology compared below them): the fields Kubernetes 1.37 added
+///   after the golden's k8s.io/api (`evictionResponders`, `scheduling`, `bindMountOptions`,
+///   `grpc.mode`, `httpGet.protocol`, `defaultUser`, ...) and the embedded ObjectMeta's
+///   properties (the golden was generated without `generateEmbeddedObjectMeta`). No path is
+///   only in the golden.
+#[test]
+fn job_template_topology_against_controller_gen() {
+    use k8s_openapi::api::batch::v1::JobTemplateSpec;
+    let golden = golden_job_template();
+    let ours = json_of(&schema_of::<JobTemplateSpec>());
+
+    // What the golden has, and what we have of it.
+    let keywords = [
+        ("x-kubernetes-list-type", 155),
+        ("x-kubernetes-list-map-keys", 25),
+        ("x-kubernetes-map-type", 54),
+    ];
+    for (keyword, count) in keywords {
+        assert_eq!(
+            count_keyword(&golden, keyword),
+            count,
+            "{keyword} in the golden"
+        );
+    }
+
+    let mut found = Vec::new();
+    differences(&golden, &ours, "", &mut found);
+    let of =
+        |keyword: &str| -> Vec<&[String; 4]> { found.iter().filter(|d| d[1] == keyword).collect() };
+
+    assert_eq!(of("x-kubernetes-list-type"), Vec::<&[String; 4]>::new());
+    assert_eq!(of("x-kubernetes-list-map-keys"), Vec::<&[String; 4]>::new());
+
+    let map_types = of("x-kubernetes-map-type");
+    assert_eq!(map_types.len(), 9, "{map_types:#?}");
+    for [path, _, theirs, ours] in map_types {
+        assert_eq!(
+            (theirs.as_str(), ours.as_str()),
+            ("\"atomic\"", ""),
+            "{path}"
+        );
+        let last = path.rsplit('.').next().unwrap();
+        assert!(
+            ["configMapRef", "secretRef", "configMap", "secret"].contains(&last),
+            "{path}"
+        );
+    }
+
+    let defaults = of("default");
+    assert_eq!(defaults.len(), 44, "{defaults:#?}");
+    for [path, _, theirs, ours] in &defaults {
+        assert!(
+            !theirs.is_empty() && ours.is_empty(),
+            "{path}: {theirs} vs {ours}"
+        );
+    }
+    // The one default we write in the job template is controller-gen's.
+    let ports = "/properties/spec/properties/template/properties/spec/properties/containers\
+                 /items/properties/ports/items/properties/protocol/default";
+    assert_eq!(golden.pointer(ports), Some(&json!("TCP")));
+    assert_eq!(ours.pointer(ports), Some(&json!("TCP")));
+
+    assert_eq!(of("only in the golden"), Vec::<&[String; 4]>::new());
+    let only_ours = of("only in ours");
+    assert_eq!(only_ours.len(), 58, "{only_ours:#?}");
+    assert_eq!(found.len(), 9 + 44 + 58);
 }

@@ -1,4 +1,4 @@
-// @generated from k8s-openapi 0.29.0's sources by `type_list_is_fresh` in `tests.rs`;
+// @generated from k8s-openapi 0.29.0's sources by `type_list_is_fresh` in `generate.rs`;
 // do not edit. Regenerate with
 // `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s type_list_is_fresh`.
 //
