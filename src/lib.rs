@@ -34,7 +34,7 @@
 
 pub use kubegen_core::known::KubeSchema;
 pub use kubegen_core::model::{Error, Errors, ResourceDef};
-pub use kubegen_derive::{rbac, CustomResource, KubeSchema};
+pub use kubegen_derive::{CustomResource, KubeSchema, rbac};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 
@@ -84,7 +84,11 @@ pub mod __private {
     pub fn resource_def(json: &str, spec: Shape, status: Option<Shape>) -> ResourceDef {
         let markers: ResourceMarkers =
             serde_json::from_str(json).expect("the derive and kubegen are the same version");
-        ResourceDef { markers, spec, status }
+        ResourceDef {
+            markers,
+            spec,
+            status,
+        }
     }
 
     /// `CustomResourceExt::crd()`: problems the compiler could not see (types behind other

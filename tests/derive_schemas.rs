@@ -9,7 +9,7 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kube::CustomResourceExt;
 use kubegen::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// The `spec` schema of a kind's only version.
 fn spec_of<K: CustomResourceExt>() -> Value {
@@ -51,18 +51,33 @@ fn scalars_and_collections_map_as_markers_md_says() {
     let p = &spec_of::<Scalars>()["properties"];
     assert_eq!(p["b"], json!({"type": "boolean"}));
     assert_eq!(p["i8_"], json!({"type": "integer", "format": "int32"}));
-    assert_eq!(p["u16_"], json!({"type": "integer", "format": "int32", "minimum": 0.0}));
+    assert_eq!(
+        p["u16_"],
+        json!({"type": "integer", "format": "int32", "minimum": 0.0})
+    );
     assert_eq!(p["i32_"], json!({"type": "integer", "format": "int32"}));
     assert_eq!(p["i64_"], json!({"type": "integer", "format": "int64"}));
-    assert_eq!(p["u32_"], json!({"type": "integer", "format": "int64", "minimum": 0.0}));
-    assert_eq!(p["u64_"], json!({"type": "integer", "format": "int64", "minimum": 0.0}));
-    assert_eq!(p["usize_"], json!({"type": "integer", "format": "int64", "minimum": 0.0}));
+    assert_eq!(
+        p["u32_"],
+        json!({"type": "integer", "format": "int64", "minimum": 0.0})
+    );
+    assert_eq!(
+        p["u64_"],
+        json!({"type": "integer", "format": "int64", "minimum": 0.0})
+    );
+    assert_eq!(
+        p["usize_"],
+        json!({"type": "integer", "format": "int64", "minimum": 0.0})
+    );
     assert_eq!(p["f32_"], json!({"type": "number", "format": "float"}));
     assert_eq!(p["f64_"], json!({"type": "number", "format": "double"}));
     assert_eq!(p["s"], json!({"type": "string"}));
     assert_eq!(p["c"], json!({"type": "string"}));
     assert_eq!(p["opt"], json!({"type": "string"}));
-    assert_eq!(p["list"], json!({"type": "array", "items": {"type": "string"}}));
+    assert_eq!(
+        p["list"],
+        json!({"type": "array", "items": {"type": "string"}})
+    );
     assert_eq!(
         p["fixed"],
         json!({"type": "array", "items": {"type": "integer", "format": "int32"}, "minItems": 3, "maxItems": 3})
@@ -75,12 +90,21 @@ fn scalars_and_collections_map_as_markers_md_says() {
         p["map"],
         json!({"type": "object", "additionalProperties": {"type": "integer", "format": "int32"}})
     );
-    assert_eq!(p["hash"]["additionalProperties"]["items"], json!({"type": "boolean"}));
+    assert_eq!(
+        p["hash"]["additionalProperties"]["items"],
+        json!({"type": "boolean"})
+    );
     assert_eq!(p["boxed"], json!({"type": "string"}));
-    assert_eq!(p["any"], json!({"x-kubernetes-preserve-unknown-fields": true}));
+    assert_eq!(
+        p["any"],
+        json!({"x-kubernetes-preserve-unknown-fields": true})
+    );
     assert_eq!(p["when"], json!({"type": "string", "format": "date-time"}));
     assert_eq!(p["qty"]["x-kubernetes-int-or-string"], true);
-    assert_eq!(p["qty"]["anyOf"], json!([{"type": "integer"}, {"type": "string"}]));
+    assert_eq!(
+        p["qty"]["anyOf"],
+        json!([{"type": "integer"}, {"type": "string"}])
+    );
     assert!(p["qty"]["pattern"].is_string());
     assert_eq!(
         p["port"],
@@ -172,13 +196,25 @@ fn every_serde_tagging_is_structural() {
                "description": "A unit-only enum is a string enum of the serialized names."})
     );
     assert_eq!(p["source"]["type"], "object");
-    assert_eq!(p["source"]["oneOf"], json!([{"required": ["url"]}, {"required": ["git"]}]));
-    assert_eq!(p["source"]["properties"]["url"], json!({"type": "string", "description": "From a URL."}));
-    assert_eq!(p["source"]["properties"]["git"]["required"], json!(["repo"]));
+    assert_eq!(
+        p["source"]["oneOf"],
+        json!([{"required": ["url"]}, {"required": ["git"]}])
+    );
+    assert_eq!(
+        p["source"]["properties"]["url"],
+        json!({"type": "string", "description": "From a URL."})
+    );
+    assert_eq!(
+        p["source"]["properties"]["git"]["required"],
+        json!(["repo"])
+    );
 
     let storage = &p["storage"];
     assert_eq!(storage["required"], json!(["type"]));
-    assert_eq!(storage["properties"]["type"], json!({"type": "string", "enum": ["Memory", "Disk", "Remote"]}));
+    assert_eq!(
+        storage["properties"]["type"],
+        json!({"type": "string", "enum": ["Memory", "Disk", "Remote"]})
+    );
     assert_eq!(storage["properties"]["size"]["format"], "int32");
     assert_eq!(storage["properties"]["endpoint"]["type"], "string");
     assert_eq!(
@@ -190,7 +226,10 @@ fn every_serde_tagging_is_structural() {
     );
 
     let setting = &p["setting"];
-    assert_eq!(setting["properties"]["kind"]["enum"], json!(["Off", "Level", "Named"]));
+    assert_eq!(
+        setting["properties"]["kind"]["enum"],
+        json!(["Off", "Level", "Named"])
+    );
     assert_eq!(
         setting["properties"]["value"],
         json!({"anyOf": [{"type": "integer"}, {"type": "string"}], "x-kubernetes-int-or-string": true})
@@ -198,7 +237,10 @@ fn every_serde_tagging_is_structural() {
     assert_eq!(setting["required"], json!(["kind"]));
 
     assert_eq!(p["port"]["x-kubernetes-int-or-string"], true);
-    assert_eq!(p["auth"]["anyOf"], json!([{"required": ["token"]}, {"required": ["password", "user"]}]));
+    assert_eq!(
+        p["auth"]["anyOf"],
+        json!([{"required": ["token"]}, {"required": ["password", "user"]}])
+    );
     assert_eq!(p["auth"]["properties"]["user"]["type"], "string");
     assert!(kubegen::try_crd::<Enums>().is_ok());
 }
@@ -206,7 +248,10 @@ fn every_serde_tagging_is_structural() {
 /// A string at least four long.
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
 #[serde(transparent)]
-#[kube_marker(min_length = 4, x_validation(rule = "self != 'nope'", message = "not nope"))]
+#[kube_marker(
+    min_length = 4,
+    x_validation(rule = "self != 'nope'", message = "not nope")
+)]
 pub struct LongerString(pub String);
 
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
@@ -233,7 +278,11 @@ pub struct MarkersSpec {
     pub type_only: LongerString,
     #[kube_marker(x_validation(rule = "self.startsWith('a')", message = "starts with a"))]
     pub both_rules: LongerString,
-    #[kube_marker(items(max_length = 3, pattern = "^[a-z]+$"), min_items = 1, list_type = "set")]
+    #[kube_marker(
+        items(max_length = 3, pattern = "^[a-z]+$"),
+        min_items = 1,
+        list_type = "set"
+    )]
     pub tags: Vec<String>,
     #[kube_marker(enum_values = [1, 2, 3], default = 2, exclusive_maximum, maximum = 4)]
     pub level: i32,
@@ -299,7 +348,10 @@ fn schema_keys_land_where_they_belong() {
         spec["x-kubernetes-validations"],
         json!([{"rule": "!has(oldSelf.fixed) || has(self.fixed)", "message": "field fixed is immutable once set"}])
     );
-    assert_eq!(p["free"], json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}));
+    assert_eq!(
+        p["free"],
+        json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true})
+    );
     assert_eq!(
         p["mixed"],
         json!({"anyOf": [{"type": "integer"}, {"type": "string"}], "x-kubernetes-int-or-string": true, "maxLength": 5})
@@ -309,14 +361,33 @@ fn schema_keys_land_where_they_belong() {
         json!([{"rule": "(has(self.a)?1:0)+(has(self.b)?1:0) <= 1",
                 "message": "at most one of the fields in [a b] may be set"}])
     );
-    assert_eq!(p["x"], json!({"type": "integer", "format": "int32", "description": "Inner x."}));
+    assert_eq!(
+        p["x"],
+        json!({"type": "integer", "format": "int32", "description": "Inner x."})
+    );
     assert_eq!(p["y"]["type"], "integer");
     assert_eq!(spec["x-kubernetes-preserve-unknown-fields"], true);
     assert!(p.get("skipped").is_none());
     assert_eq!(p["withDefault"]["default"], json!({"x": 1}));
-    assert_eq!(p["documented"]["externalDocs"], json!({"url": "https://example.com/docs", "description": "More"}));
+    assert_eq!(
+        p["documented"]["externalDocs"],
+        json!({"url": "https://example.com/docs", "description": "More"})
+    );
     let required: Vec<String> = serde_json::from_value(spec["required"].clone()).unwrap();
-    assert_eq!(required, ["bothRules", "fieldOverType", "free", "level", "mixed", "oneOf", "tags", "typeOnly", "x"]);
+    assert_eq!(
+        required,
+        [
+            "bothRules",
+            "fieldOverType",
+            "free",
+            "level",
+            "mixed",
+            "oneOf",
+            "tags",
+            "typeOnly",
+            "x"
+        ]
+    );
 }
 
 /// A recursive type behind another type is found when `crd()` runs (the derive saw only
@@ -342,8 +413,14 @@ pub struct TreeSpec {
 #[test]
 fn indirect_recursion_is_an_error_with_the_fix() {
     let errors = kubegen::try_crd::<Tree>().unwrap_err().to_string();
-    assert!(errors.contains("Child.parent: recursive type `Parent`"), "{errors}");
-    assert!(errors.contains("schema_type = \"object\", preserve_unknown_fields"), "{errors}");
+    assert!(
+        errors.contains("Child.parent: recursive type `Parent`"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("schema_type = \"object\", preserve_unknown_fields"),
+        "{errors}"
+    );
     assert!(!errors.contains("Child.stopped"), "{errors}");
 }
 
@@ -362,10 +439,15 @@ pub struct LateSpec {
 fn facts_behind_other_types_are_checked_at_run_time() {
     let errors = kubegen::try_crd::<Late>().unwrap_err().to_string();
     assert!(
-        errors.contains("LateSpec.conditions: `list_map_keys` names `kind`, which is not a field of the items"),
+        errors.contains(
+            "LateSpec.conditions: `list_map_keys` names `kind`, which is not a field of the items"
+        ),
         "{errors}"
     );
-    assert!(errors.contains("LateSpec.when: `max_items` applies to arrays, but this is string"), "{errors}");
+    assert!(
+        errors.contains("LateSpec.when: `max_items` applies to arrays, but this is string"),
+        "{errors}"
+    );
 }
 
 /// A type serialized through another type (`#[serde(into)]`) has that type's schema.
@@ -386,7 +468,10 @@ impl TryFrom<String> for Version {
     type Error = String;
     fn try_from(s: String) -> Result<Self, String> {
         let (a, b) = s.split_once('.').ok_or("no dot")?;
-        Ok(Version { major: a.parse().map_err(|_| "major")?, minor: b.parse().map_err(|_| "minor")? })
+        Ok(Version {
+            major: a.parse().map_err(|_| "major")?,
+            minor: b.parse().map_err(|_| "minor")?,
+        })
     }
 }
 

@@ -6,15 +6,35 @@ use std::path::Path;
 
 /// One field of a synthetic spec, in both dialects: `(type, kubegen marker, schemars attr)`.
 const FIELDS: &[(&str, &str, &str)] = &[
-    ("i32", "#[kube_marker(minimum = 1, maximum = 5)]", "#[schemars(range(min = 1, max = 5))]"),
-    ("String", "#[kube_marker(max_length = 63)]", "#[schemars(length(max = 63))]"),
+    (
+        "i32",
+        "#[kube_marker(minimum = 1, maximum = 5)]",
+        "#[schemars(range(min = 1, max = 5))]",
+    ),
+    (
+        "String",
+        "#[kube_marker(max_length = 63)]",
+        "#[schemars(length(max = 63))]",
+    ),
     ("Option<String>", "", ""),
-    ("Vec<String>", "#[kube_marker(min_items = 1)]", "#[schemars(length(min = 1))]"),
+    (
+        "Vec<String>",
+        "#[kube_marker(min_items = 1)]",
+        "#[schemars(length(min = 1))]",
+    ),
     ("std::collections::BTreeMap<String, String>", "", ""),
     ("bool", "", ""),
     ("i64", "", ""),
-    ("Option<i32>", "#[kube_marker(minimum = 0)]", "#[schemars(range(min = 0))]"),
-    ("String", "#[kube_marker(pattern = \"^[a-z]+$\")]", "#[schemars(regex(pattern = \"^[a-z]+$\"))]"),
+    (
+        "Option<i32>",
+        "#[kube_marker(minimum = 0)]",
+        "#[schemars(range(min = 0))]",
+    ),
+    (
+        "String",
+        "#[kube_marker(pattern = \"^[a-z]+$\")]",
+        "#[schemars(regex(pattern = \"^[a-z]+$\"))]",
+    ),
     ("Vec<Nested{k}>", "", ""),
     ("Nested{k}", "", ""),
     ("Option<Nested{k}>", "", ""),
@@ -29,14 +49,26 @@ fn kind_source(k: usize, fields: usize, kubegen: bool) -> String {
     let (derive, schema_derive) = if kubegen {
         ("kubegen::CustomResource", "kubegen::KubeSchema")
     } else {
-        ("kube::CustomResource, schemars::JsonSchema", "schemars::JsonSchema")
+        (
+            "kube::CustomResource, schemars::JsonSchema",
+            "schemars::JsonSchema",
+        )
     };
     let _ = writeln!(s, "/// Kind{k} is a synthetic kind.");
-    let _ = writeln!(s, "#[derive({derive}, serde::Serialize, serde::Deserialize, Clone, Debug)]");
+    let _ = writeln!(
+        s,
+        "#[derive({derive}, serde::Serialize, serde::Deserialize, Clone, Debug)]"
+    );
     if kubegen {
-        let _ = writeln!(s, "#[kube_marker(group = \"bench.example.com\", version = \"v1\", kind = \"Kind{k}\", status = \"Status{k}\")]");
+        let _ = writeln!(
+            s,
+            "#[kube_marker(group = \"bench.example.com\", version = \"v1\", kind = \"Kind{k}\", status = \"Status{k}\")]"
+        );
     } else {
-        let _ = writeln!(s, "#[kube(group = \"bench.example.com\", version = \"v1\", kind = \"Kind{k}\", status = \"Status{k}\", namespaced)]");
+        let _ = writeln!(
+            s,
+            "#[kube(group = \"bench.example.com\", version = \"v1\", kind = \"Kind{k}\", status = \"Status{k}\", namespaced)]"
+        );
     }
     let _ = writeln!(s, "pub struct Kind{k}Spec {{");
     for f in 0..fields {
@@ -46,22 +78,36 @@ fn kind_source(k: usize, fields: usize, kubegen: bool) -> String {
         if !attr.is_empty() {
             let _ = writeln!(s, "    {attr}");
         }
-        let _ = writeln!(s, "    pub field_{f}: {},", ty.replace("{k}", &k.to_string()));
+        let _ = writeln!(
+            s,
+            "    pub field_{f}: {},",
+            ty.replace("{k}", &k.to_string())
+        );
     }
     let _ = writeln!(s, "}}\n");
     for (name, body) in [
-        (format!("Nested{k}"), "    pub name: String,\n    pub port: Option<i32>,\n    pub tags: Vec<String>,\n"),
-        (format!("Status{k}"), "    pub ready: Option<bool>,\n    pub replicas: Option<i32>,\n"),
+        (
+            format!("Nested{k}"),
+            "    pub name: String,\n    pub port: Option<i32>,\n    pub tags: Vec<String>,\n",
+        ),
+        (
+            format!("Status{k}"),
+            "    pub ready: Option<bool>,\n    pub replicas: Option<i32>,\n",
+        ),
     ] {
         let _ = writeln!(s, "/// {name}.");
-        let _ = writeln!(s, "#[derive({schema_derive}, serde::Serialize, serde::Deserialize, Clone, Debug, Default)]");
+        let _ = writeln!(
+            s,
+            "#[derive({schema_derive}, serde::Serialize, serde::Deserialize, Clone, Debug, Default)]"
+        );
         let _ = writeln!(s, "pub struct {name} {{\n{body}}}\n");
     }
     s
 }
 
 fn write(path: &Path, content: &str) {
-    fs::create_dir_all(path.parent().expect("a file has a folder")).expect("the folder is writable");
+    fs::create_dir_all(path.parent().expect("a file has a folder"))
+        .expect("the folder is writable");
     if fs::read_to_string(path).ok().as_deref() != Some(content) {
         fs::write(path, content).expect("the file is writable");
     }
@@ -86,7 +132,10 @@ fn workspace(dir: &Path, members: &[&str]) {
     let list: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
     write(
         &dir.join("Cargo.toml"),
-        &format!("[workspace]\nmembers = [{}]\nresolver = \"3\"\n", list.join(", ")),
+        &format!(
+            "[workspace]\nmembers = [{}]\nresolver = \"3\"\n",
+            list.join(", ")
+        ),
     );
 }
 
@@ -94,9 +143,17 @@ fn workspace(dir: &Path, members: &[&str]) {
 pub fn compile_workspace(repo: &Path, dir: &Path, kinds: usize, fields: usize) {
     workspace(dir, &["api-kubegen", "api-kube"]);
     for (package, kubegen) in [("api-kubegen", true), ("api-kube", false)] {
-        write(&dir.join(package).join("Cargo.toml"), &manifest(package, repo, kubegen));
-        let source: String = (0..kinds).map(|k| kind_source(k, fields, kubegen)).collect();
-        write(&dir.join(package).join("src/lib.rs"), &format!("#![allow(dead_code)]\n{source}"));
+        write(
+            &dir.join(package).join("Cargo.toml"),
+            &manifest(package, repo, kubegen),
+        );
+        let source: String = (0..kinds)
+            .map(|k| kind_source(k, fields, kubegen))
+            .collect();
+        write(
+            &dir.join(package).join("src/lib.rs"),
+            &format!("#![allow(dead_code)]\n{source}"),
+        );
     }
 }
 
@@ -110,7 +167,10 @@ pub fn cli_workspace(repo: &Path, dir: &Path, kinds: usize, fields: usize) {
         let mut lib = String::from("#![allow(dead_code)]\n");
         for k in 0..kinds {
             let _ = writeln!(lib, "pub mod kind_{k};");
-            write(&root.join(format!("src/kind_{k}.rs")), &kind_source(k, fields, kubegen));
+            write(
+                &root.join(format!("src/kind_{k}.rs")),
+                &kind_source(k, fields, kubegen),
+            );
         }
         write(&root.join("src/lib.rs"), &lib);
     }
@@ -134,6 +194,10 @@ pub fn touch(path: &Path) {
 /// The one-line edit of the crdgen idiom: a field's doc comment changes, back and forth.
 pub fn edit_one_line(path: &Path, flip: bool) {
     let content = fs::read_to_string(path).expect("the file exists");
-    let (from, to) = if flip { ("/// Field 0 of kind 0.", "/// Field 0 of kind 0 (edited).") } else { ("/// Field 0 of kind 0 (edited).", "/// Field 0 of kind 0.") };
+    let (from, to) = if flip {
+        ("/// Field 0 of kind 0.", "/// Field 0 of kind 0 (edited).")
+    } else {
+        ("/// Field 0 of kind 0 (edited).", "/// Field 0 of kind 0.")
+    };
     fs::write(path, content.replacen(from, to, 1)).expect("the file is writable");
 }

@@ -17,7 +17,7 @@ use std::process::Command;
 
 use clap::{Parser, Subcommand};
 
-use measure::{time_runs, Stats};
+use measure::{Stats, time_runs};
 
 /// kubegen's benchmarks.
 #[derive(Parser)]
@@ -53,17 +53,24 @@ enum Bench {
 
 fn main() {
     let args = Args::parse();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("bench/ is in the repository").to_path_buf();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("bench/ is in the repository")
+        .to_path_buf();
     let work = repo.join("target/kubegen-bench");
     match args.bench {
-        Bench::Compile { kinds, fields } => compile(&repo, &work.join("compile"), kinds, fields, args.runs),
+        Bench::Compile { kinds, fields } => {
+            compile(&repo, &work.join("compile"), kinds, fields, args.runs)
+        }
         Bench::Cli { kinds, fields } => cli(&repo, &work.join("cli"), kinds, fields, args.runs),
     }
 }
 
 fn cargo(dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO"));
-    cmd.args(args).current_dir(dir).env("CARGO_TARGET_DIR", dir.join("target"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"));
     cmd
 }
 
@@ -76,7 +83,10 @@ fn compile(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
     generate::compile_workspace(repo, dir, kinds, fields);
     eprintln!("building dependencies once (not timed)...");
     run(cargo(dir, &["build", "-q", "--workspace"]));
-    let flavors = [("kubegen", "api-kubegen"), ("kube-derive + schemars", "api-kube")];
+    let flavors = [
+        ("kubegen", "api-kubegen"),
+        ("kube-derive + schemars", "api-kube"),
+    ];
     let mut results: Vec<Stats> = Vec::new();
     for (label, package) in flavors {
         let lib = dir.join(package).join("src/lib.rs");

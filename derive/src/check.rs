@@ -2,14 +2,14 @@
 //! can name (primitives, std, serde_json, chrono) get their real schema; other types stay
 //! untyped here and are checked at run time and by `gen-cli`.
 
-use darling::error::Accumulator;
 use darling::Error;
+use darling::error::Accumulator;
 use proc_macro2::Span;
 
 use kubegen_core::model::{Errors, TypeDef};
-use kubegen_core::parse::shape::{shape_of, Syntactic};
+use kubegen_core::parse::shape::{Syntactic, shape_of};
 use kubegen_core::parse::typedef::Parsed;
-use kubegen_core::schema::{recursion, Builder, Schema};
+use kubegen_core::schema::{Builder, Schema, recursion};
 use syn::visit::Visit;
 
 /// The type with the shapes its fields' syntax shows, and the schema the engine builds from
@@ -24,7 +24,9 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schem
         let shape = if stops {
             Default::default()
         } else {
-            errors.handle(shape_of(ty, &Syntactic).map_err(Error::from)).unwrap_or_default()
+            errors
+                .handle(shape_of(ty, &Syntactic).map_err(Error::from))
+                .unwrap_or_default()
         };
         shapes.push(shape);
     }

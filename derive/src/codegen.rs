@@ -1,12 +1,12 @@
 //! `impl kubegen::KubeSchema`: the type's model travels as JSON, its fields' shapes come from
 //! trait dispatch at run time.
 
-use darling::error::Accumulator;
 use darling::Error;
+use darling::error::Accumulator;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::DeriveInput;
+use syn::spanned::Spanned;
 
 use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::typedef::{self, Parsed};
@@ -29,13 +29,17 @@ pub fn kube_schema(
     let ident = &input.ident;
     let name = ident.to_string();
     let json = encode(&parsed.def, errors);
-    let shapes = parsed.def.fields().zip(&parsed.field_types).map(|(field, ty)| {
-        if !parsed.def.walks(field) {
-            quote!(::kubegen::__private::Shape::default())
-        } else {
-            quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::shape())
-        }
-    });
+    let shapes = parsed
+        .def
+        .fields()
+        .zip(&parsed.field_types)
+        .map(|(field, ty)| {
+            if !parsed.def.walks(field) {
+                quote!(::kubegen::__private::Shape::default())
+            } else {
+                quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::shape())
+            }
+        });
     let shapes: Vec<TokenStream> = shapes.collect();
     let consts = info::consts(&seen, &parsed);
     let checks = info::checks(&seen, &parsed);
@@ -63,7 +67,9 @@ pub fn kube_schema(
 /// The model as JSON, to be read back at run time.
 pub fn encode(value: &impl serde::Serialize, errors: &mut Accumulator) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| {
-        errors.push(Error::custom(format!("kubegen could not encode the model: {e}")));
+        errors.push(Error::custom(format!(
+            "kubegen could not encode the model: {e}"
+        )));
         String::new()
     })
 }

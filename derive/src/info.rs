@@ -45,7 +45,10 @@ pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                             let kind = field_kind(def, field, ty);
                             quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind })
                         });
-                        (quote!(#p::Kind::Object), Some(quote!(#p::Info::object(&[#(#entries),*]))))
+                        (
+                            quote!(#p::Kind::Object),
+                            Some(quote!(#p::Info::object(&[#(#entries),*]))),
+                        )
                     }
                     _ if *style == Style::Named => (quote!(#p::Kind::Object), None),
                     _ => (quote!(#p::Kind::Unknown), None),
@@ -99,7 +102,11 @@ fn field_kind(def: &TypeDef, field: &Field, ty: &syn::Type) -> TokenStream {
 pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
     let p = quote!(::kubegen::__private::info);
     let mut out = TokenStream::new();
-    for ((field, ty), span) in def.fields().zip(&parsed.field_types).zip(field_spans(parsed)) {
+    for ((field, ty), span) in def
+        .fields()
+        .zip(&parsed.field_types)
+        .zip(field_spans(parsed))
+    {
         if !def.walks(field) || field.markers.schema_type.is_some() {
             continue;
         }
@@ -111,7 +118,10 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             .replace(" ,", ",");
         if matches!(shape, Shape::Opaque(_)) {
             for (key, wants) in type_bound_keys(&field.markers) {
-                let message = format!("`{key}` applies to {}, but `{written}` is not one", wants_text(wants));
+                let message = format!(
+                    "`{key}` applies to {}, but `{written}` is not one",
+                    wants_text(wants)
+                );
                 let wants = match wants {
                     Wants::Numbers => quote!(Numbers),
                     Wants::Strings => quote!(Strings),
@@ -130,10 +140,18 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             Shape::Opaque(_) => true,
             _ => false,
         };
-        let keys = field.markers.list_map_keys.iter().flatten().filter(|_| items_unseen);
+        let keys = field
+            .markers
+            .list_map_keys
+            .iter()
+            .flatten()
+            .filter(|_| items_unseen);
         for key in keys {
-            let missing = format!("`list_map_keys` names `{key}`, which is not a field of the items of `{written}`");
-            let optional = format!("list map key `{key}` must be required or have a default in the items");
+            let missing = format!(
+                "`list_map_keys` names `{key}`, which is not a field of the items of `{written}`"
+            );
+            let optional =
+                format!("list map key `{key}` must be required or have a default in the items");
             let not_scalar = format!("list map key `{key}` must be a scalar field");
             let not_objects = "`list_type = \"map\"` needs items that are structs with fields (the keys name some of them)";
             out.extend(quote_spanned! {span=>

@@ -10,7 +10,7 @@ mod info;
 mod resource;
 
 use proc_macro::TokenStream;
-use syn::{parse_macro_input, DeriveInput};
+use syn::{DeriveInput, parse_macro_input};
 
 /// Runs a macro body; a bug that panics becomes a compile error instead of crashing rustc's
 /// expansion with an unhelpful message.
@@ -39,9 +39,14 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     guarded(|| {
         let mut errors = darling::Error::accumulator();
-        let (tokens, _) =
-            codegen::kube_schema(&input, kubegen_core::parse::markers::Place::Type, &mut errors);
-        errors.finish_with(tokens).unwrap_or_else(|e| e.write_errors())
+        let (tokens, _) = codegen::kube_schema(
+            &input,
+            kubegen_core::parse::markers::Place::Type,
+            &mut errors,
+        );
+        errors
+            .finish_with(tokens)
+            .unwrap_or_else(|e| e.write_errors())
     })
 }
 
@@ -49,7 +54,10 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
 /// one into `config/rbac/role.yaml`. The arguments are checked here, at compile time.
 #[proc_macro_attribute]
 pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
-    let (args, item) = (proc_macro2::TokenStream::from(args), proc_macro2::TokenStream::from(item));
+    let (args, item) = (
+        proc_macro2::TokenStream::from(args),
+        proc_macro2::TokenStream::from(item),
+    );
     guarded(|| match kubegen_core::parse::rbac::parse(args) {
         Ok(_) => item,
         Err(e) => {

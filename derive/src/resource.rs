@@ -19,7 +19,10 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
     if !matches!(input.data, syn::Data::Struct(_)) {
-        errors.push(error_at(&input.ident, "`CustomResource` goes on the spec struct"));
+        errors.push(error_at(
+            &input.ident,
+            "`CustomResource` goes on the spec struct",
+        ));
     }
     if input.ident == m.kind {
         errors.push(error_at(
@@ -34,10 +37,21 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     check_paths(m, &checked.schema, &input.ident, &mut errors);
     // The parser checked that these parse.
     let status: Option<syn::Type> = m.status.as_ref().and_then(|s| syn::parse_str(s).ok());
-    let derives: Vec<syn::Path> = m.derive.iter().filter_map(|d| syn::parse_str(d).ok()).collect();
+    let derives: Vec<syn::Path> = m
+        .derive
+        .iter()
+        .filter_map(|d| syn::parse_str(d).ok())
+        .collect();
     let json = codegen::encode(m, &mut errors);
     errors.finish()?;
-    Ok(generate(input, m, status.as_ref(), &derives, &json, schema_impl))
+    Ok(generate(
+        input,
+        m,
+        status.as_ref(),
+        &derives,
+        &json,
+        schema_impl,
+    ))
 }
 
 /// Printer columns, scale paths and selectable fields, checked against what the syntax shows.
@@ -72,7 +86,11 @@ fn generate(
     let spec = &input.ident;
     let kind = format_ident!("{}", m.kind);
     let (kind_str, group, version) = (&m.kind, &m.group, &m.version);
-    let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
+    let api_version = if group.is_empty() {
+        version.clone()
+    } else {
+        format!("{group}/{version}")
+    };
     let plural = m.plural();
     let crd_name = m.crd_name();
     let short_names = m.short_names.clone().unwrap_or_default();

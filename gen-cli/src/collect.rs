@@ -11,11 +11,11 @@ use syn::{Attribute, DeriveInput, Item, Meta};
 use kubegen_core::known;
 use kubegen_core::model::{Error, Loc, ResourceDef, Shape, TypeDef};
 use kubegen_core::parse::markers::Place;
-use kubegen_core::parse::shape::{shape_of, Resolver};
+use kubegen_core::parse::shape::{Resolver, shape_of};
 use kubegen_core::parse::typedef;
 use kubegen_core::rbac::RbacRule;
 
-use crate::source::{item_attrs, Crate, ItemKind, ModuleId, Resolved};
+use crate::source::{Crate, ItemKind, ModuleId, Resolved, item_attrs};
 
 /// What a crate declares.
 #[derive(Default)]
@@ -66,7 +66,12 @@ pub fn collect(krate: &Crate) -> Collected {
     let defs: Defs = Arc::new(OnceLock::new());
     let mut table = HashMap::new();
     for (module, _, parsed, place) in &derived {
-        let r = CrateResolver { krate, module: *module, defs: &defs, generics: Vec::new() };
+        let r = CrateResolver {
+            krate,
+            module: *module,
+            defs: &defs,
+            generics: Vec::new(),
+        };
         let mut def = parsed.def.clone();
         let mut shapes = Vec::new();
         for (field, ty) in def.fields_mut().zip(&parsed.field_types) {
@@ -77,7 +82,8 @@ pub fn collect(krate: &Crate) -> Collected {
             match shape_of(ty, &r) {
                 Ok(shape) => shapes.push(shape),
                 Err(e) => {
-                    out.errors.push(located(krate.module(*module).loc(e.span()), e.to_string()));
+                    out.errors
+                        .push(located(krate.module(*module).loc(e.span()), e.to_string()));
                     shapes.push(Shape::Opaque(String::new()));
                 }
             }
@@ -134,7 +140,13 @@ fn derive_place(attrs: &[Attribute]) -> Option<Place> {
     let mut place = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
         let _ = attr.parse_nested_meta(|meta| {
-            match meta.path.segments.last().map(|s| s.ident.to_string()).as_deref() {
+            match meta
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .as_deref()
+            {
                 Some("CustomResource") => place = Some(Place::Spec),
                 Some("KubeSchema") if place.is_none() => place = Some(Place::Type),
                 _ => {}
@@ -149,13 +161,19 @@ fn derive_place(attrs: &[Attribute]) -> Option<Place> {
 fn rbac_rules(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: &mut Collected) {
     let m = krate.module(module);
     for attr in attrs {
-        if attr.path().segments.last().is_none_or(|s| s.ident != "rbac") {
+        if attr
+            .path()
+            .segments
+            .last()
+            .is_none_or(|s| s.ident != "rbac")
+        {
             continue;
         }
         let tokens = match &attr.meta {
             Meta::List(list) => list.tokens.clone(),
             _ => {
-                out.errors.push(located(m.loc(attr.span()), "expected `#[rbac(...)]`"));
+                out.errors
+                    .push(located(m.loc(attr.span()), "expected `#[rbac(...)]`"));
                 continue;
             }
         };
@@ -196,7 +214,10 @@ impl Resolver for CrateResolver<'_> {
         {
             return Ok(shape.clone());
         }
-        let resolved = self.krate.resolve_type(self.module, path).map_err(|e| e.message)?;
+        let resolved = self
+            .krate
+            .resolve_type(self.module, path)
+            .map_err(|e| e.message)?;
         match resolved {
             Resolved::Primitive(p) => known::lookup(&p, args)
                 .unwrap_or_else(|| Err(format!("`{p}` has no JSON form a CRD can describe"))),
@@ -223,8 +244,11 @@ impl Resolver for CrateResolver<'_> {
                     }
                 }
                 ItemKind::TypeAlias(alias) => {
-                    let params: Vec<String> =
-                        alias.generics.type_params().map(|p| p.ident.to_string()).collect();
+                    let params: Vec<String> = alias
+                        .generics
+                        .type_params()
+                        .map(|p| p.ident.to_string())
+                        .collect();
                     let inner = CrateResolver {
                         krate: self.krate,
                         module,
@@ -245,10 +269,14 @@ impl Resolver for CrateResolver<'_> {
 impl CrateResolver<'_> {
     /// Whether `name` in `module` derives a schema.
     fn krate_derives(&self, module: ModuleId, name: &str) -> bool {
-        self.krate.module(module).items().iter().any(|item| match item {
-            Item::Struct(s) if s.ident == name => derive_place(&s.attrs).is_some(),
-            Item::Enum(e) if e.ident == name => derive_place(&e.attrs).is_some(),
-            _ => false,
-        })
+        self.krate
+            .module(module)
+            .items()
+            .iter()
+            .any(|item| match item {
+                Item::Struct(s) if s.ident == name => derive_place(&s.attrs).is_some(),
+                Item::Enum(e) if e.ident == name => derive_place(&e.attrs).is_some(),
+                _ => false,
+            })
     }
 }

@@ -10,7 +10,7 @@ use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 
 use crate::cli::Options;
-use crate::collect::{collect, Collected};
+use crate::collect::{Collected, collect};
 use crate::output::Plan;
 use crate::source::Crate;
 use crate::workspace::Package;
@@ -42,13 +42,15 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
         // Sources are read through paths relative to the current folder when they are under
         // it, so every location printed is short.
         let root = Path::new(&display(root)).to_path_buf();
-        let krate = Crate::load(name, &root).map_err(|e| {
-            vec![Error::new(Some(&e.loc), "", e.message)]
-        })?;
+        let krate =
+            Crate::load(name, &root).map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
         let c = collect(&krate);
         all.errors.extend(c.errors);
-        all.rbac
-            .extend(c.rbac.into_iter().filter(|r| seen_rules.insert(r.loc.clone())));
+        all.rbac.extend(
+            c.rbac
+                .into_iter()
+                .filter(|r| seen_rules.insert(r.loc.clone())),
+        );
         all.resources.extend(
             c.resources
                 .into_iter()
@@ -80,7 +82,8 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
                 Ok(c) => {
                     let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
                     let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
-                    plan.files.insert(bases.join(file), render::manifest(&[value]));
+                    plan.files
+                        .insert(bases.join(file), render::manifest(&[value]));
                 }
                 Err(e) => errors.extend(e.0),
             }
@@ -93,7 +96,8 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
         if roles.is_empty() {
             plan.owned_files.push(role_file);
         } else {
-            plan.files.insert(role_file, render::manifest(&rbac::to_k8s(&roles)));
+            plan.files
+                .insert(role_file, render::manifest(&rbac::to_k8s(&roles)));
         }
     }
     if errors.is_empty() {
@@ -117,5 +121,8 @@ fn by_kind(resources: Vec<ResourceDef>) -> BTreeMap<(String, String), Vec<Resour
 /// A path shown relative to the current folder when it is under it.
 pub fn display(path: &Path) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();
-    path.strip_prefix(&cwd).unwrap_or(path).display().to_string()
+    path.strip_prefix(&cwd)
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }

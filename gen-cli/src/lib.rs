@@ -14,15 +14,36 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use cli::{Cli, Command, Options};
-use generate::{display, generate, What};
+use generate::{What, display, generate};
 use kubegen_core::model::Error;
 
 /// Runs a command; the exit code is 1 on any error and, with `--check`, on stale files.
 pub fn run(cli: Cli) -> ExitCode {
     let (options, what, explain) = match cli.command {
-        Command::Manifests(o) => (o, What { crds: true, rbac: true }, false),
-        Command::Crd(o) => (o, What { crds: true, rbac: false }, false),
-        Command::Rbac { options, explain } => (options, What { crds: false, rbac: true }, explain),
+        Command::Manifests(o) => (
+            o,
+            What {
+                crds: true,
+                rbac: true,
+            },
+            false,
+        ),
+        Command::Crd(o) => (
+            o,
+            What {
+                crds: true,
+                rbac: false,
+            },
+            false,
+        ),
+        Command::Rbac { options, explain } => (
+            options,
+            What {
+                crds: false,
+                rbac: true,
+            },
+            explain,
+        ),
     };
     match run_packages(&options, what, explain) {
         Ok(code) => code,
@@ -30,7 +51,10 @@ pub fn run(cli: Cli) -> ExitCode {
             for e in &errors {
                 eprintln!("{}", format_error(e));
             }
-            eprintln!("error: kubegen found {} problem(s); nothing was written", errors.len());
+            eprintln!(
+                "error: kubegen found {} problem(s); nothing was written",
+                errors.len()
+            );
             ExitCode::FAILURE
         }
     }
@@ -57,7 +81,8 @@ pub fn format_error(e: &Error) -> String {
 
 fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode, Vec<Error>> {
     let one = |message: String| vec![Error::new(None, "", message)];
-    let packages = workspace::discover(options.manifest_path.as_deref(), &options.packages).map_err(one)?;
+    let packages =
+        workspace::discover(options.manifest_path.as_deref(), &options.packages).map_err(one)?;
     if packages.is_empty() {
         return Err(one(
             "no workspace member depends on kubegen; name one with `-p`".to_string(),
@@ -98,7 +123,11 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
             eprintln!("{verb}: {}", display(path));
         }
         for path in &outcome.removed {
-            let verb = if options.check { "would remove" } else { "removed" };
+            let verb = if options.check {
+                "would remove"
+            } else {
+                "removed"
+            };
             eprintln!("{verb}: {} (its kind no longer exists)", display(path));
         }
         if options.check && !(outcome.changed.is_empty() && outcome.removed.is_empty()) {

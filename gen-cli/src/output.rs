@@ -77,7 +77,10 @@ impl Plan {
             .iter()
             .filter(|p| fs::read_to_string(p).is_ok_and(|c| is_ours(&c)))
             .cloned();
-        let stale_in_dirs = self.owned_dirs.iter().flat_map(|d| stale_files(d, &self.files));
+        let stale_in_dirs = self
+            .owned_dirs
+            .iter()
+            .flat_map(|d| stale_files(d, &self.files));
         for stale in stale_in_dirs.chain(owned) {
             let old = fs::read_to_string(&stale).unwrap_or_default();
             out.diffs.push(diff(&stale, &old, ""));
@@ -146,7 +149,8 @@ mod tests {
     use super::*;
 
     fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("kubegen-output-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("kubegen-output-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
@@ -166,17 +170,24 @@ mod tests {
             owned_files: vec![],
         };
         let checked = plan.apply(true).unwrap();
-        assert_eq!(checked.changed, [a.clone()]);
-        assert_eq!(checked.removed, [stale.clone()]);
+        assert_eq!(checked.changed, std::slice::from_ref(&a));
+        assert_eq!(checked.removed, std::slice::from_ref(&stale));
         assert!(checked.diffs[0].contains("+a: 1"), "{}", checked.diffs[0]);
         assert!(!a.exists() && stale.exists(), "--check writes nothing");
         plan.apply(false).unwrap();
-        assert_eq!(fs::read_to_string(&a).unwrap(), format!("{HEADER}---\na: 1\n"));
+        assert_eq!(
+            fs::read_to_string(&a).unwrap(),
+            format!("{HEADER}---\na: 1\n")
+        );
         assert!(!stale.exists());
         assert_eq!(fs::read_to_string(&theirs).unwrap(), "hand: written\n");
         let again = plan.apply(true).unwrap();
         assert!(again.changed.is_empty() && again.removed.is_empty());
-        let leftovers: Vec<_> = fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
+        let leftovers: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
         assert!(leftovers.is_empty());
     }
 
@@ -187,13 +198,20 @@ mod tests {
         fs::write(&role, "kind: ClusterRole\n").unwrap();
         let other = dir.join("z.yaml");
         let plan = Plan {
-            files: [(role.clone(), format!("{HEADER}---\nkind: ClusterRole\n")), (other.clone(), format!("{HEADER}x: 1\n"))].into(),
+            files: [
+                (role.clone(), format!("{HEADER}---\nkind: ClusterRole\n")),
+                (other.clone(), format!("{HEADER}x: 1\n")),
+            ]
+            .into(),
             owned_dirs: vec![],
             owned_files: vec![],
         };
         let err = plan.apply(false).unwrap_err();
         assert!(err.0.contains("was not written by kubegen"), "{err}");
         assert_eq!(fs::read_to_string(&role).unwrap(), "kind: ClusterRole\n");
-        assert!(!other.exists(), "nothing is written when one file is refused");
+        assert!(
+            !other.exists(),
+            "nothing is written when one file is refused"
+        );
     }
 }

@@ -54,8 +54,17 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
             targets: p
                 .targets
                 .iter()
-                .filter(|t| t.kind.iter().any(|k| matches!(k, TargetKind::Lib | TargetKind::Bin)))
-                .map(|t| (t.name.replace('-', "_"), t.src_path.as_std_path().to_path_buf()))
+                .filter(|t| {
+                    t.kind
+                        .iter()
+                        .any(|k| matches!(k, TargetKind::Lib | TargetKind::Bin))
+                })
+                .map(|t| {
+                    (
+                        t.name.replace('-', "_"),
+                        t.src_path.as_std_path().to_path_buf(),
+                    )
+                })
                 .collect(),
         })
         .collect();

@@ -17,7 +17,11 @@ impl Workspace {
         let root = std::env::temp_dir().join(format!("kubegen-cli-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         fs::create_dir_all(root.join("api/src")).unwrap();
-        fs::write(root.join("Cargo.toml"), "[workspace]\nmembers = [\"api\"]\nresolver = \"3\"\n").unwrap();
+        fs::write(
+            root.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"api\"]\nresolver = \"3\"\n",
+        )
+        .unwrap();
         fs::write(
             root.join("api/Cargo.toml"),
             "[package]\nname = \"api\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nkubegen = \"0.1.0\"\n",
@@ -96,18 +100,35 @@ fn writes_the_config_tree_then_checks_it() {
     let crd = ws.read(CRD);
     assert!(crd.starts_with(HEADER), "{crd}");
     assert!(crd.contains("  name: widgets.example.com\n"), "{crd}");
-    assert!(crd.contains("\n                    name:\n                      type: string\n"), "{crd}");
+    assert!(
+        crd.contains("\n                    name:\n                      type: string\n"),
+        "{crd}"
+    );
     let role = ws.read(ROLE);
-    assert!(role.contains("kind: ClusterRole\nmetadata:\n  name: manager-role\n"), "{role}");
+    assert!(
+        role.contains("kind: ClusterRole\nmetadata:\n  name: manager-role\n"),
+        "{role}"
+    );
 
     let fresh = ws.run(&["manifests", "--check"]);
     assert!(fresh.status.success(), "{}", stderr(&fresh));
 
-    ws.write("api/src/lib.rs", &WIDGET.replace("minimum = 1", "minimum = 2"));
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET.replace("minimum = 1", "minimum = 2"),
+    );
     let stale = ws.run(&["manifests", "--check"]);
     assert_eq!(stale.status.code(), Some(1));
-    assert!(stdout(&stale).contains("-                minimum: 1\n+                minimum: 2\n"), "{}", stdout(&stale));
-    assert!(stderr(&stale).contains("stale: api/config/crd/bases/example.com_widgets.yaml"), "{}", stderr(&stale));
+    assert!(
+        stdout(&stale).contains("-                minimum: 1\n+                minimum: 2\n"),
+        "{}",
+        stdout(&stale)
+    );
+    assert!(
+        stderr(&stale).contains("stale: api/config/crd/bases/example.com_widgets.yaml"),
+        "{}",
+        stderr(&stale)
+    );
     assert_eq!(ws.read(CRD), crd, "--check writes nothing");
 }
 
@@ -125,11 +146,17 @@ fn stdout_prints_instead_of_writing() {
 fn a_source_that_does_not_parse_is_located_and_nothing_is_written() {
     let ws = Workspace::new("parse");
     ws.write("api/src/lib.rs", "pub mod api;\n");
-    ws.write("api/src/api.rs", &format!("{WIDGET}\npub struct Broken {{ x: }}\n"));
+    ws.write(
+        "api/src/api.rs",
+        &format!("{WIDGET}\npub struct Broken {{ x: }}\n"),
+    );
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("api/src/api.rs:26:24: error: syntax error"), "{err}");
+    assert!(
+        err.contains("api/src/api.rs:26:24: error: syntax error"),
+        "{err}"
+    );
     assert!(!ws.exists("api/config"), "nothing is written");
 }
 
@@ -141,7 +168,10 @@ fn a_missing_module_file_is_reported_at_the_mod_item() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("api/src/lib.rs:1:1: error:"), "{err}");
-    assert!(err.contains("gone.rs") && err.contains("gone/mod.rs"), "{err}");
+    assert!(
+        err.contains("gone.rs") && err.contains("gone/mod.rs"),
+        "{err}"
+    );
     assert!(!ws.exists("api/config"));
 }
 
@@ -155,7 +185,12 @@ fn attribute_errors_are_located_several_at_once() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("api/src/lib.rs:8:19: error: Unknown field: `minimun`. Did you mean `minimum`?"), "{err}");
+    assert!(
+        err.contains(
+            "api/src/lib.rs:8:19: error: Unknown field: `minimun`. Did you mean `minimum`?"
+        ),
+        "{err}"
+    );
     assert!(err.contains("Did you mean `list`?"), "{err}");
     assert!(!ws.exists("api/config"));
 }
@@ -172,18 +207,29 @@ fn checks_the_derive_cannot_see_are_made_with_locations() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("api/src/lib.rs:10:5: error: WidgetSpec.parts: `list_map_keys` names `id`, which is not a field of the items (JSON names: name)"), "{err}");
-    assert!(err.contains("WidgetSpec.count: `min_length` applies to strings, but this is integer"), "{err}");
+    assert!(
+        err.contains("WidgetSpec.count: `min_length` applies to strings, but this is integer"),
+        "{err}"
+    );
 }
 
 #[test]
 fn unknown_types_are_named_with_the_fix() {
     let ws = Workspace::new("unknown");
-    ws.write("api/src/lib.rs", &WIDGET.replace("pub size: i32,", "pub size: std::time::Duration,"));
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET.replace("pub size: i32,", "pub size: std::time::Duration,"),
+    );
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(err.contains("api/src/lib.rs:9:15: error:"), "{err}");
-    assert!(err.contains("`std::time::Duration` is a type from another crate that kubegen does not know"), "{err}");
+    assert!(
+        err.contains(
+            "`std::time::Duration` is a type from another crate that kubegen does not know"
+        ),
+        "{err}"
+    );
     assert!(err.contains("schemaless"), "{err}");
 }
 
@@ -193,7 +239,11 @@ fn a_package_that_is_not_a_member_is_an_error() {
     ws.write("api/src/lib.rs", WIDGET);
     let out = ws.run(&["manifests", "-p", "nope"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("package `nope` is not a member of the workspace (members: api)"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("package `nope` is not a member of the workspace (members: api)"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -203,9 +253,16 @@ fn never_overwrites_a_file_it_did_not_write() {
     ws.write(ROLE, "# mine\nkind: ClusterRole\n");
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("was not written by kubegen"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("was not written by kubegen"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(ws.read(ROLE), "# mine\nkind: ClusterRole\n");
-    assert!(!ws.exists(CRD), "nothing is written when one file is refused");
+    assert!(
+        !ws.exists(CRD),
+        "nothing is written when one file is refused"
+    );
 }
 
 #[test]
@@ -217,10 +274,17 @@ fn a_crd_whose_kind_is_gone_is_removed() {
     ws.write("api/src/lib.rs", &WIDGET.replace("Widget\"", "Gadget\""));
     let out = ws.run(&["manifests"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("removed: api/config/crd/bases/example.com_widgets.yaml"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("removed: api/config/crd/bases/example.com_widgets.yaml"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!ws.exists(CRD));
     assert!(ws.exists("api/config/crd/bases/example.com_gadgets.yaml"));
-    assert!(ws.exists("api/config/crd/bases/notes.yaml"), "files kubegen did not write stay");
+    assert!(
+        ws.exists("api/config/crd/bases/notes.yaml"),
+        "files kubegen did not write stay"
+    );
 }
 
 #[test]
@@ -236,24 +300,51 @@ fn versions_of_one_kind_merge_and_conflicts_name_both() {
     let out = ws.run(&["crd"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let crd = ws.read(CRD);
-    assert!(crd.contains("  - name: v1\n") && crd.contains("  - name: v2\n"), "{crd}");
-    assert!(crd.contains("    served: true\n    storage: false\n"), "{crd}");
+    assert!(
+        crd.contains("  - name: v1\n") && crd.contains("  - name: v2\n"),
+        "{crd}"
+    );
+    assert!(
+        crd.contains("    served: true\n    storage: false\n"),
+        "{crd}"
+    );
 
-    ws.write("api/src/v1.rs", &WIDGET.replace("version = \"v1\"", "version = \"v1\", namespaced"));
-    ws.write("api/src/v2.rs", &v2.replace(", storage_version", ", scope = \"Cluster\""));
+    ws.write(
+        "api/src/v1.rs",
+        &WIDGET.replace("version = \"v1\"", "version = \"v1\", namespaced"),
+    );
+    ws.write(
+        "api/src/v2.rs",
+        &v2.replace(", storage_version", ", scope = \"Cluster\""),
+    );
     let out = ws.run(&["crd"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("versions v1 (api/src/v1.rs:7:12) and v2 (api/src/v2.rs:7:12) give different `scope`"), "{err}");
-    assert!(err.contains("none of the versions v1, v2 is marked `storage_version`"), "{err}");
+    assert!(
+        err.contains(
+            "versions v1 (api/src/v1.rs:7:12) and v2 (api/src/v2.rs:7:12) give different `scope`"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("none of the versions v1, v2 is marked `storage_version`"),
+        "{err}"
+    );
 }
 
 /// The paths in messages are relative to where the command runs.
 #[test]
 fn locations_are_relative_to_the_current_folder() {
     let ws = Workspace::new("relative");
-    ws.write("api/src/lib.rs", &WIDGET.replace("minimum = 1", "minimum = \"1\""));
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET.replace("minimum = 1", "minimum = \"1\""),
+    );
     let out = ws.run(&["manifests", "--manifest-path", "api/Cargo.toml"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).starts_with("api/src/lib.rs:"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("api/src/lib.rs:"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -32,7 +32,10 @@ fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
         report("`x-kubernetes-embedded-resource` needs `type: object`".into());
     }
     if s.x_embedded_resource && s.properties.is_empty() && !s.x_preserve_unknown_fields {
-        report("an embedded resource needs `properties` or `x-kubernetes-preserve-unknown-fields`".into());
+        report(
+            "an embedded resource needs `properties` or `x-kubernetes-preserve-unknown-fields`"
+                .into(),
+        );
     }
     if !s.properties.is_empty() && s.additional_properties.is_some() {
         report("`properties` and `additionalProperties` cannot be combined".into());
@@ -41,7 +44,13 @@ fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
         report("an array needs `items`".into());
     }
     list_type(s, &mut report);
-    for (i, branch) in s.all_of.iter().chain(&s.any_of).chain(&s.one_of).enumerate() {
+    for (i, branch) in s
+        .all_of
+        .iter()
+        .chain(&s.any_of)
+        .chain(&s.one_of)
+        .enumerate()
+    {
         junctor(s, branch, &format!("{at}(junctor {i})"), found);
     }
     for (name, prop) in &s.properties {
@@ -68,11 +77,15 @@ fn list_type(s: &Schema, report: &mut impl FnMut(String)) {
             }
             for key in keys {
                 match items.properties.get(key) {
-                    None => report(format!("list map key `{key}` is not a property of the items")),
+                    None => report(format!(
+                        "list map key `{key}` is not a property of the items"
+                    )),
                     Some(p) if !items.required.contains(key) && p.default.is_none() => report(
                         format!("list map key `{key}` must be required or defaulted in the items"),
                     ),
-                    Some(p) if !matches!(p.type_str(), "string" | "integer" | "number" | "boolean") => {
+                    Some(p)
+                        if !matches!(p.type_str(), "string" | "integer" | "number" | "boolean") =>
+                    {
                         report(format!("list map key `{key}` must be a scalar"))
                     }
                     Some(_) => {}
@@ -99,8 +112,12 @@ fn list_type(s: &Schema, report: &mut impl FnMut(String)) {
 fn junctor(outer: &Schema, branch: &Schema, at: &str, found: &mut Vec<String>) {
     let int_or_string_pair = outer.x_int_or_string
         && matches!(branch.type_str(), "integer" | "string")
-        && Schema { type_: None, ..branch.clone() } == Schema::default();
-    let mut report = |what: &str| found.push(format!("{at}: a logical junctor must not set `{what}`"));
+        && Schema {
+            type_: None,
+            ..branch.clone()
+        } == Schema::default();
+    let mut report =
+        |what: &str| found.push(format!("{at}: a logical junctor must not set `{what}`"));
     if branch.type_.is_some() && !int_or_string_pair {
         report("type");
     }
@@ -134,11 +151,19 @@ fn junctor(outer: &Schema, branch: &Schema, at: &str, found: &mut Vec<String>) {
     }
     if let Some(items) = &branch.items {
         match &outer.items {
-            None => found.push(format!("{at}: `items` in a logical junctor but not outside it")),
+            None => found.push(format!(
+                "{at}: `items` in a logical junctor but not outside it"
+            )),
             Some(o) => junctor(o, items, &format!("{at}[*]"), found),
         }
     }
-    for (i, nested) in branch.all_of.iter().chain(&branch.any_of).chain(&branch.one_of).enumerate() {
+    for (i, nested) in branch
+        .all_of
+        .iter()
+        .chain(&branch.any_of)
+        .chain(&branch.one_of)
+        .enumerate()
+    {
         junctor(outer, nested, &format!("{at}(junctor {i})"), found);
     }
 }
@@ -176,14 +201,24 @@ mod tests {
         });
         s.any_of.push(object(&[("ghost", Schema::default())]));
         let v = violations(&s);
-        assert!(v.iter().any(|e| e.starts_with(".free: has no `type`")), "{v:?}");
+        assert!(
+            v.iter().any(|e| e.starts_with(".free: has no `type`")),
+            "{v:?}"
+        );
         assert!(v.iter().any(|e| e.contains("must not set `type`")), "{v:?}");
-        assert!(v.iter().any(|e| e.contains("property `ghost` is specified in a logical junctor")), "{v:?}");
+        assert!(
+            v.iter()
+                .any(|e| e.contains("property `ghost` is specified in a logical junctor")),
+            "{v:?}"
+        );
     }
 
     #[test]
     fn list_map_keys_must_be_required_scalars() {
-        let mut item = object(&[("name", Schema::typed("string")), ("port", Schema::typed("integer"))]);
+        let mut item = object(&[
+            ("name", Schema::typed("string")),
+            ("port", Schema::typed("integer")),
+        ]);
         item.required = vec!["port".into()];
         let list = Schema {
             items: Some(Box::new(item)),
@@ -192,13 +227,19 @@ mod tests {
             ..Schema::typed("array")
         };
         let v = violations(&object(&[("l", list)]));
-        assert_eq!(v, [".l: list map key `name` must be required or defaulted in the items"]);
+        assert_eq!(
+            v,
+            [".l: list map key `name` must be required or defaulted in the items"]
+        );
     }
 
     #[test]
     fn properties_beside_additional_properties_are_refused() {
         let mut s = object(&[("a", Schema::typed("string"))]);
         s.additional_properties = Some(Box::new(Schema::typed("string")));
-        assert_eq!(violations(&s), [".: `properties` and `additionalProperties` cannot be combined"]);
+        assert_eq!(
+            violations(&s),
+            [".: `properties` and `additionalProperties` cannot be combined"]
+        );
     }
 }

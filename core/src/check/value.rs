@@ -22,7 +22,9 @@ fn check(s: &Schema, v: &Value, path: &str) -> Result<(), String> {
         return if s.nullable {
             Ok(())
         } else {
-            Err(at("null is not allowed (the field is not `nullable`)".into()))
+            Err(at(
+                "null is not allowed (the field is not `nullable`)".into()
+            ))
         };
     }
     let fits = crate::schema::value_fits_type(v, s.type_str(), s.x_int_or_string);
@@ -109,8 +111,16 @@ mod tests {
             ..Schema::typed("integer")
         };
         assert_eq!(validate(&int, &json!(3)), None);
-        assert!(validate(&int, &json!(0)).unwrap().contains("below the minimum"));
-        assert!(validate(&int, &json!(1.5)).unwrap().contains("not of type integer"));
+        assert!(
+            validate(&int, &json!(0))
+                .unwrap()
+                .contains("below the minimum")
+        );
+        assert!(
+            validate(&int, &json!(1.5))
+                .unwrap()
+                .contains("not of type integer")
+        );
         assert!(validate(&int, &json!("3")).unwrap().contains("not of type"));
     }
 
@@ -120,8 +130,20 @@ mod tests {
         obj.properties.insert("a".into(), Schema::typed("string"));
         obj.required = vec!["a".into()];
         assert_eq!(validate(&obj, &json!({"a": "x"})), None);
-        assert!(validate(&obj, &json!({})).unwrap().contains("required field `a`"));
-        assert!(validate(&obj, &json!({"a": "x", "b": 1})).unwrap().contains("unknown field `b`"));
-        assert!(validate(&obj, &json!({"a": 1})).unwrap().contains("at `.a`"));
+        assert!(
+            validate(&obj, &json!({}))
+                .unwrap()
+                .contains("required field `a`")
+        );
+        assert!(
+            validate(&obj, &json!({"a": "x", "b": 1}))
+                .unwrap()
+                .contains("unknown field `b`")
+        );
+        assert!(
+            validate(&obj, &json!({"a": 1}))
+                .unwrap()
+                .contains("at `.a`")
+        );
     }
 }

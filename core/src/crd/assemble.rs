@@ -21,7 +21,10 @@ pub struct Options {
 }
 
 /// The CRD for the versions of one kind (one entry per spec struct).
-pub fn build(defs: &[ResourceDef], options: &Options) -> Result<ext::CustomResourceDefinition, Errors> {
+pub fn build(
+    defs: &[ResourceDef],
+    options: &Options,
+) -> Result<ext::CustomResourceDefinition, Errors> {
     let merged = versions::merge(defs)?;
     let mut errors = Errors::default();
     let mut builder = Builder::new();
@@ -49,8 +52,12 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<ext::CustomResou
     errors.into_result(crd(&merged, versions))
 }
 
-fn crd(m: &Merged, versions: Vec<ext::CustomResourceDefinitionVersion>) -> ext::CustomResourceDefinition {
-    let mut annotations: BTreeMap<String, String> = m.annotations.iter().flatten().cloned().collect();
+fn crd(
+    m: &Merged,
+    versions: Vec<ext::CustomResourceDefinitionVersion>,
+) -> ext::CustomResourceDefinition {
+    let mut annotations: BTreeMap<String, String> =
+        m.annotations.iter().flatten().cloned().collect();
     annotations.insert(VERSION_ANNOTATION.into(), env!("CARGO_PKG_VERSION").into());
     let labels: BTreeMap<String, String> = m.labels.iter().flatten().cloned().collect();
     ext::CustomResourceDefinition {
@@ -78,7 +85,11 @@ fn crd(m: &Merged, versions: Vec<ext::CustomResourceDefinitionVersion>) -> ext::
     }
 }
 
-fn version(def: &ResourceDef, storage: bool, schema: Schema) -> ext::CustomResourceDefinitionVersion {
+fn version(
+    def: &ResourceDef,
+    storage: bool,
+    schema: Schema,
+) -> ext::CustomResourceDefinitionVersion {
     let m = &def.markers;
     let columns: Vec<ext::CustomResourceColumnDefinition> = m
         .printcolumns
@@ -97,11 +108,14 @@ fn version(def: &ResourceDef, storage: bool, schema: Schema) -> ext::CustomResou
             .status
             .as_ref()
             .map(|_| ext::CustomResourceSubresourceStatus(serde_json::json!({}))),
-        scale: m.scale.as_ref().map(|s| ext::CustomResourceSubresourceScale {
-            spec_replicas_path: s.spec_path.clone(),
-            status_replicas_path: s.status_path.clone(),
-            label_selector_path: s.selector_path.clone(),
-        }),
+        scale: m
+            .scale
+            .as_ref()
+            .map(|s| ext::CustomResourceSubresourceScale {
+                spec_replicas_path: s.spec_path.clone(),
+                status_replicas_path: s.status_path.clone(),
+                label_selector_path: s.selector_path.clone(),
+            }),
     };
     let has_subresources = subresources.status.is_some() || subresources.scale.is_some();
     ext::CustomResourceDefinitionVersion {
@@ -118,7 +132,9 @@ fn version(def: &ResourceDef, storage: bool, schema: Schema) -> ext::CustomResou
         selectable_fields: (!m.selectable_fields.is_empty()).then(|| {
             m.selectable_fields
                 .iter()
-                .map(|p| ext::SelectableField { json_path: p.clone() })
+                .map(|p| ext::SelectableField {
+                    json_path: p.clone(),
+                })
                 .collect()
         }),
     }

@@ -51,11 +51,23 @@ mod tests {
     #[test]
     fn descriptions_shorten_like_controller_gen() {
         let long = "APIVersion defines the versioned schema of this representation of an object.";
-        assert_eq!(shorten(long.into(), 50), "APIVersion defines the versioned schema of this...");
+        assert_eq!(
+            shorten(long.into(), 50),
+            "APIVersion defines the versioned schema of this..."
+        );
         assert_eq!(shorten("One. Two three four".into(), 12), "One.");
         assert_eq!(shorten("short".into(), 50), "short");
-        let mut s = Schema { description: Some("x".into()), ..Schema::default() };
-        s.properties.insert("a".into(), Schema { description: Some("y".into()), ..Schema::default() });
+        let mut s = Schema {
+            description: Some("x".into()),
+            ..Schema::default()
+        };
+        s.properties.insert(
+            "a".into(),
+            Schema {
+                description: Some("y".into()),
+                ..Schema::default()
+            },
+        );
         truncate(&mut s, 0);
         assert_eq!(s.description, None);
         assert_eq!(s.properties["a"].description, None);

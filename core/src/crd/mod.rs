@@ -11,6 +11,6 @@ mod root;
 pub mod versions;
 
 #[cfg(feature = "k8s")]
-pub use assemble::{build, to_props, Options, VERSION_ANNOTATION};
+pub use assemble::{Options, VERSION_ANNOTATION, build, to_props};
 pub use descriptions::truncate as truncate_descriptions;
 pub use plural::pluralize;

@@ -63,7 +63,11 @@ pub fn check(def: &ResourceDef, root: &Schema) -> Result<(), Errors> {
                 Ok(Some(node)) if !types.is_empty() && !types.contains(&node.type_str()) => {
                     problem = Some(format!(
                         "`{path}` is {}, but it must be {}",
-                        if node.type_str().is_empty() { "untyped" } else { node.type_str() },
+                        if node.type_str().is_empty() {
+                            "untyped"
+                        } else {
+                            node.type_str()
+                        },
                         types.join(" or ")
                     ));
                 }
@@ -71,17 +75,36 @@ pub fn check(def: &ResourceDef, root: &Schema) -> Result<(), Errors> {
             }
         }
         if let Some(p) = problem {
-            errors.push(Error::new(m.loc.as_ref(), m.kind.clone(), format!("{what}: {p}")));
+            errors.push(Error::new(
+                m.loc.as_ref(),
+                m.kind.clone(),
+                format!("{what}: {p}"),
+            ));
         }
     };
     for c in &m.printcolumns {
         check(format!("printcolumn `{}`", c.name), &c.json_path, None, &[]);
     }
     if let Some(s) = &m.scale {
-        check("scale spec_path".into(), &s.spec_path, Some(".spec."), &["integer"]);
-        check("scale status_path".into(), &s.status_path, Some(".status."), &["integer"]);
+        check(
+            "scale spec_path".into(),
+            &s.spec_path,
+            Some(".spec."),
+            &["integer"],
+        );
+        check(
+            "scale status_path".into(),
+            &s.status_path,
+            Some(".status."),
+            &["integer"],
+        );
         if let Some(sel) = &s.selector_path {
-            check("scale selector_path".into(), sel, Some(".status."), &["string"]);
+            check(
+                "scale selector_path".into(),
+                sel,
+                Some(".status."),
+                &["string"],
+            );
         }
     }
     for f in &m.selectable_fields {
@@ -120,14 +143,19 @@ mod tests {
 
     fn root() -> Schema {
         let mut cond = Schema::typed("object");
-        cond.properties.insert("status".into(), Schema::typed("string"));
+        cond.properties
+            .insert("status".into(), Schema::typed("string"));
         let mut status = Schema::typed("object");
         status.properties.insert(
             "conditions".into(),
-            Schema { items: Some(Box::new(cond)), ..Schema::typed("array") },
+            Schema {
+                items: Some(Box::new(cond)),
+                ..Schema::typed("array")
+            },
         );
         let mut spec = Schema::typed("object");
-        spec.properties.insert("size".into(), Schema::typed("integer"));
+        spec.properties
+            .insert("size".into(), Schema::typed("integer"));
         let mut root = Schema::typed("object");
         root.properties.insert("spec".into(), spec);
         root.properties.insert("status".into(), status);
@@ -137,11 +165,18 @@ mod tests {
     #[test]
     fn paths_resolve_through_the_schema() {
         let r = root();
-        assert_eq!(resolve(&r, ".spec.size").unwrap().unwrap().type_str(), "integer");
+        assert_eq!(
+            resolve(&r, ".spec.size").unwrap().unwrap().type_str(),
+            "integer"
+        );
         let ready = ".status.conditions[?(@.type==\"Ready\")].status";
         assert_eq!(resolve(&r, ready).unwrap().unwrap().type_str(), "string");
         assert_eq!(resolve(&r, ".metadata.creationTimestamp").unwrap(), None);
-        assert!(resolve(&r, ".spec.sise").unwrap_err().contains("fields: size"));
+        assert!(
+            resolve(&r, ".spec.sise")
+                .unwrap_err()
+                .contains("fields: size")
+        );
         assert!(resolve(&r, "spec.size").is_err());
         assert!(resolve(&r, ".spec[0]").unwrap_err().contains("not a list"));
     }

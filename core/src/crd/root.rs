@@ -31,12 +31,16 @@ pub(super) fn root_schema(def: &ResourceDef, b: &mut Builder) -> Schema {
         description: Some(doc.to_string()),
         ..Schema::typed("string")
     };
-    root.properties.insert("apiVersion".into(), text(API_VERSION_DOC));
+    root.properties
+        .insert("apiVersion".into(), text(API_VERSION_DOC));
     root.properties.insert("kind".into(), text(KIND_DOC));
-    root.properties.insert("metadata".into(), Schema::typed("object"));
-    root.properties.insert("spec".into(), b.shape(&def.spec, &site));
+    root.properties
+        .insert("metadata".into(), Schema::typed("object"));
+    root.properties
+        .insert("spec".into(), b.shape(&def.spec, &site));
     if let Some(status) = &def.status {
-        root.properties.insert("status".into(), b.shape(status, &site));
+        root.properties
+            .insert("status".into(), b.shape(status, &site));
     }
     root
 }

@@ -101,7 +101,9 @@ pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
     };
     let kind_error = |message: String| Error::new(first.loc.as_ref(), first.kind.clone(), message);
     if written.is_empty() {
-        errors.push(kind_error("every version has `skip_version`: the CRD would have none".into()));
+        errors.push(kind_error(
+            "every version has `skip_version`: the CRD would have none".into(),
+        ));
     } else if written.len() > 1 && storage.len() != 1 {
         errors.push(kind_error(if storage.is_empty() {
             format!(
@@ -116,7 +118,9 @@ pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
         }));
     }
     if !written.is_empty() && written.iter().all(|d| d.markers.served == Some(false)) {
-        errors.push(kind_error("no version is served: drop `served = false` from one".into()));
+        errors.push(kind_error(
+            "no version is served: drop `served = false` from one".into(),
+        ));
     }
     let merged = Merged {
         group: first.group.clone(),
@@ -146,7 +150,11 @@ mod tests {
             ..Default::default()
         };
         f(&mut markers);
-        ResourceDef { markers, spec: Shape::Any, status: None }
+        ResourceDef {
+            markers,
+            spec: Shape::Any,
+            status: None,
+        }
     }
 
     #[test]
@@ -158,7 +166,11 @@ mod tests {
             def("v3", |m| m.skip_version = true),
         ];
         let m = merge(&defs).unwrap();
-        let order: Vec<(&str, bool)> = m.versions.iter().map(|(d, s)| (d.markers.version.as_str(), *s)).collect();
+        let order: Vec<(&str, bool)> = m
+            .versions
+            .iter()
+            .map(|(d, s)| (d.markers.version.as_str(), *s))
+            .collect();
         assert_eq!(order, [("v1", false), ("v1beta1", true), ("v2", false)]);
         assert_eq!(m.plural, "policies");
         assert_eq!(m.short_names, Some(vec!["po".to_string()]));
@@ -172,15 +184,34 @@ mod tests {
 
     #[test]
     fn conflicts_are_errors_naming_both() {
-        let defs = [def("v1", |m| m.scope = Some(Scope::Cluster)), def("v2", |m| {
-            m.scope = Some(Scope::Namespaced);
-            m.storage_version = true;
-        })];
+        let defs = [
+            def("v1", |m| m.scope = Some(Scope::Cluster)),
+            def("v2", |m| {
+                m.scope = Some(Scope::Namespaced);
+                m.storage_version = true;
+            }),
+        ];
         let e = merge(&defs).unwrap_err().to_string();
-        assert!(e.contains("versions v1 and v2 give different `scope`"), "{e}");
+        assert!(
+            e.contains("versions v1 and v2 give different `scope`"),
+            "{e}"
+        );
         let none = [def("v1", |_| {}), def("v2", |_| {})];
-        assert!(merge(&none).unwrap_err().to_string().contains("none of the versions v1, v2"));
-        let two = [def("v1", |m| m.storage_version = true), def("v2", |m| m.storage_version = true)];
-        assert!(merge(&two).unwrap_err().to_string().contains("versions v1, v2 are all marked"));
+        assert!(
+            merge(&none)
+                .unwrap_err()
+                .to_string()
+                .contains("none of the versions v1, v2")
+        );
+        let two = [
+            def("v1", |m| m.storage_version = true),
+            def("v2", |m| m.storage_version = true),
+        ];
+        assert!(
+            merge(&two)
+                .unwrap_err()
+                .to_string()
+                .contains("versions v1, v2 are all marked")
+        );
     }
 }

@@ -38,17 +38,29 @@ impl Info {
 
     /// A type known only by its kind.
     pub const fn of(kind: Kind) -> Info {
-        Info { kind, items: None, fields: None }
+        Info {
+            kind,
+            items: None,
+            fields: None,
+        }
     }
 
     /// An array of these items.
     pub const fn array(items: &'static Info) -> Info {
-        Info { kind: Kind::Array, items: Some(items), fields: None }
+        Info {
+            kind: Kind::Array,
+            items: Some(items),
+            fields: None,
+        }
     }
 
     /// A struct with these fields.
     pub const fn object(fields: &'static [FieldInfo]) -> Info {
-        Info { kind: Kind::Object, items: None, fields: Some(fields) }
+        Info {
+            kind: Kind::Object,
+            items: None,
+            fields: Some(fields),
+        }
     }
 }
 
@@ -150,9 +162,21 @@ mod tests {
     use super::*;
 
     const ITEM: Info = Info::object(&[
-        FieldInfo { name: "name", always: true, kind: Kind::Scalar("string") },
-        FieldInfo { name: "port", always: false, kind: Kind::Scalar("integer") },
-        FieldInfo { name: "tags", always: true, kind: Kind::Array },
+        FieldInfo {
+            name: "name",
+            always: true,
+            kind: Kind::Scalar("string"),
+        },
+        FieldInfo {
+            name: "port",
+            always: false,
+            kind: Kind::Scalar("integer"),
+        },
+        FieldInfo {
+            name: "tags",
+            always: true,
+            kind: Kind::Array,
+        },
     ]);
     const LIST: Info = Info::array(&ITEM);
     const STRINGS: Info = Info::array(&Info::of(Kind::Scalar("string")));

@@ -19,7 +19,14 @@ pub fn canonical(path: &str) -> String {
         .find_map(|p| path.strip_prefix(p))
         .map(|rest| format!("std::{rest}"))
         .unwrap_or_else(|| path.to_string());
-    for sub in ["btree_map::", "btree_set::", "hash_map::", "hash_set::", "vec_deque::", "linked_list::"] {
+    for sub in [
+        "btree_map::",
+        "btree_set::",
+        "hash_map::",
+        "hash_set::",
+        "vec_deque::",
+        "linked_list::",
+    ] {
         if let Some(rest) = std_path.strip_prefix("std::collections::")
             && let Some(name) = rest.strip_prefix(sub)
         {
@@ -50,11 +57,17 @@ pub(super) fn lookup(path: &str, mut args: Vec<Shape>) -> Option<Result<Shape, S
         "str" | "char" | "std::string::String" => Shape::Scalar(Scalar::String),
         "std::option::Option" => Shape::Optional(Box::new(arg(0))),
         "std::vec::Vec" | "std::collections::VecDeque" | "std::collections::LinkedList" => {
-            Shape::Seq { item: Box::new(arg(0)), set: false, len: None }
+            Shape::Seq {
+                item: Box::new(arg(0)),
+                set: false,
+                len: None,
+            }
         }
-        "std::collections::BTreeSet" | "std::collections::HashSet" => {
-            Shape::Seq { item: Box::new(arg(0)), set: true, len: None }
-        }
+        "std::collections::BTreeSet" | "std::collections::HashSet" => Shape::Seq {
+            item: Box::new(arg(0)),
+            set: true,
+            len: None,
+        },
         "std::collections::BTreeMap" | "std::collections::HashMap" => {
             let key = arg(0);
             if let Err(e) = map_key(&key) {
@@ -230,8 +243,14 @@ mod tests {
     #[test]
     fn canonical_paths() {
         assert_eq!(canonical("alloc::vec::Vec"), "std::vec::Vec");
-        assert_eq!(canonical("::std::collections::btree_map::BTreeMap"), "std::collections::BTreeMap");
-        assert_eq!(canonical("k8s_openapi::api::core::v1::Pod"), "k8s_openapi::api::core::v1::Pod");
+        assert_eq!(
+            canonical("::std::collections::btree_map::BTreeMap"),
+            "std::collections::BTreeMap"
+        );
+        assert_eq!(
+            canonical("k8s_openapi::api::core::v1::Pod"),
+            "k8s_openapi::api::core::v1::Pod"
+        );
     }
 
     #[test]
@@ -244,17 +263,26 @@ mod tests {
                 "std::vec::Vec",
                 vec![known(
                     "std::collections::BTreeMap",
-                    vec![known("std::string::String", vec![]), known("std::boxed::Box", vec![known("u32", vec![])])],
+                    vec![
+                        known("std::string::String", vec![]),
+                        known("std::boxed::Box", vec![known("u32", vec![])]),
+                    ],
                 )],
             )],
         );
         assert_eq!(by_trait, by_path);
-        assert_eq!(format!("{by_trait:?}"), "Option<Vec<Map<String, Int { wide: true, unsigned: true }>>>");
+        assert_eq!(
+            format!("{by_trait:?}"),
+            "Option<Vec<Map<String, Int { wide: true, unsigned: true }>>>"
+        );
     }
 
     #[test]
     fn map_keys_must_be_strings() {
-        let err = lookup("std::collections::BTreeMap", vec![Vec::<String>::shape(), String::shape()]);
+        let err = lookup(
+            "std::collections::BTreeMap",
+            vec![Vec::<String>::shape(), String::shape()],
+        );
         assert!(matches!(err, Some(Err(e)) if e.contains("map keys")));
     }
 }

@@ -9,10 +9,10 @@ use darling::{Error, FromMeta, Result};
 use quote::ToTokens;
 use syn::{Attribute, Meta};
 
-use super::values::{did_you_mean, Count, Json, JsonText, List, Num, OneOf, Word};
+use super::values::{Count, Json, JsonText, List, Num, OneOf, Word, did_you_mean};
 use crate::model::{
-    Deprecation, ExternalDocs, ListType, PrintColumn, ResourceMarkers, Rule, Scale,
-    SchemaMarkers, Scope, Topology,
+    Deprecation, ExternalDocs, ListType, PrintColumn, ResourceMarkers, Rule, Scale, SchemaMarkers,
+    Scope, Topology,
 };
 
 /// The attribute's name.
@@ -31,9 +31,27 @@ pub enum Place {
 
 /// Keys only a spec struct takes.
 const RESOURCE_KEYS: &[&str] = &[
-    "group", "version", "kind", "plural", "singular", "scope", "namespaced", "short_names",
-    "categories", "status", "scale", "printcolumn", "storage_version", "served", "skip_version",
-    "deprecated", "selectable_field", "annotations", "labels", "doc", "derive",
+    "group",
+    "version",
+    "kind",
+    "plural",
+    "singular",
+    "scope",
+    "namespaced",
+    "short_names",
+    "categories",
+    "status",
+    "scale",
+    "printcolumn",
+    "storage_version",
+    "served",
+    "skip_version",
+    "deprecated",
+    "selectable_field",
+    "annotations",
+    "labels",
+    "doc",
+    "derive",
 ];
 /// Keys only a field takes.
 const FIELD_KEYS: &[&str] = &["optional", "required"];
@@ -41,7 +59,11 @@ const FIELD_KEYS: &[&str] = &["optional", "required"];
 const TYPE_KEYS: &[&str] = &["at_most_one_of", "exactly_one_of", "at_least_one_of"];
 /// Keys that may be given more than once, each adding an entry.
 const REPEATABLE: &[&str] = &[
-    "printcolumn", "selectable_field", "x_validation", "at_most_one_of", "exactly_one_of",
+    "printcolumn",
+    "selectable_field",
+    "x_validation",
+    "at_most_one_of",
+    "exactly_one_of",
     "at_least_one_of",
 ];
 
@@ -180,8 +202,10 @@ impl Word for Reason {
 }
 
 impl Word for Scope {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("Namespaced", Scope::Namespaced), ("Cluster", Scope::Cluster)];
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("Namespaced", Scope::Namespaced),
+        ("Cluster", Scope::Cluster),
+    ];
 }
 
 impl Word for ListType {
@@ -193,8 +217,10 @@ impl Word for ListType {
 }
 
 impl Word for Topology {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("atomic", Topology::Atomic), ("granular", Topology::Granular)];
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("atomic", Topology::Atomic),
+        ("granular", Topology::Granular),
+    ];
 }
 
 /// What the markers of one item say.
@@ -254,7 +280,9 @@ fn collect(
                 continue;
             }
         };
-        let Some(metas) = errors.handle(NestedMeta::parse_meta_list(list.tokens.clone()).map_err(Error::from)) else {
+        let Some(metas) =
+            errors.handle(NestedMeta::parse_meta_list(list.tokens.clone()).map_err(Error::from))
+        else {
             continue;
         };
         for meta in metas {
@@ -326,20 +354,27 @@ fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
     if let Some(p) = &raw.pattern
         && let Err(e) = regex_syntax::Parser::new().parse(p)
     {
-        errors.push(Error::custom(format!("invalid regular expression in `pattern`: {e}")).with_span(&p.span()));
+        errors.push(
+            Error::custom(format!("invalid regular expression in `pattern`: {e}"))
+                .with_span(&p.span()),
+        );
     }
     for (key, plain, json) in [
         ("default", &raw.default, &raw.default_json),
         ("example", &raw.example, &raw.example_json),
     ] {
         if plain.is_some() && json.is_some() {
-            errors.push(Error::custom(format!("give `{key}` or `{key}_json`, not both")));
+            errors.push(Error::custom(format!(
+                "give `{key}` or `{key}_json`, not both"
+            )));
         }
     }
     if let Some(values) = &raw.enum_values
         && !values.0.is_array()
     {
-        errors.push(Error::custom("`enum_values` takes a list: `[\"a\", \"b\"]`").with_span(&values.span()));
+        errors.push(
+            Error::custom("`enum_values` takes a list: `[\"a\", \"b\"]`").with_span(&values.span()),
+        );
     }
     let mut rules = Vec::new();
     for r in &raw.x_validation {
@@ -350,7 +385,7 @@ fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
             rule: r.rule.to_string(),
             message: r.message.clone(),
             message_expression: r.message_expression.clone(),
-            reason: r.reason.map(|r| r.0 .0.to_string()),
+            reason: r.reason.map(|r| r.0.0.to_string()),
             field_path: r.field_path.clone(),
             optional_old_self: r.optional_old_self,
         });
@@ -359,8 +394,11 @@ fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
         && !is_request_uri(&docs.url)
     {
         errors.push(
-            Error::custom(format!("`external_docs` url `{}` is not an absolute URL", docs.url))
-                .with_span(&docs.span()),
+            Error::custom(format!(
+                "`external_docs` url `{}` is not an absolute URL",
+                docs.url
+            ))
+            .with_span(&docs.span()),
         );
     }
     let items = match &raw.items {
@@ -404,8 +442,16 @@ fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
         optional: flag(raw.optional),
         required: flag(raw.required),
         nullable: flag(raw.nullable),
-        default: raw.default.as_ref().map(|j| j.0.clone()).or_else(|| raw.default_json.as_ref().map(|j| j.0.clone())),
-        example: raw.example.as_ref().map(|j| j.0.clone()).or_else(|| raw.example_json.as_ref().map(|j| j.0.clone())),
+        default: raw
+            .default
+            .as_ref()
+            .map(|j| j.0.clone())
+            .or_else(|| raw.default_json.as_ref().map(|j| j.0.clone())),
+        example: raw
+            .example
+            .as_ref()
+            .map(|j| j.0.clone())
+            .or_else(|| raw.example_json.as_ref().map(|j| j.0.clone())),
         title: raw.title.clone(),
         description: raw.description.clone(),
         external_docs: raw.external_docs.as_ref().map(|d| ExternalDocs {
@@ -424,8 +470,13 @@ fn is_request_uri(url: &str) -> bool {
     match url.split_once(':') {
         Some((scheme, rest)) => {
             !rest.is_empty()
-                && scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && scheme
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
         }
         None => false,
     }
@@ -449,16 +500,54 @@ fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers>
     let group = required("group", &raw.group);
     let version = required("version", &raw.version);
     let kind = required("kind", &raw.kind);
-    check_name(&mut errors, "group", raw.group.as_ref(), is_dns_subdomain, "a lowercase DNS subdomain such as `cache.example.com`");
-    check_name(&mut errors, "version", raw.version.as_ref(), is_version, "a lowercase DNS label starting with a letter, such as `v1alpha1`");
-    check_name(&mut errors, "kind", raw.kind.as_ref(), is_kind, "a CamelCase name such as `Memcached`");
-    check_name(&mut errors, "plural", raw.plural.as_ref(), is_dns_label, "a lowercase DNS label");
-    check_name(&mut errors, "singular", raw.singular.as_ref(), is_dns_label, "a lowercase DNS label");
-    for (key, list) in [("short_names", &raw.short_names), ("categories", &raw.categories)] {
+    check_name(
+        &mut errors,
+        "group",
+        raw.group.as_ref(),
+        is_dns_subdomain,
+        "a lowercase DNS subdomain such as `cache.example.com`",
+    );
+    check_name(
+        &mut errors,
+        "version",
+        raw.version.as_ref(),
+        is_version,
+        "a lowercase DNS label starting with a letter, such as `v1alpha1`",
+    );
+    check_name(
+        &mut errors,
+        "kind",
+        raw.kind.as_ref(),
+        is_kind,
+        "a CamelCase name such as `Memcached`",
+    );
+    check_name(
+        &mut errors,
+        "plural",
+        raw.plural.as_ref(),
+        is_dns_label,
+        "a lowercase DNS label",
+    );
+    check_name(
+        &mut errors,
+        "singular",
+        raw.singular.as_ref(),
+        is_dns_label,
+        "a lowercase DNS label",
+    );
+    for (key, list) in [
+        ("short_names", &raw.short_names),
+        ("categories", &raw.categories),
+    ] {
         if let Some(list) = list {
             for name in &list.0 {
                 if !is_dns_label(name) {
-                    errors.push(Error::custom(format!("`{key}` entry `{name}` must be a lowercase DNS label")).with_span(&list.span()));
+                    errors.push(
+                        Error::custom(format!(
+                            "`{key}` entry `{name}` must be a lowercase DNS label"
+                        ))
+                        .with_span(&list.span()),
+                    );
                 }
             }
         }
@@ -477,23 +566,40 @@ fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers>
     if let Some(status) = &raw.status
         && syn::parse_str::<syn::Type>(status).is_err()
     {
-        errors.push(Error::custom(format!("`status = \"{}\"` is not a type path", status.as_str())).with_span(&status.span()));
+        errors.push(
+            Error::custom(format!(
+                "`status = \"{}\"` is not a type path",
+                status.as_str()
+            ))
+            .with_span(&status.span()),
+        );
     }
     let mut printcolumns = Vec::new();
     for pc in &raw.printcolumn {
         let type_ = match (&pc.type_keyword, &pc.type_ident) {
             (Some(t), None) | (None, Some(t)) => t.clone(),
             _ => {
-                errors.push(Error::custom("a printcolumn needs exactly one `type`").with_span(&pc.span()));
+                errors.push(
+                    Error::custom("a printcolumn needs exactly one `type`").with_span(&pc.span()),
+                );
                 String::new()
             }
         };
         const COLUMN_TYPES: [&str; 5] = ["integer", "number", "string", "boolean", "date"];
         if !type_.is_empty() && !COLUMN_TYPES.contains(&type_.as_str()) {
-            errors.push(Error::custom(format!("printcolumn type `{type_}` is not one of {}{}", COLUMN_TYPES.join(", "), did_you_mean(&type_, &COLUMN_TYPES))).with_span(&pc.span()));
+            errors.push(
+                Error::custom(format!(
+                    "printcolumn type `{type_}` is not one of {}{}",
+                    COLUMN_TYPES.join(", "),
+                    did_you_mean(&type_, &COLUMN_TYPES)
+                ))
+                .with_span(&pc.span()),
+            );
         }
         if pc.priority.is_some_and(|p| p < 0) {
-            errors.push(Error::custom("printcolumn priority must be 0 or more").with_span(&pc.span()));
+            errors.push(
+                Error::custom("printcolumn priority must be 0 or more").with_span(&pc.span()),
+            );
         }
         printcolumns.push(PrintColumn {
             name: pc.name.clone(),
@@ -511,7 +617,12 @@ fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers>
                 .filter_map(|kv| match kv.split_once('=') {
                     Some((k, v)) => Some((k.to_string(), v.to_string())),
                     None => {
-                        errors.push(Error::custom(format!("`{key}` entry `{kv}` is not in `key=value` form")).with_span(&list.span()));
+                        errors.push(
+                            Error::custom(format!(
+                                "`{key}` entry `{kv}` is not in `key=value` form"
+                            ))
+                            .with_span(&list.span()),
+                        );
                         None
                     }
                 })
@@ -524,7 +635,10 @@ fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers>
     if let Some(d) = &raw.derive {
         for path in &d.0 {
             if syn::parse_str::<syn::Path>(path).is_err() {
-                errors.push(Error::custom(format!("`derive` entry `{path}` is not a trait path")).with_span(&d.span()));
+                errors.push(
+                    Error::custom(format!("`derive` entry `{path}` is not a trait path"))
+                        .with_span(&d.span()),
+                );
             }
         }
     }
@@ -550,7 +664,11 @@ fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers>
         deprecated: raw.deprecated.as_ref().map(|d| Deprecation {
             warning: d.warning.clone(),
         }),
-        selectable_fields: raw.selectable_field.iter().map(|s| s.json_path.clone()).collect(),
+        selectable_fields: raw
+            .selectable_field
+            .iter()
+            .map(|s| s.json_path.clone())
+            .collect(),
         annotations,
         labels,
         doc: raw.doc.clone(),
@@ -570,7 +688,10 @@ fn check_name(
     if let Some(v) = value
         && !ok(v)
     {
-        errors.push(Error::custom(format!("`{key} = \"{}\"` must be {wants}", v.as_str())).with_span(&v.span()));
+        errors.push(
+            Error::custom(format!("`{key} = \"{}\"` must be {wants}", v.as_str()))
+                .with_span(&v.span()),
+        );
     }
 }
 
@@ -578,7 +699,8 @@ fn check_name(
 pub fn is_dns_label(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 63
-        && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !s.starts_with('-')
         && !s.ends_with('-')
 }
@@ -623,8 +745,15 @@ mod tests {
 
     #[test]
     fn conflicting_values_are_an_error() {
-        let e = parse_at("#[kube_marker(minimum = 1)] #[kube_marker(minimum = 2)]", Place::Field).unwrap_err();
-        assert!(e.to_string().contains("given twice with different values"), "{e}");
+        let e = parse_at(
+            "#[kube_marker(minimum = 1)] #[kube_marker(minimum = 2)]",
+            Place::Field,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("given twice with different values"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -659,9 +788,16 @@ mod tests {
         assert_eq!(r.printcolumns.len(), 2);
         assert_eq!(r.printcolumns[1].type_, "date");
         assert_eq!(r.deprecated, Some(Deprecation { warning: None }));
-        assert_eq!(r.annotations.unwrap()[1], ("c".to_string(), "d".to_string()));
+        assert_eq!(
+            r.annotations.unwrap()[1],
+            ("c".to_string(), "d".to_string())
+        );
         assert_eq!(r.scope, Some(Scope::Namespaced));
-        let e = parse_at(r#"#[kube_marker(group = "Bad_Group", version = "1", kind = "x")]"#, Place::Spec).unwrap_err();
+        let e = parse_at(
+            r#"#[kube_marker(group = "Bad_Group", version = "1", kind = "x")]"#,
+            Place::Spec,
+        )
+        .unwrap_err();
         assert_eq!(e.len(), 3, "{e}");
         let e = parse_at(r#"#[kube_marker(group = "a.b")]"#, Place::Spec).unwrap_err();
         assert!(e.to_string().contains("missing `version`"), "{e}");
@@ -682,14 +818,21 @@ mod tests {
         assert_eq!(m.pattern.as_deref(), Some(r"^\d+$"));
         assert_eq!(m.enum_values, Some(vec![json!(1), json!("x")]));
         assert_eq!(m.list_map_keys, Some(vec!["name".into(), "port".into()]));
-        assert_eq!(m.x_validations[0].reason.as_deref(), Some("FieldValueForbidden"));
+        assert_eq!(
+            m.x_validations[0].reason.as_deref(),
+            Some("FieldValueForbidden")
+        );
         assert_eq!(m.items.unwrap().max_length, Some(3));
     }
 
     #[cfg(feature = "cel")]
     #[test]
     fn bad_cel_is_an_error() {
-        let e = parse_at("#[kube_marker(x_validation(rule = \"self.a >\"))]", Place::Field).unwrap_err();
+        let e = parse_at(
+            "#[kube_marker(x_validation(rule = \"self.a >\"))]",
+            Place::Field,
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("invalid CEL rule"), "{e}");
     }
 
@@ -697,7 +840,10 @@ mod tests {
     fn bad_values_are_errors() {
         for (src, expect) in [
             ("#[kube_marker(unique_items)]", "list_type = \"set\""),
-            ("#[kube_marker(pattern = \"a(\")]", "invalid regular expression"),
+            (
+                "#[kube_marker(pattern = \"a(\")]",
+                "invalid regular expression",
+            ),
             ("#[kube_marker(list_type = \"sett\")]", "Did you mean `set`"),
             ("#[kube_marker(max_length = \"4\")]", "without quotes"),
             ("#[kube_marker(default_json = \"{\")]", "not valid JSON"),

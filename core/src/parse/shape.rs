@@ -143,19 +143,46 @@ mod tests {
     #[test]
     fn std_types_by_syntax() {
         assert_eq!(
-            format!("{:?}", shape("Option<Vec<std::collections::BTreeMap<String, u8>>>").unwrap()),
+            format!(
+                "{:?}",
+                shape("Option<Vec<std::collections::BTreeMap<String, u8>>>").unwrap()
+            ),
             "Option<Vec<Map<String, Int { wide: false, unsigned: true }>>>"
         );
-        assert_eq!(shape("&'static str").unwrap(), Shape::Scalar(Scalar::String));
-        assert_eq!(format!("{:?}", shape("[i32; 3]").unwrap()), "[Int { wide: false, unsigned: false }; 3]");
+        assert_eq!(
+            shape("&'static str").unwrap(),
+            Shape::Scalar(Scalar::String)
+        );
+        assert_eq!(
+            format!("{:?}", shape("[i32; 3]").unwrap()),
+            "[Int { wide: false, unsigned: false }; 3]"
+        );
         assert_eq!(shape("MyType").unwrap(), Shape::Opaque("MyType".into()));
-        assert_eq!(format!("{:?}", shape("Vec<MyType>").unwrap()), "Vec<Opaque(MyType)>");
+        assert_eq!(
+            format!("{:?}", shape("Vec<MyType>").unwrap()),
+            "Vec<Opaque(MyType)>"
+        );
     }
 
     #[test]
     fn unsupported_types_are_errors() {
-        assert!(shape("(i32, String)").unwrap_err().to_string().contains("tuple"));
-        assert!(shape("[u8; N]").unwrap_err().to_string().contains("array length"));
-        assert!(shape("BTreeMap<Vec<u8>, String>").unwrap_err().to_string().contains("map keys"));
+        assert!(
+            shape("(i32, String)")
+                .unwrap_err()
+                .to_string()
+                .contains("tuple")
+        );
+        assert!(
+            shape("[u8; N]")
+                .unwrap_err()
+                .to_string()
+                .contains("array length")
+        );
+        assert!(
+            shape("BTreeMap<Vec<u8>, String>")
+                .unwrap_err()
+                .to_string()
+                .contains("map keys")
+        );
     }
 }

@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Data as SynData, DeriveInput, Fields};
 
-use super::markers::{self, Place, ATTRIBUTE};
+use super::markers::{self, ATTRIBUTE, Place};
 use super::{docs, serde_attrs};
 use crate::model::{Data, Field, Loc, ResourceMarkers, Style, TypeDef, Variant};
 
@@ -231,7 +231,9 @@ mod tests {
         .unwrap();
         assert_eq!(p.def.doc.as_deref(), Some("The spec."));
         assert_eq!(p.def.serde.rename_all, Some(RenameRule::Camel));
-        let Data::Struct { fields, .. } = &p.def.data else { panic!() };
+        let Data::Struct { fields, .. } = &p.def.data else {
+            panic!()
+        };
         assert_eq!(fields[0].markers.minimum, Some(1.0));
         assert_eq!(fields[1].ident.as_deref(), Some("type"));
         assert_eq!(p.def.json_name(None, &fields[1]), "x");
@@ -264,10 +266,14 @@ mod tests {
             Place::Type,
         )
         .unwrap();
-        let Data::Enum(vs) = &p.def.data else { panic!() };
+        let Data::Enum(vs) = &p.def.data else {
+            panic!()
+        };
         assert_eq!(p.def.variant_name(&vs[1]), "bee");
         assert_eq!(p.sites[1].0, "E::A.x");
-        let e = parse_src("enum E { #[kube_marker(minimum = 1)] A }", Place::Type).err().unwrap();
+        let e = parse_src("enum E { #[kube_marker(minimum = 1)] A }", Place::Type)
+            .err()
+            .unwrap();
         assert!(e.to_string().contains("variants"), "{e}");
     }
 }

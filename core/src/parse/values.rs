@@ -31,10 +31,9 @@ impl FromMeta for Count {
     fn from_expr(expr: &Expr) -> Result<Self> {
         match json_from_expr(expr)? {
             Value::Number(n) if n.as_u64().is_some() => Ok(Count(n.as_u64().unwrap_or_default())),
-            Value::Number(n) if n.is_f64() => Err(Error::custom(format!(
-                "expected a whole number, found {n}"
-            ))
-            .with_span(expr)),
+            Value::Number(n) if n.is_f64() => {
+                Err(Error::custom(format!("expected a whole number, found {n}")).with_span(expr))
+            }
             Value::Number(_) => {
                 Err(Error::custom("expected a number of zero or more").with_span(expr))
             }
@@ -53,7 +52,9 @@ pub struct List(pub Vec<String>);
 
 impl FromMeta for List {
     fn from_string(value: &str) -> Result<Self> {
-        Ok(List(value.split(';').map(|s| s.trim().to_string()).collect()))
+        Ok(List(
+            value.split(';').map(|s| s.trim().to_string()).collect(),
+        ))
     }
 
     fn from_expr(expr: &Expr) -> Result<Self> {
@@ -189,28 +190,50 @@ mod tests {
     fn numbers_reject_quotes() {
         assert_eq!(Num::from_expr(&expr("-0.5")).unwrap(), Num(-0.5));
         assert_eq!(Num::from_expr(&expr("3")).unwrap(), Num(3.0));
-        assert!(Num::from_expr(&expr("\"4\"")).unwrap_err().to_string().contains("without quotes"));
+        assert!(
+            Num::from_expr(&expr("\"4\""))
+                .unwrap_err()
+                .to_string()
+                .contains("without quotes")
+        );
         assert_eq!(Count::from_expr(&expr("63")).unwrap(), Count(63));
-        assert!(Count::from_expr(&expr("6.5")).unwrap_err().to_string().contains("whole number"));
+        assert!(
+            Count::from_expr(&expr("6.5"))
+                .unwrap_err()
+                .to_string()
+                .contains("whole number")
+        );
         assert!(Count::from_expr(&expr("-1")).is_err());
     }
 
     #[test]
     fn lists_take_both_forms() {
-        assert_eq!(List::from_expr(&expr("\"get;list\"")).unwrap().0, ["get", "list"]);
-        assert_eq!(List::from_expr(&expr("[\"a\", \"b\"]")).unwrap().0, ["a", "b"]);
+        assert_eq!(
+            List::from_expr(&expr("\"get;list\"")).unwrap().0,
+            ["get", "list"]
+        );
+        assert_eq!(
+            List::from_expr(&expr("[\"a\", \"b\"]")).unwrap().0,
+            ["a", "b"]
+        );
         assert_eq!(List::from_expr(&expr("\"\"")).unwrap().0, [""]);
     }
 
     #[test]
     fn json_values_from_expressions() {
-        assert_eq!(Json::from_expr(&expr("[\"a\", -1, true]")).unwrap().0, json!(["a", -1, true]));
+        assert_eq!(
+            Json::from_expr(&expr("[\"a\", -1, true]")).unwrap().0,
+            json!(["a", -1, true])
+        );
         assert!(Json::from_expr(&expr("foo()")).is_err());
     }
 
     #[test]
     fn suggestions_for_near_misses() {
-        assert_eq!(did_you_mean("Namspaced", &["Namespaced", "Cluster"]), ". Did you mean `Namespaced`?");
+        assert_eq!(
+            did_you_mean("Namspaced", &["Namespaced", "Cluster"]),
+            ". Did you mean `Namespaced`?"
+        );
         assert_eq!(did_you_mean("xyz", &["Namespaced", "Cluster"]), "");
     }
 }

@@ -6,9 +6,9 @@ use crate::model::{
     Data, Error, Errors, Field, Loc, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant,
 };
 
+use super::Schema;
 use super::markers::overlay;
 use super::merge::merge;
-use super::Schema;
 
 /// Where a schema is being built, for error messages.
 #[derive(Clone, Debug, Default)]
@@ -172,9 +172,14 @@ impl Builder {
         }
     }
 
-    fn struct_body(&mut self, def: &TypeDef, style: Style, fields: &[Field], site: &Site) -> Schema {
-        let transparent = def.serde.transparent
-            || (style == Style::Tuple && fields.len() == 1);
+    fn struct_body(
+        &mut self,
+        def: &TypeDef,
+        style: Style,
+        fields: &[Field],
+        site: &Site,
+    ) -> Schema {
+        let transparent = def.serde.transparent || (style == Style::Tuple && fields.len() == 1);
         match style {
             _ if transparent => {
                 let live: Vec<&Field> = fields.iter().filter(|f| !f.serde.skip).collect();
@@ -255,7 +260,9 @@ fn scalar(s: Scalar) -> Schema {
             minimum: unsigned.then_some(0.0),
             ..Schema::formatted("integer", if wide { "int64" } else { "int32" })
         },
-        Scalar::Float { double } => Schema::formatted("number", if double { "double" } else { "float" }),
+        Scalar::Float { double } => {
+            Schema::formatted("number", if double { "double" } else { "float" })
+        }
         Scalar::String => Schema::typed("string"),
         Scalar::DateTime => Schema::formatted("string", "date-time"),
     }

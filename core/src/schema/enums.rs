@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use crate::model::{Rule, Style, TypeDef, Variant};
 
+use super::Schema;
 use super::build::{Builder, Site};
 use super::object::cel_field;
-use super::Schema;
 
 /// One variant's JSON form, before the variants are combined.
 struct Part {
@@ -61,7 +61,12 @@ impl Builder {
         let units: Vec<&&Variant> = variants.iter().filter(|v| v.style == Style::Unit).collect();
         if units.len() == variants.len() {
             return Schema {
-                enum_: Some(variants.iter().map(|v| Value::String(def.variant_name(v))).collect()),
+                enum_: Some(
+                    variants
+                        .iter()
+                        .map(|v| Value::String(def.variant_name(v)))
+                        .collect(),
+                ),
                 ..Schema::typed("string")
             };
         }
@@ -120,8 +125,12 @@ impl Builder {
             });
         }
         let mut object = self.union_of_objects(&parts, site);
-        object.properties.insert(tag.to_string(), tag_schema(&parts));
-        object.x_validations.extend(required_by_tag(&parts, tag, None));
+        object
+            .properties
+            .insert(tag.to_string(), tag_schema(&parts));
+        object
+            .x_validations
+            .extend(required_by_tag(&parts, tag, None));
         object.required = vec![tag.to_string()];
         object
     }
@@ -190,7 +199,10 @@ impl Builder {
         }
         let mut schema = self.union(&parts, site);
         if schema.type_str() == "object" {
-            let required: Vec<&Part> = parts.iter().filter(|p| !p.schema.required.is_empty()).collect();
+            let required: Vec<&Part> = parts
+                .iter()
+                .filter(|p| !p.schema.required.is_empty())
+                .collect();
             if required.len() == parts.len() && parts.len() > 1 {
                 schema.any_of = parts
                     .iter()
@@ -227,9 +239,16 @@ impl Builder {
                 ..Schema::default()
             },
             [only] => {
-                let typed: Vec<&Schema> = parts.iter().map(|p| &p.schema).filter(|s| s.type_str() == *only).collect();
+                let typed: Vec<&Schema> = parts
+                    .iter()
+                    .map(|p| &p.schema)
+                    .filter(|s| s.type_str() == *only)
+                    .collect();
                 if typed.windows(2).all(|w| same_but_docs(w[0], w[1])) {
-                    Schema { description: None, ..typed[0].clone() }
+                    Schema {
+                        description: None,
+                        ..typed[0].clone()
+                    }
                 } else {
                     self.report(site.error(format!(
                         "the variants all serialize as {only}s but with different constraints; a CRD \
@@ -291,7 +310,12 @@ fn same_but_docs(a: &Schema, b: &Schema) -> bool {
 /// The tag property: a string naming the variant.
 fn tag_schema(parts: &[Part]) -> Schema {
     Schema {
-        enum_: Some(parts.iter().map(|p| Value::String(p.name.clone())).collect()),
+        enum_: Some(
+            parts
+                .iter()
+                .map(|p| Value::String(p.name.clone()))
+                .collect(),
+        ),
         ..Schema::typed("string")
     }
 }
@@ -299,7 +323,9 @@ fn tag_schema(parts: &[Part]) -> Schema {
 /// For each variant with required fields: a CEL rule requiring them when the tag names it.
 fn required_by_tag(parts: &[Part], tag: &str, content: Option<&str>) -> Vec<Rule> {
     let t = cel_field(tag);
-    let prefix = content.map(|c| format!("self.{}", cel_field(c))).unwrap_or_else(|| "self".into());
+    let prefix = content
+        .map(|c| format!("self.{}", cel_field(c)))
+        .unwrap_or_else(|| "self".into());
     parts
         .iter()
         .filter(|p| p.schema.type_str() == "object" && !p.schema.required.is_empty())
@@ -311,7 +337,12 @@ fn required_by_tag(parts: &[Part], tag: &str, content: Option<&str>) -> Vec<Rule
                 .map(|f| format!("has({prefix}.{})", cel_field(f)))
                 .collect();
             let where_ = content.map(|c| format!("{c}.")).unwrap_or_default();
-            let names: Vec<String> = p.schema.required.iter().map(|f| format!("{where_}{f}")).collect();
+            let names: Vec<String> = p
+                .schema
+                .required
+                .iter()
+                .map(|f| format!("{where_}{f}"))
+                .collect();
             Rule::new(
                 format!("self.{t} != '{}' || ({})", p.name, has.join(" && ")),
                 format!("{} required when {tag} is {}", names.join(", "), p.name),

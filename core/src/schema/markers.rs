@@ -6,8 +6,8 @@ use serde_json::Value;
 use crate::known::info::Wants;
 use crate::model::{Error, ListType, Rule, SchemaMarkers};
 
-use super::build::Site;
 use super::Schema;
+use super::build::Site;
 
 const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
 
@@ -45,7 +45,8 @@ pub(super) fn overlay(
         ..Schema::default()
     };
     if m.immutable {
-        o.x_validations.push(Rule::new("self == oldSelf", "field is immutable"));
+        o.x_validations
+            .push(Rule::new("self == oldSelf", "field is immutable"));
     }
     let mut c = Checker::new(base, site);
     // Keys that change the node's type run first; the others are checked against the result.
@@ -82,7 +83,9 @@ pub(super) fn overlay(
             && c.ty == "integer"
             && v.fract() != 0.0
         {
-            c.error(format!("`{key} = {v}` must be a whole number on an integer"));
+            c.error(format!(
+                "`{key} = {v}` must be a whole number on an integer"
+            ));
         }
     }
     o.minimum = m.minimum;
@@ -121,7 +124,10 @@ pub(super) fn overlay(
 
     for v in m.enum_values.iter().flatten() {
         if !c.unknown() && !value_fits_type(v, &c.ty, c.int_or_string) {
-            c.error(format!("enum value {v} is not of this field's type ({})", c.ty));
+            c.error(format!(
+                "enum value {v} is not of this field's type ({})",
+                c.ty
+            ));
         }
     }
     (o, c.errors)
@@ -159,12 +165,15 @@ impl<'a> Checker<'a> {
 
     fn fits(&mut self, ok: bool, key: &str, wants: &str) -> bool {
         if !ok && !self.unknown() {
-            let got = if self.ty.is_empty() { "untyped".to_string() } else { self.ty.clone() };
+            let got = if self.ty.is_empty() {
+                "untyped".to_string()
+            } else {
+                self.ty.clone()
+            };
             self.error(format!("`{key}` applies to {wants}, but this is {got}"));
         }
         ok
     }
-
 
     /// A lower bound above its upper bound is a contradiction.
     fn ordered(&mut self, low_key: &str, low: Option<f64>, high_key: &str, high: Option<f64>) {
@@ -175,8 +184,19 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn ordered_counts(&mut self, low_key: &str, low: Option<u64>, high_key: &str, high: Option<u64>) {
-        self.ordered(low_key, low.map(|v| v as f64), high_key, high.map(|v| v as f64));
+    fn ordered_counts(
+        &mut self,
+        low_key: &str,
+        low: Option<u64>,
+        high_key: &str,
+        high: Option<u64>,
+    ) {
+        self.ordered(
+            low_key,
+            low.map(|v| v as f64),
+            high_key,
+            high.map(|v| v as f64),
+        );
     }
 
     /// `list_type` and `list_map_keys` against the items: map keys must be scalar fields that
@@ -228,7 +248,12 @@ impl<'a> Checker<'a> {
                 None => self.error(format!(
                     "`list_map_keys` names `{key}`, which is not a field of the items (JSON \
                      names: {})",
-                    items.properties.keys().cloned().collect::<Vec<_>>().join(", ")
+                    items
+                        .properties
+                        .keys()
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )),
                 Some(prop) => {
                     if !matches!(prop.type_str(), "string" | "integer" | "number" | "boolean") {

@@ -3,8 +3,8 @@
 //! concatenated (the overlay's first), and a validation keyword set differently on both sides
 //! keeps both, as `allOf: [base's, overlay's]`.
 
-use super::build::{Builder, Site};
 use super::Schema;
+use super::build::{Builder, Site};
 
 /// Merges `over` into `base`.
 pub(super) fn merge(mut base: Schema, over: Schema, site: &Site, b: &mut Builder) -> Schema {
@@ -15,7 +15,16 @@ pub(super) fn merge(mut base: Schema, over: Schema, site: &Site, b: &mut Builder
     macro_rules! wins {
         ($($k:ident),*) => {$( if over.$k.is_some() { base.$k = over.$k; } )*};
     }
-    wins!(description, title, example, external_docs, default, type_, format, x_map_type);
+    wins!(
+        description,
+        title,
+        example,
+        external_docs,
+        default,
+        type_,
+        format,
+        x_map_type
+    );
     base.nullable |= over.nullable;
     base.x_preserve_unknown_fields |= over.x_preserve_unknown_fields;
     base.x_embedded_resource |= over.x_embedded_resource;
@@ -62,8 +71,17 @@ pub(super) fn merge(mut base: Schema, over: Schema, site: &Site, b: &mut Builder
         )*};
     }
     validation!(
-        enum_, maximum + exclusive_maximum, minimum + exclusive_minimum, multiple_of,
-        max_length, min_length, pattern, max_items, min_items, max_properties, min_properties
+        enum_,
+        maximum + exclusive_maximum,
+        minimum + exclusive_minimum,
+        multiple_of,
+        max_length,
+        min_length,
+        pattern,
+        max_items,
+        min_items,
+        max_properties,
+        min_properties
     );
     if base_side != Schema::default() {
         base.all_of.push(base_side);

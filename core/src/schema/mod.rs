@@ -12,7 +12,7 @@ mod merge;
 mod object;
 mod props;
 
-pub use build::{recursion, Builder, Site};
+pub use build::{Builder, Site, recursion};
 pub(crate) use markers::value_fits_type;
 pub use markers::{type_bound_keys, wants_text};
 pub use props::Schema;

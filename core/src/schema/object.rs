@@ -3,8 +3,8 @@
 
 use crate::model::{Field, Rule, Shape, TypeDef, Variant};
 
-use super::build::{field_site, Builder, Site};
 use super::Schema;
+use super::build::{Builder, Site, field_site};
 
 impl Builder {
     /// The object a struct (or a struct variant's fields) serializes to.
@@ -74,7 +74,8 @@ impl Builder {
         if flat == Schema::default() {
             return; // not visible yet (the derive's compile-time view), or already reported
         }
-        if flat.type_str() != "object" || flat.x_preserve_unknown_fields && flat.properties.is_empty()
+        if flat.type_str() != "object"
+            || flat.x_preserve_unknown_fields && flat.properties.is_empty()
         {
             self.report(site.error(
                 "`#[serde(flatten)]` needs a struct, a map or an enum that serializes as an object",
@@ -116,7 +117,13 @@ impl Builder {
         }
     }
 
-    fn one_of_rule(&mut self, key: &str, names: &[String], schema: &Schema, site: &Site) -> Option<Rule> {
+    fn one_of_rule(
+        &mut self,
+        key: &str,
+        names: &[String],
+        schema: &Schema,
+        site: &Site,
+    ) -> Option<Rule> {
         if schema.type_str() != "object" || schema.properties.is_empty() {
             self.report(site.error(format!("`{key}` applies to structs")));
             return None;
@@ -124,9 +131,9 @@ impl Builder {
         let mut ok = true;
         for name in names {
             if name.contains('.') {
-                self.report(site.error(format!(
-                    "`{key}` cannot reference nested fields: `{name}`"
-                )));
+                self.report(
+                    site.error(format!("`{key}` cannot reference nested fields: `{name}`")),
+                );
                 ok = false;
             } else if !schema.properties.contains_key(name) {
                 self.report(site.error(format!(
@@ -176,8 +183,25 @@ impl Builder {
 /// `__keyword__` for CEL reserved words).
 pub(crate) fn cel_field(name: &str) -> String {
     const RESERVED: [&str; 20] = [
-        "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
-        "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
         "void",
     ];
     if RESERVED.contains(&name) {

@@ -103,7 +103,10 @@ pub struct Schema {
     )]
     pub x_embedded_resource: bool,
     /// `x-kubernetes-int-or-string`
-    #[serde(rename = "x-kubernetes-int-or-string", skip_serializing_if = "is_false")]
+    #[serde(
+        rename = "x-kubernetes-int-or-string",
+        skip_serializing_if = "is_false"
+    )]
     pub x_int_or_string: bool,
     /// `x-kubernetes-list-map-keys`
     #[serde(
