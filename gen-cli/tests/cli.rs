@@ -348,3 +348,30 @@ fn locations_are_relative_to_the_current_folder() {
         stderr(&out)
     );
 }
+
+#[test]
+fn cel_rules_must_parse_and_select_existing_fields() {
+    let ws = Workspace::new("cel");
+    let bad = WIDGET.replace(
+        "pub struct WidgetSpec {",
+        "#[kube_marker(x_validation(rule = \"self.sise > 0\", message = \"typo\"))]\npub struct WidgetSpec {",
+    );
+    ws.write("api/src/lib.rs", &bad);
+    let out = ws.run(&["manifests"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("api/src/lib.rs:8:12: error: Widget v1: .spec: rule `self.sise > 0` selects `sise`, which is not a field there (fields: parts, size)"), "{err}");
+
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET.replace(
+            "#[kube_marker(minimum = 1)]",
+            "#[kube_marker(x_validation(rule = \"self >\"))]",
+        ),
+    );
+    let err = stderr(&ws.run(&["manifests"]));
+    assert!(
+        err.contains("api/src/lib.rs:8:39: error: invalid CEL rule"),
+        "{err}"
+    );
+}

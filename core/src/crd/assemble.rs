@@ -34,6 +34,13 @@ pub fn build(
         if let Err(e) = paths::check(def, &schema) {
             errors.0.extend(e.0);
         }
+        for problem in crate::check::cel::references(&schema) {
+            errors.push(Error::new(
+                def.markers.loc.as_ref(),
+                format!("{} {}", def.markers.kind, def.markers.version),
+                problem,
+            ));
+        }
         for problem in crate::check::structural::violations(&schema) {
             errors.push(Error::new(
                 def.markers.loc.as_ref(),
