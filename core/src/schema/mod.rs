@@ -1,6 +1,6 @@
 //! Schema building: shapes and markers in, one structural OpenAPI schema out.
 //!
-//! The stages are files: [`build`] walks shapes and loads named types, `object` and `enums`
+//! The stages are files: `build` walks shapes and loads named types, `object` and `enums`
 //! give structs and enums their JSON form, `markers` turns schema keys into an overlay (checking
 //! that each key fits the type), and `merge` lays a field's overlay on its type's schema the way
 //! controller-gen's flattener does (`allOf` for keywords set on both sides).
