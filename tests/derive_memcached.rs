@@ -13,6 +13,12 @@ use serde_json::json;
 #[kube_marker(status = "MemcachedStatus", short_names = "mc", categories = "all")]
 #[kube_marker(printcolumn(name = "Size", type = "integer", json_path = ".spec.size"))]
 #[kube_marker(derive = ["PartialEq"])]
+// `#[rbac]` on a `CustomResource` spec struct is a helper attribute: no import needed.
+#[rbac(
+    groups = "cache.example.com",
+    resources = "memcacheds",
+    verbs = "get;list;watch"
+)]
 #[serde(rename_all = "camelCase")]
 pub struct MemcachedSpec {
     /// Size is the number of memcached pods.

@@ -35,6 +35,15 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
         ));
     }
     check_paths(m, &checked.schema, &input.ident, &mut errors);
+    // `#[rbac]` is also this derive's helper attribute: check it as the attribute macro would.
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("rbac")) {
+        match attr.meta.require_list() {
+            Ok(list) => {
+                errors.handle(kubegen_core::parse::rbac::parse(list.tokens.clone()));
+            }
+            Err(e) => errors.push(e.into()),
+        }
+    }
     // The parser checked that these parse.
     let status: Option<syn::Type> = m.status.as_ref().and_then(|s| syn::parse_str(s).ok());
     let derives: Vec<syn::Path> = m

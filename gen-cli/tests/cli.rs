@@ -375,3 +375,29 @@ fn cel_rules_must_parse_and_select_existing_fields() {
         "{err}"
     );
 }
+
+#[test]
+fn out_dir_and_role_name_are_honored() {
+    let ws = Workspace::new("flags");
+    let with_helper = WIDGET.replace(
+        "#[derive(CustomResource)]\n",
+        "#[derive(CustomResource)]\n#[rbac(groups = \"example.com\", resources = \"widgets/status\", verbs = \"update;patch\")]\n",
+    );
+    ws.write("api/src/lib.rs", &with_helper);
+    let out = ws.run(&[
+        "manifests",
+        "--out-dir",
+        "deploy",
+        "--role-name",
+        "widget-operator",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(ws.exists("api/deploy/crd/bases/example.com_widgets.yaml"));
+    let role = ws.read("api/deploy/rbac/role.yaml");
+    assert!(role.contains("  name: widget-operator\n"), "{role}");
+    assert!(
+        role.contains("  - widgets/status\n  verbs:\n  - patch\n  - update\n"),
+        "{role}"
+    );
+    assert!(!ws.exists("api/config"));
+}
