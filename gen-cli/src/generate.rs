@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use kubegen_core::crd;
-use kubegen_core::model::{Error, ResourceDef};
+use kubegen_core::model::{Error, Errors, ResourceDef};
 use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 
@@ -77,13 +77,11 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
         let crd_options = crd::Options {
             max_desc_len: options.max_desc_len,
         };
-        for defs in by_kind(collected.resources).values() {
-            match crd::build(defs, &crd_options) {
-                Ok(c) => {
-                    let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
-                    let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
-                    plan.files
-                        .insert(bases.join(file), render::manifest(&[value]));
+        let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
+        for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
+            match result {
+                Ok((file, content)) => {
+                    plan.files.insert(bases.join(file), content);
                 }
                 Err(e) => errors.extend(e.0),
             }
@@ -105,6 +103,30 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
     } else {
         Err(errors)
     }
+}
+
+/// One kind's CRD file: its name and content.
+fn crd_file(defs: &[ResourceDef], options: &crd::Options) -> Result<(String, String), Errors> {
+    let c = crd::build(defs, options)?;
+    let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
+    let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
+    Ok((file, render::manifest(&[value])))
+}
+
+/// `f` over `items` on every core, results in the items' order.
+fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a generator thread does not panic"))
+            .collect()
+    })
 }
 
 /// The versions of each kind, keyed by (group, kind) so files come out in a stable order.

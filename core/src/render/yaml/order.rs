@@ -32,6 +32,15 @@ pub fn key_order(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// Whether, among keys like this one, bytewise order is already yaml.v2's: ASCII letters, and
+/// other characters that sort below every letter (no digits, whose runs compare by value, and
+/// none of ``[\]^_` `` and above, which sort after the uppercase letters bytewise but before
+/// every letter in yaml.v2). Most Kubernetes keys are camelCase words, so sorting stays cheap.
+fn bytewise_is_yaml_order(key: &str) -> bool {
+    key.bytes()
+        .all(|b| b.is_ascii_alphabetic() || (b < b'A' && !b.is_ascii_digit()))
+}
+
 /// Sorts `items` by their key with [`key_order`], deterministically.
 ///
 /// The items are first put in bytewise key order, then merge-sorted (stable) with
@@ -44,6 +53,9 @@ pub(crate) fn sort_by_key_order<T>(items: &mut Vec<T>, key: impl Fn(&T) -> &str)
         return;
     }
     items.sort_by(|a, b| key(a).cmp(key(b)));
+    if items.iter().all(|item| bytewise_is_yaml_order(key(item))) {
+        return;
+    }
     let mut run: Vec<T> = std::mem::take(items);
     let mut width = 1;
     while width < run.len() {
@@ -214,6 +226,27 @@ mod tests {
         assert_eq!(key_order("specs", "spec"), Ordering::Greater);
         assert_eq!(key_order("", "a"), Ordering::Less);
         assert_eq!(key_order("same", "same"), Ordering::Equal);
+    }
+
+    #[test]
+    fn bytewise_fast_path_agrees_with_key_order() {
+        let alphabet = ["a", "B", "z", "Z", "-", ".", "/", "$", " ", "aa", "Ab"];
+        let mut keys: Vec<String> = Vec::new();
+        for a in alphabet {
+            for b in alphabet {
+                keys.push(format!("{a}{b}"));
+            }
+        }
+        assert!(keys.iter().all(|k| bytewise_is_yaml_order(k)));
+        let mut bytewise = keys.clone();
+        bytewise.sort();
+        bytewise.dedup();
+        for pair in bytewise.windows(2) {
+            assert_eq!(key_order(&pair[0], &pair[1]), Ordering::Less, "{pair:?}");
+        }
+        for not_simple in ["a1", "x_y", "Z[", "é"] {
+            assert!(!bytewise_is_yaml_order(not_simple), "{not_simple}");
+        }
     }
 
     #[test]
