@@ -9,12 +9,18 @@ use serde::{Deserialize, Serialize};
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[kube_marker(group = "cache.example.com", version = "v1alpha1", kind = "Memcached")]
 #[kube_marker(status = "MemcachedStatus", short_names = "mc", categories = "all")]
-#[kube_marker(scale(spec_path = ".spec.size", status_path = ".status.replicas", selector_path = ".status.selector"))]
+#[kube_marker(scale(
+    spec_path = ".spec.size",
+    status_path = ".status.replicas",
+    selector_path = ".status.selector"
+))]
 #[kube_marker(printcolumn(name = "Size", type = "integer", json_path = ".spec.size"))]
 #[kube_marker(printcolumn(name = "Ready", type = "integer", json_path = ".status.readyReplicas"))]
 #[kube_marker(printcolumn(name = "Age", type = "date", json_path = ".metadata.creationTimestamp"))]
 #[kube_marker(doc = "Memcached is the Schema for the memcacheds API.")]
 #[serde(rename_all = "camelCase")]
+// clippy takes the two printcolumns' `type = "integer"` for a repeated attribute.
+#[allow(clippy::duplicated_attributes)]
 pub struct MemcachedSpec {
     /// Size is the number of memcached pods.
     #[kube_marker(minimum = 1, maximum = 5, default = 1)]
@@ -26,7 +32,10 @@ pub struct MemcachedSpec {
     pub container_port: i32,
     /// The memcached image.
     #[kube_marker(min_length = 1, default = "memcached:1.6.26-alpine3.19")]
-    #[kube_marker(x_validation(rule = "self.trim().size() > 0", message = "image must not be blank"))]
+    #[kube_marker(x_validation(
+        rule = "self.trim().size() > 0",
+        message = "image must not be blank"
+    ))]
     #[serde(default = "default_image")]
     pub image: String,
     /// Compute resources of the memcached container.

@@ -1,0 +1,121 @@
+//! Prometheus metrics of the reconciler: how many reconciles ran, how many failed and why, and
+//! how long they took.
+
+use std::time::Instant;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+use crate::controller::Error;
+
+/// The label of the error counter.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ErrorLabels {
+    /// What failed, from [`Error::metric_label`].
+    pub error: String,
+}
+
+/// The reconciler's metrics, registered in a registry of their own.
+pub struct Metrics {
+    /// Reconciles started (`memcached_operator_reconciles_total`).
+    pub reconciles: Counter,
+    /// Reconciles failed, by error (`memcached_operator_reconcile_errors_total`).
+    pub errors: Family<ErrorLabels, Counter>,
+    /// Reconcile durations (`memcached_operator_reconcile_duration_seconds`).
+    pub duration: Histogram,
+    registry: Registry,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::with_prefix("memcached_operator");
+        let reconciles = Counter::default();
+        let errors = Family::<ErrorLabels, Counter>::default();
+        let duration = Histogram::new(exponential_buckets(0.001, 2.0, 14));
+        registry.register("reconciles", "Reconciliations started", reconciles.clone());
+        registry.register(
+            "reconcile_errors",
+            "Reconciliations failed, by error",
+            errors.clone(),
+        );
+        registry.register(
+            "reconcile_duration_seconds",
+            "Duration of reconciliations",
+            duration.clone(),
+        );
+        Self {
+            reconciles,
+            errors,
+            duration,
+            registry,
+        }
+    }
+}
+
+impl Metrics {
+    /// Counts a reconcile and returns a guard that records its duration when dropped.
+    pub fn reconcile_started(&self) -> ReconcileTimer<'_> {
+        self.reconciles.inc();
+        ReconcileTimer {
+            histogram: &self.duration,
+            start: Instant::now(),
+        }
+    }
+
+    /// Counts a failed reconcile.
+    pub fn reconcile_failed(&self, error: &Error) {
+        self.errors
+            .get_or_create(&ErrorLabels {
+                error: error.metric_label().to_string(),
+            })
+            .inc();
+    }
+
+    /// The metrics in the Prometheus text format (OpenMetrics).
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        prometheus_client::encoding::text::encode(&mut out, &self.registry)
+            .expect("writing to a String cannot fail");
+        out
+    }
+}
+
+/// Records the time since a reconcile started into the duration histogram when dropped.
+pub struct ReconcileTimer<'a> {
+    histogram: &'a Histogram,
+    start: Instant,
+}
+
+impl Drop for ReconcileTimer<'_> {
+    fn drop(&mut self) {
+        self.histogram.observe(self.start.elapsed().as_secs_f64());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodes_counters_errors_and_durations() {
+        let metrics = Metrics::default();
+        drop(metrics.reconcile_started());
+        metrics.reconcile_failed(&Error::StatusConflict(3));
+        let text = metrics.encode();
+        assert!(
+            text.contains("memcached_operator_reconciles_total 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"memcached_operator_reconcile_errors_total{error="conflict"} 1"#),
+            "{text}"
+        );
+        assert!(
+            text.contains("memcached_operator_reconcile_duration_seconds_count 1"),
+            "{text}"
+        );
+    }
+}

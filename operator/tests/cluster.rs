@@ -1,0 +1,563 @@
+//! The operator against a real Kubernetes API server (`KUBECONFIG`), as its ServiceAccount.
+//!
+//! ```sh
+//! KUBECONFIG=~/.kube/config cargo test -p memcached-operator --test cluster -- --ignored
+//! ```
+//!
+//! Each test applies the generated CRD and RBAC role with the hand-written binding and service
+//! account from `config/` (namespaces rewritten to a fresh test namespace, as kustomize does),
+//! runs the operator in-process with a client that impersonates that ServiceAccount, and
+//! counts every 403 that client receives. They pass on a bare API server with no nodes and no
+//! kube-controller-manager: pods never start and Deployments never get a status there, so the
+//! tests check that the conditions say so, and deletion does not rely on garbage collection.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{Namespace, ServiceAccount};
+use k8s_openapi::api::events::v1::Event;
+use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{
+    ApiResource, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams,
+};
+use kube::client::ClientBuilder;
+use kube::{Api, Client, Config, Resource, ResourceExt};
+use memcached_operator::api::{Memcached, MemcachedSpec};
+use memcached_operator::cli::{Args, LogFormat};
+use memcached_operator::operator;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+const SERVICE_ACCOUNT: &str = "controller-manager";
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Requests the operator's client made that the apiserver refused with 403.
+#[derive(Clone, Default)]
+struct Forbidden(Arc<Mutex<Vec<String>>>, Arc<AtomicUsize>);
+
+impl Forbidden {
+    fn refused(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// A tower layer over the operator's HTTP client that records each 403 response.
+impl<S> tower::Layer<S> for Forbidden {
+    type Service = CountForbidden<S>;
+    fn layer(&self, inner: S) -> Self::Service {
+        CountForbidden {
+            inner,
+            seen: self.clone(),
+        }
+    }
+}
+
+#[derive(Clone)]
+struct CountForbidden<S> {
+    inner: S,
+    seen: Forbidden,
+}
+
+impl<S, B, R> tower::Service<http::Request<B>> for CountForbidden<S>
+where
+    S: tower::Service<http::Request<B>, Response = http::Response<R>>,
+    S::Future: Send + 'static,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<S::Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<B>) -> Self::Future {
+        let what = format!("{} {}", request.method(), request.uri());
+        let seen = self.seen.clone();
+        let response = self.inner.call(request);
+        Box::pin(async move {
+            let response = response.await?;
+            seen.1.fetch_add(1, Ordering::Relaxed);
+            if response.status() == http::StatusCode::FORBIDDEN {
+                seen.0.lock().unwrap().push(what);
+            }
+            Ok(response)
+        })
+    }
+}
+
+/// A fresh namespace with the operator's CRD, RBAC and ServiceAccount; removed on drop.
+struct TestEnv {
+    admin: Client,
+    namespace: String,
+    binding: String,
+}
+
+fn config_file(path: &str) -> String {
+    let full = format!("{}/config/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// The YAML documents of a `config/` file as JSON values (comments and `---` handled).
+fn documents(path: &str) -> Vec<Value> {
+    serde_saphyr::from_multiple::<Value>(&config_file(path))
+        .unwrap()
+        .into_iter()
+        .filter(|d| !d.is_null())
+        .collect()
+}
+
+fn typed<T: DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).unwrap()
+}
+
+async fn apply<K>(api: &Api<K>, object: &K)
+where
+    K: Resource + Clone + DeserializeOwned + serde::Serialize + std::fmt::Debug,
+{
+    let params = PatchParams::apply("cluster-test").force();
+    api.patch(&object.name_any(), &params, &Patch::Apply(object))
+        .await
+        .unwrap();
+}
+
+impl TestEnv {
+    async fn new(test: &str) -> Self {
+        let _ = tracing_subscriber::fmt()
+            .with_test_writer()
+            .with_env_filter("info")
+            .try_init();
+        let admin = Client::try_default()
+            .await
+            .expect("a cluster in KUBECONFIG");
+        let suffix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis()
+            % 1_000_000;
+        let namespace = format!("mc-{test}-{suffix}");
+        let binding = format!("memcached-operator-{namespace}");
+        let ns: Namespace = typed(
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}),
+        );
+        Api::<Namespace>::all(admin.clone())
+            .create(&PostParams::default(), &ns)
+            .await
+            .unwrap();
+
+        // The generated CRD, as `kubectl apply -f config/crd/bases/` would.
+        let crds: Api<CustomResourceDefinition> = Api::all(admin.clone());
+        for doc in documents("crd/bases/cache.example.com_memcacheds.yaml") {
+            apply(&crds, &typed(doc)).await;
+        }
+        let crd = "memcacheds.cache.example.com";
+        let established = kube::runtime::conditions::is_crd_established();
+        tokio::time::timeout(
+            WAIT,
+            kube::runtime::wait::await_condition(crds, crd, established),
+        )
+        .await
+        .expect("the CRD is established")
+        .unwrap();
+
+        // The generated role, with the hand-written binding and service account, in this
+        // namespace (what kustomize's `namespace:` does); the ClusterRoleBinding gets a name
+        // of its own so that tests can run side by side.
+        for doc in documents("rbac/role.yaml") {
+            match doc["kind"].as_str() {
+                Some("ClusterRole") => {
+                    apply(&Api::<ClusterRole>::all(admin.clone()), &typed(doc)).await
+                }
+                Some("Role") => {
+                    let mut role: Role = typed(doc);
+                    role.metadata.namespace = Some(namespace.clone());
+                    apply(&Api::<Role>::namespaced(admin.clone(), &namespace), &role).await;
+                }
+                other => panic!("unexpected {other:?} in role.yaml"),
+            }
+        }
+        let mut sa: ServiceAccount = typed(documents("rbac/service_account.yaml").remove(0));
+        sa.metadata.namespace = Some(namespace.clone());
+        apply(&Api::namespaced(admin.clone(), &namespace), &sa).await;
+        let mut crb: ClusterRoleBinding = typed(documents("rbac/role_binding.yaml").remove(0));
+        crb.metadata.name = Some(binding.clone());
+        for subject in crb.subjects.iter_mut().flatten() {
+            subject.namespace = Some(namespace.clone());
+        }
+        apply(&Api::all(admin.clone()), &crb).await;
+        let mut rb: RoleBinding =
+            typed(documents("rbac/leader_election_role_binding.yaml").remove(0));
+        rb.metadata.namespace = Some(namespace.clone());
+        for subject in rb.subjects.iter_mut().flatten() {
+            subject.namespace = Some(namespace.clone());
+        }
+        apply(&Api::namespaced(admin.clone(), &namespace), &rb).await;
+        Self {
+            admin,
+            namespace,
+            binding,
+        }
+    }
+
+    /// A client that impersonates the operator's ServiceAccount and counts 403s.
+    async fn operator_client(&self) -> (Client, Forbidden) {
+        let mut config = Config::infer().await.unwrap();
+        config.auth_info.impersonate = Some(format!(
+            "system:serviceaccount:{}:{SERVICE_ACCOUNT}",
+            self.namespace
+        ));
+        let forbidden = Forbidden::default();
+        let client = ClientBuilder::try_from(config)
+            .unwrap()
+            .with_layer(&forbidden)
+            .build();
+        (client, forbidden)
+    }
+
+    /// Starts the operator in-process, as the ServiceAccount, watching this namespace only,
+    /// with leader election in this namespace.
+    async fn start_operator(&self) -> RunningOperator {
+        let (client, forbidden) = self.operator_client().await;
+        let args = Args {
+            namespace: Some(self.namespace.clone()),
+            http_addr: "127.0.0.1:0".parse().unwrap(),
+            leader_elect: true,
+            leader_election_id: "memcached-operator-leader".into(),
+            leader_election_namespace: Some(self.namespace.clone()),
+            identity: Some(format!("test-{}", self.namespace)),
+            log_format: LogFormat::Text,
+        };
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn({
+            let shutdown = shutdown.clone();
+            async move { operator::run(client, &args, shutdown).await }
+        });
+        RunningOperator {
+            task,
+            shutdown,
+            forbidden,
+        }
+    }
+}
+
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        // Without kube-controller-manager a deleted namespace keeps its objects (and stays
+        // Terminating), so the test's objects are deleted one by one first, finalizers and all
+        // (a failed test may leave some behind with the operator gone).
+        let (admin, namespace, binding) = (
+            self.admin.clone(),
+            self.namespace.clone(),
+            self.binding.clone(),
+        );
+        let cleanup = async move {
+            let memcacheds: Api<Memcached> = Api::namespaced(admin.clone(), &namespace);
+            let no_finalizers = Patch::Merge(json!({"metadata": {"finalizers": null}}));
+            for mc in memcacheds
+                .list(&ListParams::default())
+                .await
+                .map(|l| l.items)
+                .unwrap_or_default()
+            {
+                let _ = memcacheds
+                    .patch(&mc.name_any(), &PatchParams::default(), &no_finalizers)
+                    .await;
+                let _ = memcacheds
+                    .delete(&mc.name_any(), &DeleteParams::default())
+                    .await;
+            }
+            let deployments: Api<Deployment> = Api::namespaced(admin.clone(), &namespace);
+            let _ = deployments
+                .delete_collection(&DeleteParams::default(), &ListParams::default())
+                .await;
+            let _ = Api::<ClusterRoleBinding>::all(admin.clone())
+                .delete(&binding, &DeleteParams::default())
+                .await;
+            let _ = Api::<Namespace>::all(admin)
+                .delete(&namespace, &DeleteParams::default())
+                .await;
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let _ = std::thread::spawn(move || runtime.block_on(cleanup)).join();
+        }
+    }
+}
+
+struct RunningOperator {
+    task: tokio::task::JoinHandle<Result<(), operator::Error>>,
+    shutdown: CancellationToken,
+    forbidden: Forbidden,
+}
+
+impl RunningOperator {
+    /// Stops the operator as SIGTERM would and asserts it stopped cleanly, made requests, and
+    /// was never refused one.
+    async fn stop(self) {
+        self.shutdown.cancel();
+        let result = tokio::time::timeout(WAIT, self.task)
+            .await
+            .expect("the operator stops")
+            .unwrap();
+        result.expect("the operator ran without failing");
+        assert!(
+            self.forbidden.1.load(Ordering::Relaxed) > 0,
+            "the operator made requests"
+        );
+        assert_eq!(
+            self.forbidden.refused(),
+            Vec::<String>::new(),
+            "requests refused with 403"
+        );
+    }
+}
+
+/// Polls `check` until it returns `Some`, or fails after `WAIT` with `what`; fails at once
+/// when the operator had a request refused.
+async fn eventually<T, F, Fut>(forbidden: &Forbidden, what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        assert_eq!(
+            forbidden.refused(),
+            Vec::<String>::new(),
+            "requests refused with 403"
+        );
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+async fn deployment_with_replicas(
+    op: &RunningOperator,
+    api: &Api<Deployment>,
+    name: &str,
+    replicas: i32,
+) -> Deployment {
+    eventually(
+        &op.forbidden,
+        &format!("Deployment {name} with {replicas} replicas"),
+        || async {
+            api.get_opt(name)
+                .await
+                .unwrap()
+                .filter(|d| d.spec.replicas == Some(replicas))
+        },
+    )
+    .await
+}
+
+/// Waits until the status of `name` describes generation `generation` and `replicas`
+/// requested replicas, and checks that its conditions agree with what the Deployment reports.
+async fn settled_status(
+    op: &RunningOperator,
+    api: &Api<Memcached>,
+    deployments: &Api<Deployment>,
+    name: &str,
+    generation: i64,
+) -> Memcached {
+    let mc = eventually(
+        &op.forbidden,
+        &format!("status of {name} for generation {generation}"),
+        || async {
+            let mc = api.get(name).await.unwrap();
+            let status = mc.status.as_ref()?;
+            let fresh = status.conditions.len() == 3
+                && status
+                    .conditions
+                    .iter()
+                    .all(|c| c.observed_generation == Some(generation));
+            fresh.then_some(mc)
+        },
+    )
+    .await;
+    let status = mc.status.clone().unwrap();
+    let condition = |t: &str| {
+        status
+            .conditions
+            .iter()
+            .find(|c| c.type_ == t)
+            .unwrap()
+            .clone()
+    };
+    let available = condition("Available");
+    assert_eq!(
+        available.status == "True",
+        status.ready_replicas >= mc.spec.size,
+        "{available:?}"
+    );
+    assert_eq!(
+        status.selector,
+        format!("app.kubernetes.io/instance={name},app.kubernetes.io/name=memcached")
+    );
+    let deploy = deployments.get(name).await.unwrap();
+    if deploy
+        .status
+        .as_ref()
+        .and_then(|s| s.observed_generation)
+        .is_none()
+    {
+        // No Deployment controller (a bare API server): the operator says so and waits.
+        assert_eq!(available.reason, "DeploymentNotObserved", "{available:?}");
+        assert_eq!(condition("Progressing").status, "True");
+        assert_eq!(
+            condition("Progressing").reason,
+            "WaitingForDeploymentController"
+        );
+        assert_eq!(condition("Degraded").status, "False");
+        assert_eq!((status.replicas, status.ready_replicas), (0, 0));
+    }
+    mc
+}
+
+async fn event_reasons(admin: &Client, namespace: &str, name: &str) -> Vec<String> {
+    let events: Api<Event> = Api::namespaced(admin.clone(), namespace);
+    let list = events.list(&ListParams::default()).await.unwrap();
+    list.items
+        .into_iter()
+        .filter(|e| e.regarding.as_ref().and_then(|r| r.name.as_deref()) == Some(name))
+        .filter_map(|e| e.reason)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a cluster: KUBECONFIG"]
+async fn memcached_lifecycle_as_the_service_account() {
+    let env = TestEnv::new("life").await;
+    let operator = env.start_operator().await;
+    let ns = env.namespace.as_str();
+    let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
+    let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
+    let name = "cache";
+
+    // Create: the Deployment follows, controlled by the Memcached.
+    let spec = MemcachedSpec {
+        size: 1,
+        container_port: 11211,
+        image: "memcached:1.6.26-alpine3.19".into(),
+        resources: None,
+    };
+    let created = memcacheds
+        .create(&PostParams::default(), &Memcached::new(name, spec))
+        .await
+        .unwrap();
+    let deploy = deployment_with_replicas(&operator, &deployments, name, 1).await;
+    let owner = &deploy.owner_references()[0];
+    assert_eq!(
+        (owner.kind.as_str(), owner.name.as_str()),
+        ("Memcached", name)
+    );
+    assert_eq!(
+        (Some(&owner.uid), owner.controller),
+        (created.uid().as_ref(), Some(true))
+    );
+    let container = &deploy.spec.template.spec.as_ref().unwrap().containers[0];
+    assert_eq!(container.ports.as_ref().unwrap()[0].container_port, 11211);
+    let mc = settled_status(&operator, &memcacheds, &deployments, name, 1).await;
+    assert_eq!(mc.finalizers(), ["cache.example.com/finalizer"]);
+
+    // A new size: the Deployment follows.
+    let patch = Patch::Merge(json!({"spec": {"size": 2}}));
+    memcacheds
+        .patch(name, &PatchParams::default(), &patch)
+        .await
+        .unwrap();
+    deployment_with_replicas(&operator, &deployments, name, 2).await;
+    settled_status(&operator, &memcacheds, &deployments, name, 2).await;
+
+    // The scale subresource (`kubectl scale memcached/cache --replicas=3`).
+    let scale = Patch::Merge(json!({"spec": {"replicas": 3}}));
+    memcacheds
+        .patch_scale(name, &PatchParams::default(), &scale)
+        .await
+        .unwrap();
+    deployment_with_replicas(&operator, &deployments, name, 3).await;
+    let mc = settled_status(&operator, &memcacheds, &deployments, name, 3).await;
+    assert_eq!(mc.spec.size, 3);
+    let scale = memcacheds.get_scale(name).await.unwrap();
+    assert_eq!(scale.spec.and_then(|s| s.replicas), Some(3));
+    assert_eq!(
+        scale.status.and_then(|s| s.selector).as_deref(),
+        Some(mc.status.unwrap().selector.as_str())
+    );
+
+    // Delete: the finalizer's cleanup removes the Deployment, then the finalizer goes.
+    memcacheds
+        .delete(name, &DeleteParams::default())
+        .await
+        .unwrap();
+    eventually(&operator.forbidden, "the Memcached to be gone", || async {
+        memcacheds
+            .get_opt(name)
+            .await
+            .unwrap()
+            .is_none()
+            .then_some(())
+    })
+    .await;
+    let gone = deployments.get_opt(name).await.unwrap();
+    assert!(
+        gone.is_none_or(|d| d.metadata.deletion_timestamp.is_some()),
+        "the operator deleted the Deployment"
+    );
+
+    let reasons = event_reasons(&env.admin, ns, name).await;
+    for reason in ["Created", "Scaled", "Deleting"] {
+        assert!(
+            reasons.iter().any(|r| r == reason),
+            "event {reason} in {reasons:?}"
+        );
+    }
+    operator.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a cluster: KUBECONFIG"]
+async fn invalid_memcacheds_are_rejected_by_the_generated_crd() {
+    let env = TestEnv::new("invalid").await;
+    // Untyped, so that nothing is defaulted on this side.
+    let resource = ApiResource::erase::<Memcached>(&());
+    let memcacheds: Api<DynamicObject> =
+        Api::namespaced_with(env.admin.clone(), &env.namespace, &resource);
+    let cases = [
+        (json!({"size": 6}), "spec.size"),
+        (json!({"size": 0}), "spec.size"),
+        (json!({"image": "  "}), "image must not be blank"),
+        (json!({"containerPort": 70000}), "spec.containerPort"),
+    ];
+    for (spec, expected) in cases {
+        let object = json!({
+            "apiVersion": "cache.example.com/v1alpha1", "kind": "Memcached",
+            "metadata": {"name": "bad"}, "spec": spec,
+        });
+        let error = memcacheds
+            .create(&PostParams::default(), &typed(object))
+            .await
+            .unwrap_err();
+        assert!(error.to_string().contains(expected), "{expected}: {error}");
+    }
+    // Defaults come from the CRD.
+    let object = json!({"apiVersion": "cache.example.com/v1alpha1", "kind": "Memcached", "metadata": {"name": "defaults"}, "spec": {}});
+    let created = memcacheds
+        .create(&PostParams::default(), &typed(object))
+        .await
+        .unwrap();
+    let created: Memcached = typed(serde_json::to_value(created).unwrap());
+    assert_eq!((created.spec.size, created.spec.container_port), (1, 11211));
+    assert_eq!(created.spec.image, "memcached:1.6.26-alpine3.19");
+}
