@@ -14,13 +14,12 @@ use serde::{Deserialize, Serialize};
     status_path = ".status.replicas",
     selector_path = ".status.selector"
 ))]
-#[kube_marker(printcolumn(name = "Size", type = "integer", json_path = ".spec.size"))]
-#[kube_marker(printcolumn(name = "Ready", type = "integer", json_path = ".status.readyReplicas"))]
-#[kube_marker(printcolumn(name = "Age", type = "date", json_path = ".metadata.creationTimestamp"))]
+// Printer column types are inferred from the schema at `json_path` (integer, integer, date).
+#[kube_marker(printcolumn(name = "Size", json_path = ".spec.size"))]
+#[kube_marker(printcolumn(name = "Ready", json_path = ".status.readyReplicas"))]
+#[kube_marker(printcolumn(name = "Age", json_path = ".metadata.creationTimestamp"))]
 #[kube_marker(doc = "Memcached is the Schema for the memcacheds API.")]
 #[serde(rename_all = "camelCase")]
-// clippy takes the two printcolumns' `type = "integer"` for a repeated attribute.
-#[allow(clippy::duplicated_attributes)]
 pub struct MemcachedSpec {
     /// Size is the number of memcached pods.
     #[kube_marker(minimum = 1, maximum = 5, default = 1)]

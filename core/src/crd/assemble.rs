@@ -103,7 +103,7 @@ fn version(
         .iter()
         .map(|c| ext::CustomResourceColumnDefinition {
             name: c.name.clone(),
-            type_: c.type_.clone(),
+            type_: paths::column_type(&schema, c),
             json_path: c.json_path.clone(),
             description: c.description.clone(),
             format: c.format.clone(),

@@ -1,7 +1,7 @@
 //! JSON paths in resource keys (printer columns, scale, selectable fields) must name fields
 //! that exist in the version's schema.
 
-use crate::model::{Error, Errors, ResourceDef};
+use crate::model::{Error, Errors, PrintColumn, ResourceDef};
 use crate::schema::Schema;
 
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
@@ -45,6 +45,28 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
         }
     }
     Ok(Some(node))
+}
+
+/// A printer column's `type`: as given, or inferred from what `json_path` leads to (a
+/// `date-time` string is a `date`; `ObjectMeta`'s timestamps and `generation` are known);
+/// `string` where the schema does not say.
+pub fn column_type(root: &Schema, column: &PrintColumn) -> String {
+    if let Some(t) = &column.type_ {
+        return t.clone();
+    }
+    let inferred = match resolve(root, &column.json_path) {
+        Ok(Some(node)) => match (node.type_str(), node.format.as_deref()) {
+            ("string", Some("date-time")) => "date",
+            ("integer" | "number" | "boolean", _) => node.type_str(),
+            _ => "string",
+        },
+        _ => match column.json_path.as_str() {
+            ".metadata.creationTimestamp" | ".metadata.deletionTimestamp" => "date",
+            ".metadata.generation" => "integer",
+            _ => "string",
+        },
+    };
+    inferred.to_string()
 }
 
 /// Printer columns, scale paths and selectable fields must name fields of the schema.
@@ -160,6 +182,38 @@ mod tests {
         root.properties.insert("spec".into(), spec);
         root.properties.insert("status".into(), status);
         root
+    }
+
+    #[test]
+    fn column_types_are_inferred_from_the_schema() {
+        let mut r = root();
+        r.properties
+            .get_mut("spec")
+            .unwrap()
+            .properties
+            .insert("since".into(), Schema::formatted("string", "date-time"));
+        let column = |path: &str, t: Option<&str>| PrintColumn {
+            name: "c".into(),
+            type_: t.map(str::to_string),
+            json_path: path.into(),
+            description: None,
+            format: None,
+            priority: None,
+        };
+        assert_eq!(column_type(&r, &column(".spec.size", None)), "integer");
+        assert_eq!(column_type(&r, &column(".spec.since", None)), "date");
+        assert_eq!(
+            column_type(&r, &column(".metadata.creationTimestamp", None)),
+            "date"
+        );
+        assert_eq!(
+            column_type(&r, &column(".status.conditions[0].status", None)),
+            "string"
+        );
+        assert_eq!(
+            column_type(&r, &column(".spec.size", Some("string"))),
+            "string"
+        );
     }
 
     #[test]

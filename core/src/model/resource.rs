@@ -128,9 +128,10 @@ pub struct Scale {
 pub struct PrintColumn {
     /// Column header.
     pub name: String,
-    /// `integer`, `number`, `string`, `boolean` or `date`.
+    /// `integer`, `number`, `string`, `boolean` or `date`; inferred from the schema at
+    /// `json_path` when not given.
     #[serde(rename = "type")]
-    pub type_: String,
+    pub type_: Option<String>,
     /// JSON path of the value, e.g. `.spec.size`.
     pub json_path: String,
     /// Column description.

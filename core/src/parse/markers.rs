@@ -577,21 +577,23 @@ fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers>
     let mut printcolumns = Vec::new();
     for pc in &raw.printcolumn {
         let type_ = match (&pc.type_keyword, &pc.type_ident) {
-            (Some(t), None) | (None, Some(t)) => t.clone(),
-            _ => {
-                errors.push(
-                    Error::custom("a printcolumn needs exactly one `type`").with_span(&pc.span()),
-                );
-                String::new()
+            (Some(t), None) | (None, Some(t)) => Some(t.clone()),
+            (None, None) => None,
+            (Some(_), Some(_)) => {
+                errors
+                    .push(Error::custom("give a printcolumn's `type` once").with_span(&pc.span()));
+                None
             }
         };
         const COLUMN_TYPES: [&str; 5] = ["integer", "number", "string", "boolean", "date"];
-        if !type_.is_empty() && !COLUMN_TYPES.contains(&type_.as_str()) {
+        if let Some(type_) = &type_
+            && !COLUMN_TYPES.contains(&type_.as_str())
+        {
             errors.push(
                 Error::custom(format!(
                     "printcolumn type `{type_}` is not one of {}{}",
                     COLUMN_TYPES.join(", "),
-                    did_you_mean(&type_, &COLUMN_TYPES)
+                    did_you_mean(type_, &COLUMN_TYPES)
                 ))
                 .with_span(&pc.span()),
             );
@@ -786,7 +788,7 @@ mod tests {
         assert_eq!(r.kind, "Memcached");
         assert_eq!(r.short_names, Some(vec!["mc".to_string()]));
         assert_eq!(r.printcolumns.len(), 2);
-        assert_eq!(r.printcolumns[1].type_, "date");
+        assert_eq!(r.printcolumns[1].type_.as_deref(), Some("date"));
         assert_eq!(r.deprecated, Some(Deprecation { warning: None }));
         assert_eq!(
             r.annotations.unwrap()[1],
