@@ -490,3 +490,26 @@ fn serde_into_gives_the_target_types_schema() {
                "description": "A type serialized through another type (`#[serde(into)]`) has that type's schema."})
     );
 }
+
+/// Timestamps from chrono and jiff are RFC 3339 strings (features `chrono`, `jiff`).
+#[cfg(all(feature = "chrono", feature = "jiff"))]
+mod timestamps {
+    use super::*;
+
+    #[derive(CustomResource, Clone, Debug, Serialize, Deserialize)]
+    #[kube_marker(group = "t.example.com", version = "v1", kind = "Stamp")]
+    pub struct StampSpec {
+        pub chrono: chrono::DateTime<chrono::Utc>,
+        pub jiff: Option<jiff::Timestamp>,
+    }
+
+    #[test]
+    fn timestamps_are_date_time_strings() {
+        let p = &spec_of::<Stamp>()["properties"];
+        assert_eq!(
+            p["chrono"],
+            json!({"type": "string", "format": "date-time"})
+        );
+        assert_eq!(p["jiff"], json!({"type": "string", "format": "date-time"}));
+    }
+}

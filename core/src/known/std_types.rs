@@ -229,6 +229,22 @@ impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
     const INFO: Info = Info::array(&T::INFO);
 }
 
+#[cfg(feature = "chrono")]
+impl<Tz: chrono::TimeZone> KubeSchema for chrono::DateTime<Tz> {
+    fn shape() -> Shape {
+        known("chrono::DateTime", Vec::new())
+    }
+    const KIND: Kind = Kind::Scalar("string");
+}
+
+#[cfg(feature = "jiff")]
+impl KubeSchema for jiff::Timestamp {
+    fn shape() -> Shape {
+        known("jiff::Timestamp", Vec::new())
+    }
+    const KIND: Kind = Kind::Scalar("string");
+}
+
 impl KubeSchema for serde_json::Map<String, serde_json::Value> {
     fn shape() -> Shape {
         known("serde_json::Map", Vec::new())
