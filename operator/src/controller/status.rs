@@ -74,6 +74,14 @@ pub fn observe(mc: &Memcached, deploy: &Deployment) -> (MemcachedStatus, Vec<Obs
         is("Progressing", "False") || is("ReplicaFailure", "True")
     });
     let progress = format!("{ready}/{size} replicas ready");
+    let available = || {
+        let reason = if ready >= size {
+            "AllReplicasReady"
+        } else {
+            "ReplicasNotReady"
+        };
+        Observed::new(AVAILABLE, ready >= size, reason, &progress)
+    };
     let conditions = if !seen {
         let waiting = format!(
             "Deployment {name} generation {generation} is not yet observed by the Deployment controller; {progress}"
@@ -99,16 +107,7 @@ pub fn observe(mc: &Memcached, deploy: &Deployment) -> (MemcachedStatus, Vec<Obs
             failure.message.as_deref().unwrap_or(reason)
         );
         vec![
-            Observed::new(
-                AVAILABLE,
-                ready >= size,
-                if ready >= size {
-                    "AllReplicasReady"
-                } else {
-                    "ReplicasNotReady"
-                },
-                &progress,
-            ),
+            available(),
             Observed::new(PROGRESSING, false, reason, &message),
             Observed::new(DEGRADED, true, reason, &message),
         ]
@@ -117,16 +116,7 @@ pub fn observe(mc: &Memcached, deploy: &Deployment) -> (MemcachedStatus, Vec<Obs
             && ds.updated_replicas.unwrap_or(0) >= size
             && ds.replicas.unwrap_or(0) == size;
         vec![
-            Observed::new(
-                AVAILABLE,
-                ready >= size,
-                if ready >= size {
-                    "AllReplicasReady"
-                } else {
-                    "ReplicasNotReady"
-                },
-                &progress,
-            ),
+            available(),
             if complete {
                 Observed::new(
                     PROGRESSING,
