@@ -289,27 +289,41 @@ async fn endless_status_conflicts_fail_the_reconcile() {
     assert_eq!(error.metric_label(), "conflict", "{error}");
 }
 
+/// The event published when a Memcached is being deleted.
+fn deleting_event(mc: &Memcached) -> Step {
+    event(
+        mc,
+        "Normal",
+        "Deleting",
+        "DeleteDeployment",
+        "Deleting Deployment cache",
+    )
+}
+
+/// The JSON patch removing the finalizer (kube's `finalizer` helper: test, then remove).
+fn remove_finalizer() -> Step {
+    let patch = json!([
+        {"op": "test", "path": "/metadata/finalizers/0", "value": FINALIZER},
+        {"op": "remove", "path": "/metadata/finalizers/0"},
+    ]);
+    Step::new(
+        Method::PATCH,
+        format!("{}?", memcached_path()),
+        BodyCheck::Exact(patch),
+    )
+}
+
 #[tokio::test]
 async fn deletion_publishes_an_event_deletes_the_deployment_and_removes_the_finalizer() {
     let mc = deleting(memcached(2));
     let stored = stored_deployment(&mc, 1);
-    let remove = json!([
-        {"op": "test", "path": "/metadata/finalizers/0", "value": FINALIZER},
-        {"op": "remove", "path": "/metadata/finalizers/0"},
-    ]);
     let delete = json!({
         "propagationPolicy": "Background", "preconditions": {"uid": "dep-uid"},
     });
     let mut finalized = mc.clone();
     finalized.metadata.finalizers = None;
     let steps = vec![
-        event(
-            &mc,
-            "Normal",
-            "Deleting",
-            "DeleteDeployment",
-            "Deleting Deployment cache",
-        ),
+        deleting_event(&mc),
         get_deployment().respond(StatusCode::OK, to_json(&stored)),
         Step::new(
             Method::DELETE,
@@ -317,12 +331,7 @@ async fn deletion_publishes_an_event_deletes_the_deployment_and_removes_the_fina
             BodyCheck::Exact(delete),
         )
         .respond(StatusCode::OK, to_json(&stored)),
-        Step::new(
-            Method::PATCH,
-            format!("{}?", memcached_path()),
-            BodyCheck::Exact(remove),
-        )
-        .respond(StatusCode::OK, to_json(&finalized)),
+        remove_finalizer().respond(StatusCode::OK, to_json(&finalized)),
     ];
     assert_eq!(run(mc, steps).await.unwrap(), Action::await_change());
 }
@@ -332,25 +341,10 @@ async fn deletion_leaves_a_deployment_it_does_not_control() {
     let mc = deleting(memcached(2));
     let mut foreign = stored_deployment(&mc, 1);
     foreign.metadata.owner_references = None;
-    let remove = json!([
-        {"op": "test", "path": "/metadata/finalizers/0", "value": FINALIZER},
-        {"op": "remove", "path": "/metadata/finalizers/0"},
-    ]);
     let steps = vec![
-        event(
-            &mc,
-            "Normal",
-            "Deleting",
-            "DeleteDeployment",
-            "Deleting Deployment cache",
-        ),
+        deleting_event(&mc),
         get_deployment().respond(StatusCode::OK, to_json(&foreign)),
-        Step::new(
-            Method::PATCH,
-            format!("{}?", memcached_path()),
-            BodyCheck::Exact(remove),
-        )
-        .respond(StatusCode::OK, to_json(&mc)),
+        remove_finalizer().respond(StatusCode::OK, to_json(&mc)),
     ];
     assert_eq!(run(mc, steps).await.unwrap(), Action::await_change());
 }
