@@ -7,10 +7,10 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use kubegen_core::known::info::Wants;
+use kubegen_core::known::info::{MapKey, Wants};
 use kubegen_core::model::{Data, Field, Shape, Style, TypeDef};
 use kubegen_core::parse::typedef::Parsed;
-use kubegen_core::schema::{type_bound_keys, wants_text};
+use kubegen_core::schema::{map_key_problem, type_bound_keys, wants_text};
 
 /// `const KIND` and `const INFO` of the derived type; `def` carries the shapes the syntax shows.
 pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
@@ -147,13 +147,10 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             .flatten()
             .filter(|_| items_unseen);
         for key in keys {
-            let missing = format!(
-                "`list_map_keys` names `{key}`, which is not a field of the items of `{written}`"
-            );
-            let optional =
-                format!("list map key `{key}` must be required or have a default in the items");
-            let not_scalar = format!("list map key `{key}` must be a scalar field");
-            let not_objects = "`list_type = \"map\"` needs items that are structs with fields (the keys name some of them)";
+            let missing = format!("{} of `{written}`", map_key_problem(MapKey::Missing, key));
+            let optional = map_key_problem(MapKey::Optional, key);
+            let not_scalar = map_key_problem(MapKey::NotScalar, key);
+            let not_objects = map_key_problem(MapKey::NotObjects, key);
             out.extend(quote_spanned! {span=>
                 const _: () = match #p::map_key(&<#ty as ::kubegen::KubeSchema>::INFO, #key) {
                     #p::MapKey::Fine => {}

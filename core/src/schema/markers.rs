@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::known::info::Wants;
+use crate::known::info::{MapKey, Wants};
 use crate::model::{Error, ListType, Rule, SchemaMarkers};
 
 use super::Schema;
@@ -236,36 +236,43 @@ impl<'a> Checker<'a> {
             return; // untyped: nothing to check against
         }
         if items.type_str() != "object" || items.properties.is_empty() {
-            self.error(
-                "`list_type = \"map\"` needs items that are structs with fields (the keys \
-                 name some of them)"
-                    .into(),
-            );
+            self.error(map_key_problem(MapKey::NotObjects, ""));
             return;
         }
         for key in keys {
             match items.properties.get(key) {
-                None => self.error(format!(
-                    "`list_map_keys` names `{key}`, which is not a field of the items (JSON \
-                     names: {})",
-                    items
-                        .properties
-                        .keys()
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )),
+                None => {
+                    let names: Vec<&str> = items.properties.keys().map(String::as_str).collect();
+                    let problem = map_key_problem(MapKey::Missing, key);
+                    self.error(format!("{problem} (JSON names: {})", names.join(", ")));
+                }
                 Some(prop) => {
                     if !matches!(prop.type_str(), "string" | "integer" | "number" | "boolean") {
-                        self.error(format!("list map key `{key}` must be a scalar field"));
+                        self.error(map_key_problem(MapKey::NotScalar, key));
                     }
                     if !items.required.contains(key) && prop.default.is_none() {
-                        self.error(format!(
-                            "list map key `{key}` must be required or have a default in the items"
-                        ));
+                        self.error(map_key_problem(MapKey::Optional, key));
                     }
                 }
             }
+        }
+    }
+}
+
+/// What is wrong with list map key `key`, in the words both the builder and the derive's
+/// compile-time checks use.
+pub fn map_key_problem(problem: MapKey, key: &str) -> String {
+    match problem {
+        MapKey::Fine => String::new(),
+        MapKey::NotObjects => "`list_type = \"map\"` needs items that are structs with fields \
+                               (the keys name some of them)"
+            .to_string(),
+        MapKey::Missing => {
+            format!("`list_map_keys` names `{key}`, which is not a field of the items")
+        }
+        MapKey::NotScalar => format!("list map key `{key}` must be a scalar field"),
+        MapKey::Optional => {
+            format!("list map key `{key}` must be required or have a default in the items")
         }
     }
 }

@@ -14,5 +14,5 @@ mod props;
 
 pub use build::{Builder, Site, recursion};
 pub(crate) use markers::value_fits_type;
-pub use markers::{type_bound_keys, wants_text};
+pub use markers::{map_key_problem, type_bound_keys, wants_text};
 pub use props::Schema;
