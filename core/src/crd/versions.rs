@@ -34,7 +34,9 @@ pub struct Merged<'a> {
 /// Merges the versions of one kind. Every conflict is reported, naming both versions.
 pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
     let mut errors = Errors::default();
-    let first = &defs[0].markers;
+    let Some(first) = defs.first().map(|d| &d.markers) else {
+        return Err(Error::new(None, "", "a CRD needs at least one version").into());
+    };
     let conflict = |errors: &mut Errors, key: &str, a: &ResourceDef, b: &ResourceDef| {
         let place = |d: &ResourceDef| match &d.markers.loc {
             Some(loc) => format!("{} ({loc})", d.markers.version),
@@ -65,6 +67,18 @@ pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
             }
             chosen.and_then(|c| c.markers.$field.clone())
         }};
+    }
+    for d in &defs[1..] {
+        if d.markers.group != first.group || d.markers.kind != first.kind {
+            errors.push(Error::new(
+                d.markers.loc.as_ref(),
+                d.markers.kind.clone(),
+                format!(
+                    "`{}.{}` cannot be a version of `{}.{}`: a CRD's versions share group and kind",
+                    d.markers.kind, d.markers.group, first.kind, first.group
+                ),
+            ));
+        }
     }
     let plural = crd_wide!(plural);
     let singular = crd_wide!(singular);
@@ -174,6 +188,26 @@ mod tests {
         assert_eq!(order, [("v1", false), ("v1beta1", true), ("v2", false)]);
         assert_eq!(m.plural, "policies");
         assert_eq!(m.short_names, Some(vec!["po".to_string()]));
+    }
+
+    #[test]
+    fn no_versions_is_an_error() {
+        assert!(
+            merge(&[])
+                .unwrap_err()
+                .to_string()
+                .contains("at least one version")
+        );
+    }
+
+    #[test]
+    fn versions_share_group_and_kind() {
+        let defs = [def("v1", |_| {}), def("v2", |m| m.kind = "Other".into())];
+        let e = merge(&defs).unwrap_err().to_string();
+        assert!(
+            e.contains("`Other.g.io` cannot be a version of `Policy.g.io`"),
+            "{e}"
+        );
     }
 
     #[test]
