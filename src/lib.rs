@@ -32,6 +32,8 @@
 //! print!("{}", kubegen::to_yaml(&crd));
 //! ```
 
+#![deny(missing_docs)]
+
 pub use kubegen_core::known::KubeSchema;
 pub use kubegen_core::model::{Error, Errors, ResourceDef};
 pub use kubegen_derive::{CustomResource, KubeSchema, rbac};

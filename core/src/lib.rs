@@ -5,6 +5,8 @@
 //! (values, structural and CEL rules) → [`crd`] / [`rbac`] (Kubernetes objects) → [`render`]
 //! (YAML).
 
+#![deny(missing_docs)]
+
 pub mod check;
 pub mod crd;
 pub mod known;

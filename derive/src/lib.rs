@@ -4,6 +4,8 @@
 //! This layer is thin: it parses with the engine (`kubegen-core`), runs the engine's checks
 //! on what the syntax shows, and emits tokens. Every error is a spanned `compile_error!`.
 
+#![deny(missing_docs)]
+
 mod check;
 mod codegen;
 mod info;

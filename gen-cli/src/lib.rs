@@ -3,6 +3,8 @@
 //! modules, `collect` turns kubegen's attributes into the engine's model, `generate` has the
 //! engine build and render the manifests, and `output` writes them.
 
+#![deny(missing_docs)]
+
 pub mod cli;
 pub mod collect;
 pub mod generate;
