@@ -1,0 +1,326 @@
+//! `#[kube_marker(...)]`: every attribute of an item parsed once, merged, and checked against
+//! where it stands (spec struct, type, or field). `raw` is the attribute's grammar; `schema`
+//! and `resource` turn it into the model's schema and resource keys, with their checks.
+
+mod raw;
+mod resource;
+mod schema;
+
+use std::collections::BTreeMap;
+
+use darling::ast::NestedMeta;
+use darling::{Error, FromMeta, Result};
+use quote::ToTokens;
+use syn::{Attribute, Meta};
+
+use crate::model::{ResourceMarkers, SchemaMarkers};
+use raw::Raw;
+pub use resource::{is_dns_label, is_dns_subdomain};
+
+/// The attribute's name.
+pub const ATTRIBUTE: &str = "kube_marker";
+
+/// Where a `#[kube_marker]` stands; each place accepts its own keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A `#[derive(CustomResource)]` spec struct: resource keys and type keys.
+    Spec,
+    /// A type deriving `KubeSchema`.
+    Type,
+    /// A field.
+    Field,
+}
+
+/// Keys only a spec struct takes.
+const RESOURCE_KEYS: &[&str] = &[
+    "group",
+    "version",
+    "kind",
+    "plural",
+    "singular",
+    "scope",
+    "namespaced",
+    "short_names",
+    "categories",
+    "status",
+    "scale",
+    "printcolumn",
+    "storage_version",
+    "served",
+    "skip_version",
+    "deprecated",
+    "selectable_field",
+    "annotations",
+    "labels",
+    "doc",
+    "derive",
+];
+/// Keys only a field takes.
+const FIELD_KEYS: &[&str] = &["optional", "required"];
+/// Keys only a type takes.
+const TYPE_KEYS: &[&str] = &["at_most_one_of", "exactly_one_of", "at_least_one_of"];
+/// Keys that may be given more than once, each adding an entry.
+const REPEATABLE: &[&str] = &[
+    "printcolumn",
+    "selectable_field",
+    "x_validation",
+    "at_most_one_of",
+    "exactly_one_of",
+    "at_least_one_of",
+];
+
+/// What the markers of one item say.
+#[derive(Debug, Default)]
+pub struct Markers {
+    /// The schema keys.
+    pub schema: SchemaMarkers,
+    /// The resource keys (spec structs only).
+    pub resource: ResourceMarkers,
+}
+
+/// Parses every `#[kube_marker(...)]` in `attrs` for an item at `place`, reporting all problems
+/// together. `item` spans the item, for errors about missing keys.
+pub fn parse<T: ToTokens>(attrs: &[Attribute], place: Place, item: &T) -> Result<Markers> {
+    let (markers, errors) = parse_all(attrs, place, item);
+    errors.finish_with(markers)
+}
+
+/// Like [`parse`], but keeps what parsed beside the problems, so later checks can still run on
+/// the rest (a key given twice keeps its first value; an unknown key drops the attribute's keys).
+pub fn parse_all<T: ToTokens>(
+    attrs: &[Attribute],
+    place: Place,
+    item: &T,
+) -> (Markers, darling::error::Accumulator) {
+    let mut errors = Error::accumulator();
+    let metas = collect(attrs, place, &mut errors);
+    let raw = errors.handle(Raw::from_list(&metas)).unwrap_or_default();
+    let mut markers = Markers {
+        schema: errors
+            .handle(schema::schema_markers(&raw))
+            .unwrap_or_default(),
+        ..Markers::default()
+    };
+    if place == Place::Spec {
+        markers.resource = errors
+            .handle(resource::resource_markers(&raw, item))
+            .unwrap_or_default();
+    }
+    (markers, errors)
+}
+
+/// The nested metas of all the item's `#[kube_marker]`s, with keys checked against the place
+/// and repeated keys merged (the same value twice is fine, two values are an error).
+fn collect(
+    attrs: &[Attribute],
+    place: Place,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<NestedMeta> {
+    let mut seen: BTreeMap<String, NestedMeta> = BTreeMap::new();
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident(ATTRIBUTE)) {
+        let list = match &attr.meta {
+            Meta::List(list) => list,
+            other => {
+                errors.push(
+                    Error::custom("expected `#[kube_marker(key = value, ...)]`").with_span(other),
+                );
+                continue;
+            }
+        };
+        let Some(metas) =
+            errors.handle(NestedMeta::parse_meta_list(list.tokens.clone()).map_err(Error::from))
+        else {
+            continue;
+        };
+        for meta in metas {
+            let NestedMeta::Meta(m) = &meta else {
+                errors.push(Error::custom("expected `key = value`").with_span(&meta));
+                continue;
+            };
+            let key = m.path().to_token_stream().to_string();
+            if let Some(problem) = misplaced(&key, place) {
+                errors.push(Error::custom(problem).with_span(m.path()));
+                continue;
+            }
+            if REPEATABLE.contains(&key.as_str()) {
+                out.push(meta);
+                continue;
+            }
+            match seen.get(&key) {
+                Some(earlier) if same(earlier, &meta) => {}
+                Some(_) => errors.push(
+                    Error::custom(format!(
+                        "`{key}` is given twice with different values; give it once"
+                    ))
+                    .with_span(&meta),
+                ),
+                None => {
+                    seen.insert(key, meta.clone());
+                    out.push(meta);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn same(a: &NestedMeta, b: &NestedMeta) -> bool {
+    a.to_token_stream().to_string() == b.to_token_stream().to_string()
+}
+
+/// Why `key` cannot stand at `place`, if it cannot.
+fn misplaced(key: &str, place: Place) -> Option<String> {
+    if RESOURCE_KEYS.contains(&key) && place != Place::Spec {
+        return Some(format!(
+            "`{key}` describes a custom resource: it goes on the spec struct that derives \
+             `CustomResource`"
+        ));
+    }
+    if FIELD_KEYS.contains(&key) && place != Place::Field {
+        return Some(format!("`{key}` goes on a field"));
+    }
+    if TYPE_KEYS.contains(&key) && place == Place::Field {
+        return Some(format!(
+            "`{key}` goes on the struct whose fields it names (on its type, not on this field)"
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Deprecation, Scope};
+    use serde_json::json;
+
+    fn attrs(src: &str) -> Vec<Attribute> {
+        let item: syn::ItemStruct = syn::parse_str(&format!("{src} struct S;")).unwrap();
+        item.attrs
+    }
+
+    fn parse_at(src: &str, place: Place) -> Result<Markers> {
+        parse(&attrs(src), place, &quote::quote!(S))
+    }
+
+    #[test]
+    fn repeated_attributes_merge() {
+        let m = parse_at(
+            "#[kube_marker(minimum = 1)] #[kube_marker(maximum = 5, minimum = 1)]",
+            Place::Field,
+        )
+        .unwrap();
+        assert_eq!(m.schema.minimum, Some(1.0));
+        assert_eq!(m.schema.maximum, Some(5.0));
+    }
+
+    #[test]
+    fn conflicting_values_are_an_error() {
+        let e = parse_at(
+            "#[kube_marker(minimum = 1)] #[kube_marker(minimum = 2)]",
+            Place::Field,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("given twice with different values"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_get_a_suggestion() {
+        let e = parse_at("#[kube_marker(min_lenght = 1)]", Place::Field).unwrap_err();
+        assert!(e.to_string().contains("min_length"), "{e}");
+    }
+
+    #[test]
+    fn keys_must_stand_in_their_place() {
+        let e = parse_at("#[kube_marker(group = \"a.b\")]", Place::Field).unwrap_err();
+        assert!(e.to_string().contains("spec struct"), "{e}");
+        let e = parse_at("#[kube_marker(optional)]", Place::Type).unwrap_err();
+        assert!(e.to_string().contains("goes on a field"), "{e}");
+    }
+
+    #[test]
+    fn resource_keys_parse_and_validate() {
+        let m = parse_at(
+            r#"#[kube_marker(group = "cache.example.com", version = "v1alpha1", kind = "Memcached",
+                short_names = "mc", categories = ["all"], status = "MemcachedStatus",
+                printcolumn(name = "Size", type = "integer", json_path = ".spec.size"),
+                printcolumn(name = "Age", type_ = "date", json_path = ".metadata.creationTimestamp"),
+                scale(spec_path = ".spec.size", status_path = ".status.replicas"),
+                deprecated, annotations = "a=b;c=d", namespaced)]"#,
+            Place::Spec,
+        )
+        .unwrap();
+        let r = m.resource;
+        assert_eq!(r.kind, "Memcached");
+        assert_eq!(r.short_names, Some(vec!["mc".to_string()]));
+        assert_eq!(r.printcolumns.len(), 2);
+        assert_eq!(r.printcolumns[1].type_.as_deref(), Some("date"));
+        assert_eq!(r.deprecated, Some(Deprecation { warning: None }));
+        assert_eq!(
+            r.annotations.unwrap()[1],
+            ("c".to_string(), "d".to_string())
+        );
+        assert_eq!(r.scope, Some(Scope::Namespaced));
+        let e = parse_at(
+            r#"#[kube_marker(group = "Bad_Group", version = "1", kind = "x")]"#,
+            Place::Spec,
+        )
+        .unwrap_err();
+        assert_eq!(e.len(), 3, "{e}");
+        let e = parse_at(r#"#[kube_marker(group = "a.b")]"#, Place::Spec).unwrap_err();
+        assert!(e.to_string().contains("missing `version`"), "{e}");
+    }
+
+    #[test]
+    fn schema_values() {
+        let m = parse_at(
+            r#"#[kube_marker(default = ["a", "b"], pattern = r"^\d+$", enum_values = [1, "x"],
+                list_type = "map", list_map_keys = "name;port",
+                x_validation(rule = "self.a > 0", message = "a must be positive", reason = "FieldValueForbidden"),
+                items(max_length = 3))]"#,
+            Place::Field,
+        )
+        .unwrap()
+        .schema;
+        assert_eq!(m.default, Some(json!(["a", "b"])));
+        assert_eq!(m.pattern.as_deref(), Some(r"^\d+$"));
+        assert_eq!(m.enum_values, Some(vec![json!(1), json!("x")]));
+        assert_eq!(m.list_map_keys, Some(vec!["name".into(), "port".into()]));
+        assert_eq!(
+            m.x_validations[0].reason.as_deref(),
+            Some("FieldValueForbidden")
+        );
+        assert_eq!(m.items.unwrap().max_length, Some(3));
+    }
+
+    #[cfg(feature = "cel")]
+    #[test]
+    fn bad_cel_is_an_error() {
+        let e = parse_at(
+            "#[kube_marker(x_validation(rule = \"self.a >\"))]",
+            Place::Field,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("invalid CEL rule"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        for (src, expect) in [
+            ("#[kube_marker(unique_items)]", "list_type = \"set\""),
+            (
+                "#[kube_marker(pattern = \"a(\")]",
+                "invalid regular expression",
+            ),
+            ("#[kube_marker(list_type = \"sett\")]", "Did you mean `set`"),
+            ("#[kube_marker(max_length = \"4\")]", "without quotes"),
+            ("#[kube_marker(default_json = \"{\")]", "not valid JSON"),
+        ] {
+            let e = parse_at(src, Place::Field).unwrap_err();
+            assert!(e.to_string().contains(expect), "{src}: {e}");
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! Resource keys: from the attribute's grammar to [`ResourceMarkers`], with the name rules
+//! the apiserver enforces.
+
+use darling::util::SpannedValue;
+use darling::{Error, Result};
+use quote::ToTokens;
+
+use super::raw::Raw;
+use crate::model::{Deprecation, PrintColumn, ResourceMarkers, Scale, Scope};
+use crate::parse::values::{List, did_you_mean};
+
+pub(super) fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers> {
+    let mut errors = Error::accumulator();
+    let mut required = |key: &str, value: &Option<SpannedValue<String>>| match value {
+        Some(v) => v.to_string(),
+        None => {
+            errors.push(
+                Error::custom(format!(
+                    "missing `{key}`: a custom resource needs `#[kube_marker(group = \"...\", \
+                     version = \"...\", kind = \"...\")]`"
+                ))
+                .with_span(item),
+            );
+            String::new()
+        }
+    };
+    let group = required("group", &raw.group);
+    let version = required("version", &raw.version);
+    let kind = required("kind", &raw.kind);
+    check_name(
+        &mut errors,
+        "group",
+        raw.group.as_ref(),
+        is_dns_subdomain,
+        "a lowercase DNS subdomain such as `cache.example.com`",
+    );
+    check_name(
+        &mut errors,
+        "version",
+        raw.version.as_ref(),
+        is_version,
+        "a lowercase DNS label starting with a letter, such as `v1alpha1`",
+    );
+    check_name(
+        &mut errors,
+        "kind",
+        raw.kind.as_ref(),
+        is_kind,
+        "a CamelCase name such as `Memcached`",
+    );
+    check_name(
+        &mut errors,
+        "plural",
+        raw.plural.as_ref(),
+        is_dns_label,
+        "a lowercase DNS label",
+    );
+    check_name(
+        &mut errors,
+        "singular",
+        raw.singular.as_ref(),
+        is_dns_label,
+        "a lowercase DNS label",
+    );
+    for (key, list) in [
+        ("short_names", &raw.short_names),
+        ("categories", &raw.categories),
+    ] {
+        if let Some(list) = list {
+            for name in &list.0 {
+                if !is_dns_label(name) {
+                    errors.push(
+                        Error::custom(format!(
+                            "`{key}` entry `{name}` must be a lowercase DNS label"
+                        ))
+                        .with_span(&list.span()),
+                    );
+                }
+            }
+        }
+    }
+    let scope = match (raw.scope, raw.namespaced) {
+        (Some(s), None) => Some(s.0),
+        (None, Some(true)) => Some(Scope::Namespaced),
+        (None, Some(false)) => Some(Scope::Cluster),
+        (Some(s), Some(n)) if (s.0 == Scope::Namespaced) == n => Some(s.0),
+        (Some(_), Some(_)) => {
+            errors.push(Error::custom("`scope` and `namespaced` disagree").with_span(item));
+            None
+        }
+        (None, None) => None,
+    };
+    if let Some(status) = &raw.status
+        && syn::parse_str::<syn::Type>(status).is_err()
+    {
+        errors.push(
+            Error::custom(format!(
+                "`status = \"{}\"` is not a type path",
+                status.as_str()
+            ))
+            .with_span(&status.span()),
+        );
+    }
+    let mut printcolumns = Vec::new();
+    for pc in &raw.printcolumn {
+        let type_ = match (&pc.type_keyword, &pc.type_ident) {
+            (Some(t), None) | (None, Some(t)) => Some(t.clone()),
+            (None, None) => None,
+            (Some(_), Some(_)) => {
+                errors
+                    .push(Error::custom("give a printcolumn's `type` once").with_span(&pc.span()));
+                None
+            }
+        };
+        const COLUMN_TYPES: [&str; 5] = ["integer", "number", "string", "boolean", "date"];
+        if let Some(type_) = &type_
+            && !COLUMN_TYPES.contains(&type_.as_str())
+        {
+            errors.push(
+                Error::custom(format!(
+                    "printcolumn type `{type_}` is not one of {}{}",
+                    COLUMN_TYPES.join(", "),
+                    did_you_mean(type_, &COLUMN_TYPES)
+                ))
+                .with_span(&pc.span()),
+            );
+        }
+        if pc.priority.is_some_and(|p| p < 0) {
+            errors.push(
+                Error::custom("printcolumn priority must be 0 or more").with_span(&pc.span()),
+            );
+        }
+        printcolumns.push(PrintColumn {
+            name: pc.name.clone(),
+            type_,
+            json_path: pc.json_path.clone(),
+            description: pc.description.clone(),
+            format: pc.format.clone(),
+            priority: pc.priority,
+        });
+    }
+    let mut pairs = |key: &str, list: &Option<SpannedValue<List>>| {
+        list.as_ref().map(|list| {
+            list.0
+                .iter()
+                .filter_map(|kv| match kv.split_once('=') {
+                    Some((k, v)) => Some((k.to_string(), v.to_string())),
+                    None => {
+                        errors.push(
+                            Error::custom(format!(
+                                "`{key}` entry `{kv}` is not in `key=value` form"
+                            ))
+                            .with_span(&list.span()),
+                        );
+                        None
+                    }
+                })
+                .collect()
+        })
+    };
+    let annotations = pairs("annotations", &raw.annotations);
+    let labels = pairs("labels", &raw.labels);
+    let derive = raw.derive.as_ref().map(|d| d.0.clone()).unwrap_or_default();
+    if let Some(d) = &raw.derive {
+        for path in &d.0 {
+            if syn::parse_str::<syn::Path>(path).is_err() {
+                errors.push(
+                    Error::custom(format!("`derive` entry `{path}` is not a trait path"))
+                        .with_span(&d.span()),
+                );
+            }
+        }
+    }
+    let markers = ResourceMarkers {
+        group,
+        version,
+        kind,
+        plural: raw.plural.as_ref().map(|s| s.to_string()),
+        singular: raw.singular.as_ref().map(|s| s.to_string()),
+        scope,
+        short_names: raw.short_names.as_ref().map(|l| l.0.clone()),
+        categories: raw.categories.as_ref().map(|l| l.0.clone()),
+        status: raw.status.as_ref().map(|s| s.to_string()),
+        scale: raw.scale.as_ref().map(|s| Scale {
+            spec_path: s.spec_path.clone(),
+            status_path: s.status_path.clone(),
+            selector_path: s.selector_path.clone(),
+        }),
+        printcolumns,
+        storage_version: raw.storage_version.unwrap_or(false),
+        served: raw.served,
+        skip_version: raw.skip_version.unwrap_or(false),
+        deprecated: raw.deprecated.as_ref().map(|d| Deprecation {
+            warning: d.warning.clone(),
+        }),
+        selectable_fields: raw
+            .selectable_field
+            .iter()
+            .map(|s| s.json_path.clone())
+            .collect(),
+        annotations,
+        labels,
+        doc: raw.doc.clone(),
+        derive,
+        loc: None,
+    };
+    errors.finish_with(markers)
+}
+
+fn check_name(
+    errors: &mut darling::error::Accumulator,
+    key: &str,
+    value: Option<&SpannedValue<String>>,
+    ok: fn(&str) -> bool,
+    wants: &str,
+) {
+    if let Some(v) = value
+        && !ok(v)
+    {
+        errors.push(
+            Error::custom(format!("`{key} = \"{}\"` must be {wants}", v.as_str()))
+                .with_span(&v.span()),
+        );
+    }
+}
+
+/// RFC 1123 label: lowercase alphanumerics and `-`, 1–63 characters, alphanumeric at both ends.
+pub fn is_dns_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 63
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+/// RFC 1123 subdomain: dot-separated labels, at most 253 characters.
+pub fn is_dns_subdomain(s: &str) -> bool {
+    s.len() <= 253 && s.split('.').all(is_dns_label)
+}
+
+fn is_version(s: &str) -> bool {
+    is_dns_label(s) && s.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+fn is_kind(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_uppercase()) && s.chars().all(|c| c.is_ascii_alphanumeric())
+}
