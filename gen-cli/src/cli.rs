@@ -51,7 +51,7 @@ pub struct Options {
     /// The workspace or package manifest (default: found from the current directory).
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The output folder, relative to each package (default: `config`).
+    /// The output folder, relative to each package.
     #[arg(long, value_name = "DIR", default_value = "config")]
     pub out_dir: PathBuf,
     /// Write nothing; exit 1 and print a unified diff if any file is stale or missing.
