@@ -19,9 +19,7 @@ const EXPECTED: &[Expected] = &[
         "/spec/versions/0/schema/openAPIV3Schema/required",
         Kind::OnlyOurs,
         r#"["spec"]"#,
-        "the root type kubegen generates has `spec: T`, not an `Option` (kube's `Api` and \
-         `HasSpec` need one), so `spec` is required; Go's root has \
-         `Spec T json:\"spec,omitempty\"`",
+        fixture_parity::ROOT_SPEC_REQUIRED,
     ),
     Expected::ours(
         "/spec/versions/0/subresources",
