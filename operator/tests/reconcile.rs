@@ -156,28 +156,36 @@ fn rolled_out(mc: &Memcached, ready: i32) -> DeploymentStatus {
     }
 }
 
+/// Reconciles `mc` whose Deployment is `stored`: the Deployment is read and applied, then the
+/// status is written with these conditions and `(replicas, readyReplicas)`.
+async fn status_written(
+    mc: Memcached,
+    stored: &k8s_openapi::api::apps::v1::Deployment,
+    conditions: [Value; 3],
+    (replicas, ready): (i32, i32),
+) {
+    let steps = vec![
+        get_deployment().respond(StatusCode::OK, to_json(stored)),
+        apply_deployment(&mc).respond(StatusCode::OK, to_json(stored)),
+        put_status(
+            &mc,
+            json!({"conditions": conditions, "replicas": replicas, "readyReplicas": ready}),
+        ),
+    ];
+    assert_eq!(run(mc, steps).await.unwrap(), Action::requeue(RESYNC));
+}
+
 #[tokio::test]
 async fn status_follows_the_ready_replicas_of_the_deployment() {
     let mc = memcached(3);
     let mut stored = stored_deployment(&mc, 1);
     stored.status = Some(rolled_out(&mc, 3));
-    let steps = vec![
-        get_deployment().respond(StatusCode::OK, to_json(&stored)),
-        apply_deployment(&mc).respond(StatusCode::OK, to_json(&stored)),
-        put_status(
-            &mc,
-            json!({
-                "conditions": [
-                    condition("Available", "True", "AllReplicasReady", 1),
-                    condition("Progressing", "False", "ReconcileComplete", 1),
-                    condition("Degraded", "False", "AsExpected", 1),
-                ],
-                "replicas": 3,
-                "readyReplicas": 3,
-            }),
-        ),
+    let conditions = [
+        condition("Available", "True", "AllReplicasReady", 1),
+        condition("Progressing", "False", "ReconcileComplete", 1),
+        condition("Degraded", "False", "AsExpected", 1),
     ];
-    assert_eq!(run(mc, steps).await.unwrap(), Action::requeue(RESYNC));
+    status_written(mc, &stored, conditions, (3, 3)).await;
 }
 
 #[tokio::test]
@@ -194,23 +202,12 @@ async fn a_stuck_rollout_is_reported_as_degraded() {
         }]),
         ..rolled_out(&mc, 1)
     });
-    let steps = vec![
-        get_deployment().respond(StatusCode::OK, to_json(&stored)),
-        apply_deployment(&mc).respond(StatusCode::OK, to_json(&stored)),
-        put_status(
-            &mc,
-            json!({
-                "conditions": [
-                    condition("Available", "False", "ReplicasNotReady", 1),
-                    condition("Progressing", "False", "ProgressDeadlineExceeded", 1),
-                    condition("Degraded", "True", "ProgressDeadlineExceeded", 1),
-                ],
-                "replicas": 2,
-                "readyReplicas": 1,
-            }),
-        ),
+    let conditions = [
+        condition("Available", "False", "ReplicasNotReady", 1),
+        condition("Progressing", "False", "ProgressDeadlineExceeded", 1),
+        condition("Degraded", "True", "ProgressDeadlineExceeded", 1),
     ];
-    assert_eq!(run(mc, steps).await.unwrap(), Action::requeue(RESYNC));
+    status_written(mc, &stored, conditions, (2, 1)).await;
 }
 
 /// `mc` with the status the reconciler would write for `deploy`.
