@@ -6,30 +6,11 @@
 
 use std::process::Command;
 
-use fixture_parity::{CONTROLLER_GEN_ANNOTATION, Expected, KUBEGEN_ANNOTATION, Kind};
+// The differences of `fixture-gen`'s foos CRD without `--max-desc-len`, and no other: every
+// description is shortened as controller-gen shortens it.
+use fixture_gen::parity::EXPECTED;
 
 const GOLDEN: &str = "controller-tools/pkg/crd/testdata/gen/bar.example.com_foos_maxdesclen.yaml";
-
-/// The differences of `fixture-gen`'s foos CRD without `--max-desc-len` (its `tests/parity.rs`),
-/// and no other: every description is shortened as controller-gen shortens it.
-const EXPECTED: &[Expected] = &[
-    KUBEGEN_ANNOTATION,
-    CONTROLLER_GEN_ANNOTATION,
-    Expected::ours(
-        "/spec/versions/0/schema/openAPIV3Schema/required",
-        Kind::OnlyOurs,
-        r#"["spec"]"#,
-        fixture_parity::ROOT_SPEC_REQUIRED,
-    ),
-    Expected::ours(
-        "/spec/versions/0/subresources",
-        Kind::OnlyOurs,
-        r#"{"status": {}}"#,
-        "the Go root has a `Status` field but no `+kubebuilder:subresource:status`; in kubegen \
-         a status type comes with the status subresource (`status = \"Type\"` is \
-         `subresource:status`, MARKERS.md)",
-    ),
-];
 
 #[test]
 fn max_desc_len_50_shortens_descriptions_as_controller_gen_does() {
