@@ -80,23 +80,17 @@ fn list_type(s: &Schema, report: &mut impl FnMut(String)) {
                     None => report(format!(
                         "list map key `{key}` is not a property of the items"
                     )),
-                    Some(p) if !items.required.contains(key) && p.default.is_none() => report(
-                        format!("list map key `{key}` must be required or defaulted in the items"),
-                    ),
-                    Some(p)
-                        if !matches!(p.type_str(), "string" | "integer" | "number" | "boolean") =>
-                    {
+                    Some(_) if !items.always_has(key) => report(format!(
+                        "list map key `{key}` must be required or defaulted in the items"
+                    )),
+                    Some(p) if !p.is_scalar() => {
                         report(format!("list map key `{key}` must be a scalar"))
                     }
                     Some(_) => {}
                 }
             }
         }
-        Some("set")
-            if matches!(items.type_str(), "object" | "array")
-                && items.x_map_type.as_deref() != Some("atomic")
-                && items.x_list_type.as_deref() != Some("atomic") =>
-        {
+        Some("set") if !items.can_be_set_item() => {
             report("`x-kubernetes-list-type: set` needs scalar or atomic items".into())
         }
         _ if s.x_list_map_keys.is_some() => {

@@ -219,9 +219,7 @@ impl<'a> Checker<'a> {
         }
         if m.list_type == Some(ListType::Set)
             && let Some(items) = items
-            && matches!(items.type_str(), "object" | "array")
-            && items.x_map_type.as_deref() != Some("atomic")
-            && items.x_list_type.as_deref() != Some("atomic")
+            && !items.can_be_set_item()
         {
             self.error(
                 "`list_type = \"set\"` needs scalar items (or atomic ones); use \
@@ -247,10 +245,10 @@ impl<'a> Checker<'a> {
                     self.error(format!("{problem} (JSON names: {})", names.join(", ")));
                 }
                 Some(prop) => {
-                    if !matches!(prop.type_str(), "string" | "integer" | "number" | "boolean") {
+                    if !prop.is_scalar() {
                         self.error(map_key_problem(MapKey::NotScalar, key));
                     }
-                    if !items.required.contains(key) && prop.default.is_none() {
+                    if !items.always_has(key) {
                         self.error(map_key_problem(MapKey::Optional, key));
                     }
                 }

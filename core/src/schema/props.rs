@@ -175,4 +175,27 @@ impl Schema {
     pub fn is_numeric(&self) -> bool {
         matches!(self.type_str(), "integer" | "number")
     }
+
+    /// True for `string`, `integer`, `number` and `boolean`.
+    pub fn is_scalar(&self) -> bool {
+        matches!(self.type_str(), "string" | "integer" | "number" | "boolean")
+    }
+
+    /// Whether property `key` is always there once the apiserver has defaulted the object:
+    /// required, or with a default. List map keys must be.
+    pub fn always_has(&self, key: &str) -> bool {
+        self.required.iter().any(|r| r == key)
+            || self
+                .properties
+                .get(key)
+                .is_some_and(|p| p.default.is_some())
+    }
+
+    /// Whether this can be the item of an `x-kubernetes-list-type: set` list: a scalar, or an
+    /// atomic object or list.
+    pub fn can_be_set_item(&self) -> bool {
+        !matches!(self.type_str(), "object" | "array")
+            || self.x_map_type.as_deref() == Some("atomic")
+            || self.x_list_type.as_deref() == Some("atomic")
+    }
 }

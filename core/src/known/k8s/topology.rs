@@ -396,7 +396,7 @@ pub(super) fn list_problems(node: &Schema) -> Vec<String> {
                 if matches!(property.type_str(), "array" | "object") {
                     problems.push(format!("key {key} is not a scalar"));
                 }
-                if !items.required.contains(key) && property.default.is_none() {
+                if !items.always_has(key) {
                     problems.push(format!("key {key} is neither required nor defaulted"));
                 }
                 if property.nullable {
