@@ -8,9 +8,8 @@ pub mod paths;
 mod plural;
 #[cfg(feature = "k8s")]
 mod root;
-pub mod versions;
+mod versions;
 
 #[cfg(feature = "k8s")]
 pub use assemble::{Options, VERSION_ANNOTATION, build, to_props};
-pub use descriptions::truncate as truncate_descriptions;
 pub use plural::pluralize;
