@@ -3,11 +3,13 @@
 
 #[cfg(feature = "k8s")]
 mod assemble;
+#[cfg(feature = "k8s")]
 mod descriptions;
 pub mod paths;
 mod plural;
 #[cfg(feature = "k8s")]
 mod root;
+#[cfg(feature = "k8s")]
 mod versions;
 
 #[cfg(feature = "k8s")]
