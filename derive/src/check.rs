@@ -51,13 +51,22 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schem
     (def, schema)
 }
 
-/// Whether the type names `name` (or `Self`) anywhere: the field leads back to its own type.
+/// Whether the type names `name` (or `Self`) anywhere as a bare name (`Box<Tree>`,
+/// `Vec<Self>`, `self::Tree`): the field leads back to its own type. A longer path that only
+/// ends in the same name (`k8s_openapi::api::core::v1::Container` in `struct Container`) may be
+/// another type: `crd()` and `gen-cli`, which resolve paths, judge it.
 fn mentions(ty: &syn::Type, name: &str) -> bool {
     struct Finder<'a>(&'a str, bool);
     impl<'ast> Visit<'ast> for Finder<'_> {
-        fn visit_path_segment(&mut self, seg: &'ast syn::PathSegment) {
-            self.1 |= seg.ident == self.0 || seg.ident == "Self";
-            syn::visit::visit_path_segment(self, seg);
+        fn visit_path(&mut self, path: &'ast syn::Path) {
+            let own = |seg: &syn::PathSegment| seg.ident == self.0 || seg.ident == "Self";
+            let segments: Vec<&syn::PathSegment> = path.segments.iter().collect();
+            self.1 |= match segments.as_slice() {
+                [only] => own(only),
+                [first, last] => first.ident == "self" && own(last),
+                _ => false,
+            };
+            syn::visit::visit_path(self, path);
         }
     }
     let mut finder = Finder(name, false);
@@ -65,19 +74,27 @@ fn mentions(ty: &syn::Type, name: &str) -> bool {
     finder.1
 }
 
-/// Engine errors placed at the span of what they are about (the type, a field).
+/// Engine errors placed at the span of what they are about (the type, a field, a resource
+/// key; an error about a key names it, since several keys share one attribute).
 pub fn spanned(found: Errors, parsed: &Parsed) -> Vec<Error> {
+    let fallback = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
     found
         .0
         .into_iter()
         .map(|e| {
-            let span = parsed
-                .sites
-                .iter()
-                .find(|(context, _)| *context == e.context)
-                .map(|(_, span)| *span)
-                .unwrap_or_else(|| parsed.sites.first().map_or(Span::call_site(), |s| s.1));
-            Error::custom(e.message).with_span(&span)
+            let at = |sites: &[(String, Span)]| {
+                sites
+                    .iter()
+                    .find(|(context, _)| *context == e.context)
+                    .map(|(_, span)| *span)
+            };
+            match (at(&parsed.sites), at(&parsed.key_sites)) {
+                (Some(span), _) => Error::custom(e.message).with_span(&span),
+                (None, Some(span)) => {
+                    Error::custom(format!("{}: {}", e.context, e.message)).with_span(&span)
+                }
+                (None, None) => Error::custom(e.message).with_span(&fallback),
+            }
         })
         .collect()
 }

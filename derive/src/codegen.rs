@@ -81,8 +81,3 @@ pub struct Checked {
     /// Its schema, with the fields whose types the syntax cannot resolve left untyped.
     pub schema: Schema,
 }
-
-/// Errors about a type that does not derive.
-pub fn error_at(span: &impl Spanned, message: impl std::fmt::Display) -> Error {
-    Error::custom(message).with_span(&span.span())
-}

@@ -43,7 +43,8 @@ pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                             let name = def.json_name(None, field);
                             let always = def.required(field) || field.markers.default.is_some();
                             let kind = field_kind(def, field, ty);
-                            quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind })
+                            let nullable = field.markers.nullable;
+                            quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind, nullable: #nullable })
                         });
                         (
                             quote!(#p::Kind::Object),
@@ -151,6 +152,7 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             let optional = map_key_problem(MapKey::Optional, key);
             let not_scalar = map_key_problem(MapKey::NotScalar, key);
             let not_objects = map_key_problem(MapKey::NotObjects, key);
+            let nullable = map_key_problem(MapKey::Nullable, key);
             out.extend(quote_spanned! {span=>
                 const _: () = match #p::map_key(&<#ty as ::kubegen::KubeSchema>::INFO, #key) {
                     #p::MapKey::Fine => {}
@@ -158,6 +160,7 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                     #p::MapKey::Optional => ::core::panic!(#optional),
                     #p::MapKey::NotScalar => ::core::panic!(#not_scalar),
                     #p::MapKey::NotObjects => ::core::panic!(#not_objects),
+                    #p::MapKey::Nullable => ::core::panic!(#nullable),
                 };
             });
         }

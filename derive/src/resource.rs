@@ -7,34 +7,20 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::DeriveInput;
 
+use kubegen_core::crd::paths;
 use kubegen_core::model::{ResourceDef, ResourceMarkers, Scope, Shape};
 use kubegen_core::parse::markers::Place;
 use kubegen_core::schema::Schema;
 
-use crate::codegen::{self, error_at};
+use crate::check;
+use crate::codegen::{self, Checked};
 
 /// Expands the derive on a spec struct. Every problem is collected before anything returns.
 pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let mut errors = Error::accumulator();
     let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
-    if !matches!(input.data, syn::Data::Struct(_)) {
-        errors.push(error_at(
-            &input.ident,
-            "`CustomResource` goes on the spec struct",
-        ));
-    }
-    if input.ident == m.kind {
-        errors.push(error_at(
-            &input.ident,
-            format!(
-                "the spec struct cannot be named `{}` like its kind: the derive generates that \
-                 type; name the spec `{}Spec`",
-                m.kind, m.kind
-            ),
-        ));
-    }
-    check_paths(m, &checked.schema, &input.ident, &mut errors);
+    check_paths(&checked, &mut errors);
     // `#[rbac]` is also this derive's helper attribute: check it as the attribute macro would.
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("rbac")) {
         match attr.meta.require_list() {
@@ -63,22 +49,25 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     ))
 }
 
-/// Printer columns, scale paths and selectable fields, checked against what the syntax shows.
-fn check_paths(m: &ResourceMarkers, spec: &Schema, span: &syn::Ident, errors: &mut Accumulator) {
+/// Printer columns, scale paths and selectable fields, checked against what the syntax shows;
+/// paths that end in a type the derive cannot see are left to `crd()` and `gen-cli`.
+fn check_paths(checked: &Checked, errors: &mut Accumulator) {
+    let m = &checked.parsed.resource;
     let known = ResourceDef {
         markers: m.clone(),
         spec: Shape::Opaque(String::new()),
         status: m.status.as_ref().map(|_| Shape::Opaque(String::new())),
     };
     let mut root = Schema::typed("object");
-    root.properties.insert("spec".into(), spec.clone());
+    root.properties
+        .insert("spec".into(), checked.schema.clone());
     if m.status.is_some() {
         // The status type is not visible here: untyped, so paths into it are not checked.
         root.properties.insert("status".into(), Schema::default());
     }
-    if let Err(found) = kubegen_core::crd::paths::check(&known, &root) {
-        for e in found.0 {
-            errors.push(error_at(span, e.message));
+    if let Err(found) = paths::check(&known, &root, paths::View::Partial) {
+        for e in check::spanned(found, &checked.parsed) {
+            errors.push(e);
         }
     }
 }

@@ -34,12 +34,13 @@ type Defs = Arc<OnceLock<HashMap<String, TypeDef>>>;
 /// Reads every kubegen attribute of `krate`.
 pub fn collect(krate: &Crate) -> Collected {
     let mut out = Collected::default();
-    let mut derived: Vec<(ModuleId, &syn::Ident, typedef::Parsed, Place)> = Vec::new();
+    let mut derived: Vec<(ModuleId, typedef::Parsed, Place)> = Vec::new();
     for (module, item) in krate.items() {
         rbac_rules(krate, module, item_attrs(item), &mut out);
         let input = match item {
             Item::Struct(s) => DeriveInput::from(s.clone()),
             Item::Enum(e) => DeriveInput::from(e.clone()),
+            Item::Union(u) => DeriveInput::from(u.clone()),
             _ => continue,
         };
         let Some(place) = derive_place(&input.attrs) else {
@@ -48,14 +49,7 @@ pub fn collect(krate: &Crate) -> Collected {
         let m = krate.module(module);
         let key = key(krate, module, &input.ident.to_string());
         match typedef::parse(&input, key, place, &|span| Some(m.loc(span))) {
-            Ok(parsed) => {
-                let ident = match item {
-                    Item::Struct(s) => &s.ident,
-                    Item::Enum(e) => &e.ident,
-                    _ => unreachable!("only structs and enums get here"),
-                };
-                derived.push((module, ident, parsed, place));
-            }
+            Ok(parsed) => derived.push((module, parsed, place)),
             Err(e) => out.errors.extend(darling_errors(e, |s| m.loc(s))),
         }
     }
@@ -65,7 +59,7 @@ pub fn collect(krate: &Crate) -> Collected {
 
     let defs: Defs = Arc::new(OnceLock::new());
     let mut table = HashMap::new();
-    for (module, _, parsed, place) in &derived {
+    for (module, parsed, place) in &derived {
         let r = CrateResolver {
             krate,
             module: *module,

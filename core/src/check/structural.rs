@@ -1,7 +1,8 @@
 //! The apiserver's structural-schema rules, checked before anything reaches a cluster: every
 //! node typed (unless int-or-string or keeping unknown fields), logical junctors holding only
 //! value validations of fields specified outside them, no `properties` beside
-//! `additionalProperties`, sound `x-kubernetes-*` extensions.
+//! `additionalProperties`, sound `x-kubernetes-*` extensions (list types are judged where they are
+//! declared, by [`lists`](crate::schema::lists)).
 
 use crate::schema::Schema;
 
@@ -43,7 +44,6 @@ fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
     if s.items.is_some() != (s.type_str() == "array") && s.type_str() == "array" {
         report("an array needs `items`".into());
     }
-    list_type(s, &mut report);
     for (i, branch) in s
         .all_of
         .iter()
@@ -61,42 +61,6 @@ fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
     }
     if let Some(extra) = &s.additional_properties {
         node(extra, &format!("{path}[*]"), true, found);
-    }
-}
-
-fn list_type(s: &Schema, report: &mut impl FnMut(String)) {
-    let Some(items) = &s.items else { return };
-    match s.x_list_type.as_deref() {
-        Some("map") => {
-            if items.type_str() != "object" {
-                report("`x-kubernetes-list-type: map` needs object items".into());
-            }
-            let keys = s.x_list_map_keys.as_deref().unwrap_or_default();
-            if keys.is_empty() {
-                report("`x-kubernetes-list-type: map` needs `x-kubernetes-list-map-keys`".into());
-            }
-            for key in keys {
-                match items.properties.get(key) {
-                    None => report(format!(
-                        "list map key `{key}` is not a property of the items"
-                    )),
-                    Some(_) if !items.always_has(key) => report(format!(
-                        "list map key `{key}` must be required or defaulted in the items"
-                    )),
-                    Some(p) if !p.is_scalar() => {
-                        report(format!("list map key `{key}` must be a scalar"))
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-        Some("set") if !items.can_be_set_item() => {
-            report("`x-kubernetes-list-type: set` needs scalar or atomic items".into())
-        }
-        _ if s.x_list_map_keys.is_some() => {
-            report("`x-kubernetes-list-map-keys` needs `x-kubernetes-list-type: map`".into())
-        }
-        _ => {}
     }
 }
 
@@ -204,26 +168,6 @@ mod tests {
             v.iter()
                 .any(|e| e.contains("property `ghost` is specified in a logical junctor")),
             "{v:?}"
-        );
-    }
-
-    #[test]
-    fn list_map_keys_must_be_required_scalars() {
-        let mut item = object(&[
-            ("name", Schema::typed("string")),
-            ("port", Schema::typed("integer")),
-        ]);
-        item.required = vec!["port".into()];
-        let list = Schema {
-            items: Some(Box::new(item)),
-            x_list_type: Some("map".into()),
-            x_list_map_keys: Some(vec!["name".into(), "port".into()]),
-            ..Schema::typed("array")
-        };
-        let v = violations(&object(&[("l", list)]));
-        assert_eq!(
-            v,
-            [".l: list map key `name` must be required or defaulted in the items"]
         );
     }
 

@@ -31,7 +31,7 @@ pub fn build(
     let mut versions = Vec::new();
     for (def, storage) in &merged.versions {
         let mut schema = root_schema(def, &mut builder);
-        if let Err(e) = paths::check(def, &schema) {
+        if let Err(e) = paths::check(def, &schema, paths::View::Whole) {
             errors.0.extend(e.0);
         }
         for problem in crate::check::cel::references(&schema) {
@@ -139,8 +139,8 @@ fn version(
         selectable_fields: (!m.selectable_fields.is_empty()).then(|| {
             m.selectable_fields
                 .iter()
-                .map(|p| ext::SelectableField {
-                    json_path: p.clone(),
+                .map(|f| ext::SelectableField {
+                    json_path: f.json_path.clone(),
                 })
                 .collect()
         }),

@@ -1,7 +1,7 @@
 //! JSON paths in resource keys (printer columns, scale, selectable fields) must name fields
 //! that exist in the version's schema.
 
-use crate::model::{Error, Errors, PrintColumn, ResourceDef};
+use crate::model::{Error, Errors, PathKey, PrintColumn, ResourceDef};
 use crate::schema::Schema;
 
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
@@ -69,21 +69,31 @@ pub fn column_type(root: &Schema, column: &PrintColumn) -> String {
     inferred.to_string()
 }
 
-/// Printer columns, scale paths and selectable fields must name fields of the schema.
-pub fn check(def: &ResourceDef, root: &Schema) -> Result<(), Errors> {
+/// How much of the schema the caller sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// Every type is built (`crd()`, `gen-cli`): an untyped node is untyped.
+    Whole,
+    /// Types behind other types are not visible yet (the derive): an untyped node may be one
+    /// of them, so paths that end there are left to the whole view.
+    Partial,
+}
+
+/// Printer columns, scale paths and selectable fields must name fields of the schema; each
+/// problem is reported at its key.
+pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors> {
     let mut errors = Errors::default();
     let m = &def.markers;
-    let mut check = |what: String, path: &str, under: Option<&str>, types: &[&str]| {
-        let mut problem = None;
-        if let Some(prefix) = under
-            && !path.starts_with(prefix)
-        {
-            problem = Some(format!("`{path}` must be under `{prefix}`"));
+    let mut check = |key: &dyn PathKey, what: &str, path: &str, under: &[&str], types: &[&str]| {
+        let problem = if !under.is_empty() && !under.iter().any(|p| path.starts_with(p)) {
+            let places: Vec<String> = under.iter().map(|p| format!("`{p}`")).collect();
+            Some(format!("`{path}` must be under {}", places.join(" or ")))
         } else {
             match resolve(root, path) {
-                Err(e) => problem = Some(e),
+                Err(e) => Some(e),
+                Ok(Some(node)) if node.type_str().is_empty() && view == View::Partial => None,
                 Ok(Some(node)) if !types.is_empty() && !types.contains(&node.type_str()) => {
-                    problem = Some(format!(
+                    Some(format!(
                         "`{path}` is {}, but it must be {}",
                         if node.type_str().is_empty() {
                             "untyped"
@@ -91,51 +101,48 @@ pub fn check(def: &ResourceDef, root: &Schema) -> Result<(), Errors> {
                             node.type_str()
                         },
                         types.join(" or ")
-                    ));
+                    ))
                 }
-                Ok(_) => {}
+                Ok(_) => None,
             }
-        }
+        };
         if let Some(p) = problem {
+            let message = if what.is_empty() {
+                p
+            } else {
+                format!("{what}: {p}")
+            };
             errors.push(Error::new(
-                m.loc.as_ref(),
-                m.kind.clone(),
-                format!("{what}: {p}"),
+                key.loc().or(m.loc.as_ref()),
+                key.site(),
+                message,
             ));
         }
     };
     for c in &m.printcolumns {
-        check(format!("printcolumn `{}`", c.name), &c.json_path, None, &[]);
+        check(c, "", &c.json_path, &[], &[]);
     }
     if let Some(s) = &m.scale {
+        check(s, "spec_path", &s.spec_path, &[".spec."], &["integer"]);
         check(
-            "scale spec_path".into(),
-            &s.spec_path,
-            Some(".spec."),
-            &["integer"],
-        );
-        check(
-            "scale status_path".into(),
+            s,
+            "status_path",
             &s.status_path,
-            Some(".status."),
+            &[".status."],
             &["integer"],
         );
         if let Some(sel) = &s.selector_path {
             check(
-                "scale selector_path".into(),
+                s,
+                "selector_path",
                 sel,
-                Some(".status."),
+                &[".spec.", ".status."],
                 &["string"],
             );
         }
     }
     for f in &m.selectable_fields {
-        check(
-            "selectable_field".into(),
-            f,
-            None,
-            &["string", "integer", "boolean"],
-        );
+        check(f, "", &f.json_path, &[], &["string", "integer", "boolean"]);
     }
     errors.into_result(())
 }
@@ -199,6 +206,7 @@ mod tests {
             description: None,
             format: None,
             priority: None,
+            loc: None,
         };
         assert_eq!(column_type(&r, &column(".spec.size", None)), "integer");
         assert_eq!(column_type(&r, &column(".spec.since", None)), "date");

@@ -73,6 +73,8 @@ pub struct FieldInfo {
     pub always: bool,
     /// Its type's kind.
     pub kind: Kind,
+    /// Marked `nullable`.
+    pub nullable: bool,
 }
 
 /// The JSON types a key applies to (see the schema builder's checks, which use the same
@@ -115,6 +117,8 @@ pub enum MapKey {
     Optional,
     /// The field is not a scalar.
     NotScalar,
+    /// The field is `nullable`.
+    Nullable,
 }
 
 /// Checks one `list_map_keys` entry against the list's form.
@@ -134,6 +138,7 @@ pub const fn map_key(list: &Info, key: &str) -> MapKey {
             return match f.kind {
                 Kind::Array | Kind::Map | Kind::Object => MapKey::NotScalar,
                 _ if !f.always => MapKey::Optional,
+                _ if f.nullable => MapKey::Nullable,
                 _ => MapKey::Fine,
             };
         }
@@ -166,16 +171,25 @@ mod tests {
             name: "name",
             always: true,
             kind: Kind::Scalar("string"),
+            nullable: false,
         },
         FieldInfo {
             name: "port",
             always: false,
             kind: Kind::Scalar("integer"),
+            nullable: false,
         },
         FieldInfo {
             name: "tags",
             always: true,
             kind: Kind::Array,
+            nullable: false,
+        },
+        FieldInfo {
+            name: "zone",
+            always: true,
+            kind: Kind::Scalar("string"),
+            nullable: true,
         },
     ]);
     const LIST: Info = Info::array(&ITEM);
@@ -188,6 +202,7 @@ mod tests {
         assert_eq!(map_key(&LIST, "port"), MapKey::Optional);
         assert_eq!(map_key(&LIST, "tags"), MapKey::NotScalar);
         assert_eq!(map_key(&LIST, "nope"), MapKey::Missing);
+        assert_eq!(map_key(&LIST, "zone"), MapKey::Nullable);
         assert_eq!(map_key(&STRINGS, "x"), MapKey::NotObjects);
         assert_eq!(map_key(&Info::array(&Info::UNKNOWN), "x"), MapKey::Fine);
         assert_eq!(map_key(&OPAQUE_ITEMS, "x"), MapKey::Fine);

@@ -12,6 +12,8 @@ pub use error::{Error, Errors};
 pub use loc::Loc;
 pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
 pub use rename::RenameRule;
-pub use resource::{Deprecation, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope};
+pub use resource::{
+    Deprecation, PathKey, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope, SelectableField,
+};
 pub use shape::{Known, NamedRef, Scalar, Shape};
 pub use typedef::{ContainerAttrs, Data, Field, FieldAttrs, Style, TypeDef, Variant, VariantAttrs};

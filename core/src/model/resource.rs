@@ -51,7 +51,7 @@ pub struct ResourceMarkers {
     /// `deprecated` / `deprecated(warning = "...")`
     pub deprecated: Option<Deprecation>,
     /// `selectable_field(json_path)`, in source order.
-    pub selectable_fields: Vec<String>,
+    pub selectable_fields: Vec<SelectableField>,
     /// `annotations`: `k=v` pairs for the CRD object.
     pub annotations: Option<Vec<(String, String)>>,
     /// `labels`: `k=v` pairs for the CRD object.
@@ -120,6 +120,9 @@ pub struct Scale {
     pub status_path: String,
     /// JSON path of the label selector (a string), e.g. `.status.selector`.
     pub selector_path: Option<String>,
+    /// Where the key is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loc: Option<Loc>,
 }
 
 /// `printcolumn(name, type, json_path, description, format, priority)`.
@@ -140,6 +143,56 @@ pub struct PrintColumn {
     pub format: Option<String>,
     /// 0 shows the column in the standard view; higher only in wide views.
     pub priority: Option<i32>,
+    /// Where the key is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loc: Option<Loc>,
+}
+
+/// `selectable_field(json_path)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SelectableField {
+    /// JSON path of the field, e.g. `.spec.phase`.
+    pub json_path: String,
+    /// Where the key is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loc: Option<Loc>,
+}
+
+/// A resource key that names a JSON path, for errors placed at the key.
+pub trait PathKey {
+    /// How errors name the key: `printcolumn `Size``, `scale`, `selectable_field `.spec.x``.
+    /// The derive finds the key's span by this name.
+    fn site(&self) -> String;
+    /// Where the key is written (the CLI).
+    fn loc(&self) -> Option<&Loc>;
+}
+
+impl PathKey for PrintColumn {
+    fn site(&self) -> String {
+        format!("printcolumn `{}`", self.name)
+    }
+    fn loc(&self) -> Option<&Loc> {
+        self.loc.as_ref()
+    }
+}
+
+impl PathKey for Scale {
+    fn site(&self) -> String {
+        "scale".to_string()
+    }
+    fn loc(&self) -> Option<&Loc> {
+        self.loc.as_ref()
+    }
+}
+
+impl PathKey for SelectableField {
+    fn site(&self) -> String {
+        format!("selectable_field `{}`", self.json_path)
+    }
+    fn loc(&self) -> Option<&Loc> {
+        self.loc.as_ref()
+    }
 }
 
 /// `deprecated` / `deprecated(warning = "...")`.

@@ -17,8 +17,10 @@ pub struct Parsed {
     /// The resource keys, for a spec struct.
     pub resource: ResourceMarkers,
     /// Each place the builder names in errors (`Type`, `Type.field`, `Type::Variant.field`),
-    /// with its span.
+    /// with its span: the type first, then each field in field order.
     pub sites: Vec<(String, Span)>,
+    /// The resource keys that name JSON paths (`printcolumn `Size``), with their spans.
+    pub key_sites: Vec<(String, Span)>,
     /// Each field's Rust type, in the order of [`TypeDef::fields_mut`].
     pub field_types: Vec<syn::Type>,
 }
@@ -55,9 +57,18 @@ pub fn parse_all(
             .with_span(&input.generics),
         );
     }
-    let (m, marker_errors) = markers::parse_all(&input.attrs, place, &input.ident);
+    let (m, marker_errors) = markers::parse_all(&input.attrs, place, &input.ident, loc);
     if let Err(e) = marker_errors.finish() {
         errors.push(e);
+    }
+    if place == Place::Spec && m.resource.kind == name {
+        errors.push(
+            Error::custom(format!(
+                "the spec cannot be named `{name}` like its kind: `CustomResource` generates \
+                 that type; name the spec `{name}Spec`"
+            ))
+            .with_span(&input.ident),
+        );
     }
     let serde = errors
         .handle(serde_attrs::container(&input.attrs).map_err(Error::from))
@@ -80,7 +91,7 @@ pub fn parse_all(
                 ty: quote::ToTokens::to_token_stream(&f.ty).to_string(),
                 doc: docs::doc(&f.attrs),
                 markers: {
-                    let (m, e) = markers::parse_all(&f.attrs, Place::Field, &f.ident);
+                    let (m, e) = markers::parse_all(&f.attrs, Place::Field, &f.ident, loc);
                     if let Err(e) = e.finish() {
                         errors.push(e);
                     }
@@ -187,6 +198,7 @@ pub fn parse_all(
         }
     }
     let parsed = Parsed {
+        key_sites: m.sites,
         def,
         resource: m.resource,
         sites,

@@ -77,13 +77,19 @@ impl Builder {
         match shape {
             Shape::Scalar(s) => scalar(*s),
             Shape::Optional(inner) => self.shape(inner, site),
-            Shape::Seq { item, set, len } => Schema {
-                items: Some(Box::new(self.shape(item, site))),
-                x_list_type: set.then(|| "set".to_string()),
-                min_items: *len,
-                max_items: *len,
-                ..Schema::typed("array")
-            },
+            Shape::Seq { item, set, len } => {
+                let list = Schema {
+                    items: Some(Box::new(self.shape(item, site))),
+                    x_list_type: set.then(|| "set".to_string()),
+                    min_items: *len,
+                    max_items: *len,
+                    ..Schema::typed("array")
+                };
+                for problem in super::lists::problems(&list) {
+                    self.report(site.error(format!("a set type: {problem}")));
+                }
+                list
+            }
             Shape::Map(value) => Schema {
                 additional_properties: Some(Box::new(self.shape(value, site))),
                 ..Schema::typed("object")

@@ -83,7 +83,9 @@ impl Builder {
         for v in variants {
             let name = def.variant_name(v);
             let mut value = self.variant_value(def, v, site).unwrap_or_default();
-            if value.description.is_none() {
+            // The variant's doc describes the variant; its value's type's doc is about the
+            // type (as a field's doc wins over its type's).
+            if v.doc.is_some() {
                 value.description = v.doc.clone();
             }
             object.properties.insert(name.clone(), value);

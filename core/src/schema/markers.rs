@@ -4,10 +4,11 @@
 use serde_json::Value;
 
 use crate::known::info::{MapKey, Wants};
-use crate::model::{Error, ListType, Rule, SchemaMarkers};
+use crate::model::{Error, Rule, SchemaMarkers};
 
 use super::Schema;
 use super::build::Site;
+use super::lists::{self, ListProblem};
 
 const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
 
@@ -107,13 +108,13 @@ pub(super) fn overlay(
     c.ordered_counts("min_length", m.min_length, "max_length", m.max_length);
 
     c.ordered_counts("min_items", m.min_items, "max_items", m.max_items);
-    c.list_keys(m);
     if let Some(items) = &m.items {
         let base_items = base.items.as_deref().cloned().unwrap_or_default();
         let (items, errors) = overlay(items, None, &base_items, site);
         c.errors.extend(errors);
         o.items = Some(Box::new(items));
     }
+    c.list_keys(m, o.items.as_deref());
 
     c.ordered_counts(
         "min_properties",
@@ -199,80 +200,41 @@ impl<'a> Checker<'a> {
         );
     }
 
-    /// `list_type` and `list_map_keys` against the items: map keys must be scalar fields that
-    /// are always present (required or defaulted), and sets need scalar (or atomic) items.
-    fn list_keys(&mut self, m: &SchemaMarkers) {
-        let items = self.base.items.as_deref();
-        match (&m.list_map_keys, m.list_type) {
-            (Some(_), t) if t != Some(ListType::Map) => {
-                self.error("`list_map_keys` needs `list_type = \"map\"`".into())
-            }
-            (None, Some(ListType::Map)) => {
-                self.error("`list_type = \"map\"` needs `list_map_keys`".into())
-            }
-            (Some(keys), _) => {
-                if let Some(items) = items {
-                    self.map_keys(keys, items);
-                }
-            }
-            _ => {}
-        }
-        if m.list_type == Some(ListType::Set)
-            && let Some(items) = items
-            && !items.can_be_set_item()
-        {
-            self.error(
-                "`list_type = \"set\"` needs scalar items (or atomic ones); use \
-                 `list_type = \"map\"` with `list_map_keys` for objects"
-                    .into(),
-            );
-        }
-    }
-
-    fn map_keys(&mut self, keys: &[String], items: &Schema) {
-        if items.type_str().is_empty() {
-            return; // untyped: nothing to check against
-        }
-        if items.type_str() != "object" || items.properties.is_empty() {
-            self.error(map_key_problem(MapKey::NotObjects, ""));
+    /// `list_type` and `list_map_keys`, judged with the list-type rules on the node they make
+    /// (with the items' own keys, `items`, laid over the base's items).
+    fn list_keys(&mut self, m: &SchemaMarkers, items: Option<&Schema>) {
+        if m.list_type.is_none() && m.list_map_keys.is_none() {
             return;
         }
-        for key in keys {
-            match items.properties.get(key) {
-                None => {
-                    let names: Vec<&str> = items.properties.keys().map(String::as_str).collect();
-                    let problem = map_key_problem(MapKey::Missing, key);
-                    self.error(format!("{problem} (JSON names: {})", names.join(", ")));
-                }
-                Some(prop) => {
-                    if !prop.is_scalar() {
-                        self.error(map_key_problem(MapKey::NotScalar, key));
-                    }
-                    if !items.always_has(key) {
-                        self.error(map_key_problem(MapKey::Optional, key));
-                    }
-                }
-            }
+        let node = Schema {
+            type_: (!self.ty.is_empty()).then(|| self.ty.clone()),
+            x_list_type: m
+                .list_type
+                .map(|t| t.as_str().to_string())
+                .or_else(|| self.base.x_list_type.clone()),
+            x_list_map_keys: m
+                .list_map_keys
+                .clone()
+                .or_else(|| self.base.x_list_map_keys.clone()),
+            // What the rules read of the items: their own schema, and what `items(...)` adds.
+            items: self.base.items.as_deref().map(|base| {
+                Box::new(Schema {
+                    nullable: base.nullable || items.is_some_and(|i| i.nullable),
+                    ..base.clone()
+                })
+            }),
+            ..self.base.clone()
+        };
+        for problem in lists::problems(&node) {
+            self.error(problem.to_string());
         }
     }
 }
 
-/// What is wrong with list map key `key`, in the words both the builder and the derive's
-/// compile-time checks use.
+/// What is wrong with list map key `key`, in the words of [`lists::problems`], for the derive's
+/// compile-time checks.
 pub fn map_key_problem(problem: MapKey, key: &str) -> String {
-    match problem {
-        MapKey::Fine => String::new(),
-        MapKey::NotObjects => "`list_type = \"map\"` needs items that are structs with fields \
-                               (the keys name some of them)"
-            .to_string(),
-        MapKey::Missing => {
-            format!("`list_map_keys` names `{key}`, which is not a field of the items")
-        }
-        MapKey::NotScalar => format!("list map key `{key}` must be a scalar field"),
-        MapKey::Optional => {
-            format!("list map key `{key}` must be required or have a default in the items")
-        }
-    }
+    ListProblem::of_map_key(problem, key).map_or_else(String::new, |p| p.to_string())
 }
 
 /// The keys `m` sets that apply only to some JSON types, with those types. The derive checks

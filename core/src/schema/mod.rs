@@ -7,6 +7,7 @@
 
 mod build;
 mod enums;
+pub mod lists;
 mod markers;
 mod merge;
 mod object;

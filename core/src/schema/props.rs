@@ -194,8 +194,11 @@ impl Schema {
     /// Whether this can be the item of an `x-kubernetes-list-type: set` list: a scalar, or an
     /// atomic object or list.
     pub fn can_be_set_item(&self) -> bool {
-        !matches!(self.type_str(), "object" | "array")
-            || self.x_map_type.as_deref() == Some("atomic")
-            || self.x_list_type.as_deref() == Some("atomic")
+        match self.type_str() {
+            // Objects are granular unless they say otherwise; lists are atomic by default.
+            "object" => self.x_map_type.as_deref() == Some("atomic"),
+            "array" => self.x_list_type.as_deref().is_none_or(|t| t == "atomic"),
+            _ => true,
+        }
     }
 }

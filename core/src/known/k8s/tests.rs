@@ -741,7 +741,7 @@ fn pod_spec_lists_are_maps_keyed_by_name() {
             at(node, &["[]"]).required.contains(&"name".to_string()),
             "{list}"
         );
-        assert!(topology::list_problems(node).is_empty(), "{list}");
+        assert!(list_problems(node).is_empty(), "{list}");
     }
     assert_eq!(
         list_topology(at(&spec, &["hostAliases"])),
@@ -776,7 +776,7 @@ fn container_ports_are_keyed_by_port_and_protocol() {
     let port = at(ports, &["[]"]);
     assert_eq!(port.required, ["containerPort"]);
     assert_eq!(port.properties["protocol"].default, Some(json!("TCP")));
-    assert!(topology::list_problems(ports).is_empty());
+    assert!(list_problems(ports).is_empty());
 
     let service = schema_of::<k8s_openapi::api::core::v1::ServiceSpec>();
     let ports = at(&service, &["ports"]);
@@ -785,7 +785,7 @@ fn container_ports_are_keyed_by_port_and_protocol() {
         (Some("map"), vec!["port", "protocol"])
     );
     assert_eq!(at(ports, &["[]", "protocol"]).default, Some(json!("TCP")));
-    assert!(topology::list_problems(ports).is_empty());
+    assert!(list_problems(ports).is_empty());
 
     // Without the default, the same list would be rejected.
     let mut undefaulted = container.properties["ports"].clone();
@@ -798,8 +798,8 @@ fn container_ports_are_keyed_by_port_and_protocol() {
         .unwrap()
         .default = None;
     assert_eq!(
-        topology::list_problems(&undefaulted),
-        ["key protocol is neither required nor defaulted"]
+        list_problems(&undefaulted),
+        ["list map key `protocol` must be required or have a default in the items"]
     );
 }
 
@@ -889,7 +889,7 @@ fn invalid_list_maps_fall_back_to_atomic() {
                 let mut published = node.clone();
                 published.x_list_type = Some("map".into());
                 published.x_list_map_keys = Some(keys.iter().map(|k| k.to_string()).collect());
-                let problems = topology::list_problems(&published);
+                let problems = list_problems(&published);
                 fallen.push(format!("{definition}.{property}: {}", problems.join(", ")));
             }
         }
@@ -898,18 +898,18 @@ fn invalid_list_maps_fall_back_to_atomic() {
     assert_eq!(
         fallen,
         [
-            "io.k8s.api.apps.v1.DaemonSetStatus.conditions: key type is neither required nor defaulted",
-            "io.k8s.api.apps.v1.DeploymentStatus.conditions: key type is neither required nor defaulted",
-            "io.k8s.api.apps.v1.ReplicaSetStatus.conditions: key type is neither required nor defaulted",
-            "io.k8s.api.apps.v1.StatefulSetStatus.conditions: key type is neither required nor defaulted",
-            "io.k8s.api.core.v1.ServiceAccount.secrets: key name is neither required nor defaulted",
-            "io.k8s.api.resource.v1.ResourceClaimStatus.devices: key shareID is neither required nor defaulted",
-            "io.k8s.api.resource.v1beta1.ResourceClaimStatus.devices: key shareID is neither required nor defaulted",
-            "io.k8s.api.resource.v1beta2.ResourceClaimStatus.devices: key shareID is neither required nor defaulted",
+            "io.k8s.api.apps.v1.DaemonSetStatus.conditions: list map key `type` must be required or have a default in the items",
+            "io.k8s.api.apps.v1.DeploymentStatus.conditions: list map key `type` must be required or have a default in the items",
+            "io.k8s.api.apps.v1.ReplicaSetStatus.conditions: list map key `type` must be required or have a default in the items",
+            "io.k8s.api.apps.v1.StatefulSetStatus.conditions: list map key `type` must be required or have a default in the items",
+            "io.k8s.api.core.v1.ServiceAccount.secrets: list map key `name` must be required or have a default in the items",
+            "io.k8s.api.resource.v1.ResourceClaimStatus.devices: list map key `shareID` must be required or have a default in the items",
+            "io.k8s.api.resource.v1beta1.ResourceClaimStatus.devices: list map key `shareID` must be required or have a default in the items",
+            "io.k8s.api.resource.v1beta2.ResourceClaimStatus.devices: list map key `shareID` must be required or have a default in the items",
             // A recursive type: the nested items are cut to an object that keeps unknown fields
-            // (see `convert`), with no `name` property to key by.
-            "io.k8s.api.scheduling.v1alpha3.CompositePodGroupTemplate.compositePodGroupTemplates: key name is not a property of the items",
-            "io.k8s.api.scheduling.v1beta1.CompositePodGroupTemplate.compositePodGroupTemplates: key name is not a property of the items",
+            // (see `convert`), with no properties to key by.
+            "io.k8s.api.scheduling.v1alpha3.CompositePodGroupTemplate.compositePodGroupTemplates: `list_type = \"map\"` needs items that are structs with fields (the keys name some of them)",
+            "io.k8s.api.scheduling.v1beta1.CompositePodGroupTemplate.compositePodGroupTemplates: `list_type = \"map\"` needs items that are structs with fields (the keys name some of them)",
         ]
     );
 }
@@ -925,7 +925,7 @@ fn every_topology_is_valid_for_a_crd() {
             if node.x_list_type.is_some() {
                 lists += 1;
             }
-            for problem in topology::list_problems(node) {
+            for problem in list_problems(node) {
                 failures.push(format!("{path}: {problem}"));
             }
             if node.x_map_type.is_some() && node.type_str() != "object" {
@@ -1251,4 +1251,12 @@ fn job_template_topology_against_controller_gen() {
     let only_ours = of("only in ours");
     assert_eq!(only_ours.len(), 58, "{only_ours:#?}");
     assert_eq!(found.len(), 9 + 44 + 58);
+}
+
+/// The list-type rules' findings, as text.
+fn list_problems(node: &Schema) -> Vec<String> {
+    crate::schema::lists::problems(node)
+        .iter()
+        .map(ToString::to_string)
+        .collect()
 }

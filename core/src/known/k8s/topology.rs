@@ -321,90 +321,10 @@ fn mark(node: &mut Schema, topology: Topology) {
             };
             node.x_list_type = Some(list_type.to_string());
             node.x_list_map_keys = keys;
-            if !list_problems(node).is_empty() {
+            if !crate::schema::lists::problems(node).is_empty() {
                 node.x_list_type = Some("atomic".to_string());
                 node.x_list_map_keys = None;
             }
         }
     }
-}
-
-/// Why the apiserver would reject this node's `x-kubernetes-list-type` (and keys) in a CRD
-/// (apiextensions' `ValidateCustomResourceDefinitionOpenAPISchema` with the options of new
-/// CRDs: `requireAtomicSetType`, `requireMapListKeysMapSetValidation`); empty when it accepts
-/// them, or when the node has no list type.
-pub(super) fn list_problems(node: &Schema) -> Vec<String> {
-    let mut problems = Vec::new();
-    let Some(list_type) = node.x_list_type.as_deref() else {
-        if node.x_list_map_keys.as_ref().is_some_and(|k| !k.is_empty()) {
-            problems.push("list-map-keys without list-type map".to_string());
-        }
-        return problems;
-    };
-    if node.type_str() != "array" {
-        problems.push(format!("list-type {list_type} on a {}", node.type_str()));
-        return problems;
-    }
-    let items = node.items.as_deref();
-    match list_type {
-        "atomic" => {
-            if node.x_list_map_keys.as_ref().is_some_and(|k| !k.is_empty()) {
-                problems.push("list-map-keys on an atomic list".to_string());
-            }
-        }
-        "set" => {
-            if node.x_list_map_keys.as_ref().is_some_and(|k| !k.is_empty()) {
-                problems.push("list-map-keys on a set".to_string());
-            }
-            match items {
-                Some(items) if items.nullable => problems.push("nullable set items".to_string()),
-                Some(items)
-                    if items.type_str() == "object"
-                        && items.x_map_type.as_deref() != Some("atomic") =>
-                {
-                    problems.push("set of objects that are not atomic".to_string());
-                }
-                Some(items)
-                    if items.type_str() == "array"
-                        && items.x_list_type.as_deref().is_some_and(|t| t != "atomic") =>
-                {
-                    problems.push("set of lists that are not atomic".to_string());
-                }
-                _ => {}
-            }
-        }
-        "map" => {
-            let keys = node.x_list_map_keys.as_deref().unwrap_or_default();
-            if keys.is_empty() {
-                problems.push("list-type map without keys".to_string());
-            }
-            let Some(items) = items.filter(|i| i.type_str() == "object") else {
-                problems.push("list-type map on items that are not objects".to_string());
-                return problems;
-            };
-            if items.nullable {
-                problems.push("nullable map items".to_string());
-            }
-            for (i, key) in keys.iter().enumerate() {
-                if keys[..i].contains(key) {
-                    problems.push(format!("duplicate key {key}"));
-                }
-                let Some(property) = items.properties.get(key) else {
-                    problems.push(format!("key {key} is not a property of the items"));
-                    continue;
-                };
-                if matches!(property.type_str(), "array" | "object") {
-                    problems.push(format!("key {key} is not a scalar"));
-                }
-                if !items.always_has(key) {
-                    problems.push(format!("key {key} is neither required nor defaulted"));
-                }
-                if property.nullable {
-                    problems.push(format!("key {key} is nullable"));
-                }
-            }
-        }
-        other => problems.push(format!("unknown list-type {other}")),
-    }
-    problems
 }

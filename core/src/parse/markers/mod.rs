@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 
 use darling::ast::NestedMeta;
 use darling::{Error, FromMeta, Result};
+use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{Attribute, Meta};
 
-use crate::model::{ResourceMarkers, SchemaMarkers};
+use crate::model::{Loc, ResourceMarkers, SchemaMarkers};
 use raw::Raw;
 pub use resource::{is_dns_label, is_dns_subdomain};
 
@@ -76,12 +77,15 @@ pub struct Markers {
     pub schema: SchemaMarkers,
     /// The resource keys (spec structs only).
     pub resource: ResourceMarkers,
+    /// The resource keys that name JSON paths, by [`PathKey::site`](crate::model::PathKey),
+    /// with their spans.
+    pub sites: Vec<(String, Span)>,
 }
 
 /// Parses every `#[kube_marker(...)]` in `attrs` for an item at `place`, reporting all problems
 /// together. `item` spans the item, for errors about missing keys.
 pub fn parse<T: ToTokens>(attrs: &[Attribute], place: Place, item: &T) -> Result<Markers> {
-    let (markers, errors) = parse_all(attrs, place, item);
+    let (markers, errors) = parse_all(attrs, place, item, &|_| None);
     errors.finish_with(markers)
 }
 
@@ -91,10 +95,21 @@ pub fn parse_all<T: ToTokens>(
     attrs: &[Attribute],
     place: Place,
     item: &T,
+    loc: &dyn Fn(Span) -> Option<Loc>,
 ) -> (Markers, darling::error::Accumulator) {
     let mut errors = Error::accumulator();
     let metas = collect(attrs, place, &mut errors);
-    let raw = errors.handle(Raw::from_list(&metas)).unwrap_or_default();
+    // Each key alone first: a bad one is reported once and left out, so the others still
+    // count (an unknown key beside `group` must not make `group` look missing).
+    let good: Vec<NestedMeta> = metas
+        .into_iter()
+        .filter(|m| {
+            errors
+                .handle(Raw::from_list(std::slice::from_ref(m)))
+                .is_some()
+        })
+        .collect();
+    let raw = errors.handle(Raw::from_list(&good)).unwrap_or_default();
     let mut markers = Markers {
         schema: errors
             .handle(schema::schema_markers(&raw))
@@ -102,8 +117,9 @@ pub fn parse_all<T: ToTokens>(
         ..Markers::default()
     };
     if place == Place::Spec {
+        markers.sites = resource::path_sites(&raw);
         markers.resource = errors
-            .handle(resource::resource_markers(&raw, item))
+            .handle(resource::resource_markers(&raw, item, loc))
             .unwrap_or_default();
     }
     (markers, errors)
@@ -143,6 +159,9 @@ fn collect(
                 errors.push(Error::custom(problem).with_span(m.path()));
                 continue;
             }
+            if key == "items" {
+                check_items(m, errors);
+            }
             if REPEATABLE.contains(&key.as_str()) {
                 out.push(meta);
                 continue;
@@ -163,6 +182,35 @@ fn collect(
         }
     }
     out
+}
+
+/// Keys inside `items(...)` describe the items' schema: resource, field and type keys do not
+/// go there (nested `items(...)` are checked the same way).
+fn check_items(meta: &Meta, errors: &mut darling::error::Accumulator) {
+    let Meta::List(list) = meta else { return };
+    let Ok(inner) = NestedMeta::parse_meta_list(list.tokens.clone()) else {
+        return; // the grammar reports it
+    };
+    for nested in &inner {
+        let NestedMeta::Meta(m) = nested else {
+            continue;
+        };
+        let key = m.path().to_token_stream().to_string();
+        if [RESOURCE_KEYS, FIELD_KEYS, TYPE_KEYS]
+            .iter()
+            .any(|keys| keys.contains(&key.as_str()))
+        {
+            errors.push(
+                Error::custom(format!(
+                    "`{key}` does not go inside `items(...)`, which takes the items' schema keys \
+                     (`min_length`, `pattern`, `maximum`, ...)"
+                ))
+                .with_span(m.path()),
+            );
+        } else if key == "items" {
+            check_items(m, errors);
+        }
+    }
 }
 
 fn same(a: &NestedMeta, b: &NestedMeta) -> bool {

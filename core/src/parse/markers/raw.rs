@@ -20,7 +20,7 @@ pub(super) struct Raw {
     pub(super) short_names: Option<SpannedValue<List>>,
     pub(super) categories: Option<SpannedValue<List>>,
     pub(super) status: Option<SpannedValue<String>>,
-    pub(super) scale: Option<RawScale>,
+    pub(super) scale: Option<SpannedValue<RawScale>>,
     #[darling(multiple)]
     pub(super) printcolumn: Vec<SpannedValue<RawPrintColumn>>,
     pub(super) storage_version: Option<bool>,
@@ -28,7 +28,7 @@ pub(super) struct Raw {
     pub(super) skip_version: Option<bool>,
     pub(super) deprecated: Option<RawDeprecated>,
     #[darling(multiple)]
-    pub(super) selectable_field: Vec<RawSelectable>,
+    pub(super) selectable_field: Vec<SpannedValue<RawSelectable>>,
     pub(super) annotations: Option<SpannedValue<List>>,
     pub(super) labels: Option<SpannedValue<List>>,
     pub(super) doc: Option<String>,

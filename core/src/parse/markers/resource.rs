@@ -5,11 +5,34 @@ use darling::util::SpannedValue;
 use darling::{Error, Result};
 use quote::ToTokens;
 
-use super::raw::Raw;
-use crate::model::{Deprecation, PrintColumn, ResourceMarkers, Scale, Scope};
+use proc_macro2::Span;
+
+use super::raw::{Raw, RawPrintColumn, RawScale, RawSelectable};
+use crate::model::{
+    Deprecation, Loc, PathKey, PrintColumn, ResourceMarkers, Scale, Scope, SelectableField,
+};
 use crate::parse::values::{List, did_you_mean};
 
-pub(super) fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<ResourceMarkers> {
+/// The keys that name JSON paths, by [`PathKey::site`], with their spans.
+pub(super) fn path_sites(raw: &Raw) -> Vec<(String, Span)> {
+    let columns = raw.printcolumn.iter().map(|c| (column(c, None), c.span()));
+    let scale = raw.scale.iter().map(|s| (scale(s, None), s.span()));
+    let fields = raw
+        .selectable_field
+        .iter()
+        .map(|f| (selectable(f, None), f.span()));
+    columns
+        .map(|(k, s)| (k.site(), s))
+        .chain(scale.map(|(k, s)| (k.site(), s)))
+        .chain(fields.map(|(k, s)| (k.site(), s)))
+        .collect()
+}
+
+pub(super) fn resource_markers<T: ToTokens>(
+    raw: &Raw,
+    item: &T,
+    loc: &dyn Fn(Span) -> Option<Loc>,
+) -> Result<ResourceMarkers> {
     let mut errors = Error::accumulator();
     let mut required = |key: &str, value: &Option<SpannedValue<String>>| match value {
         Some(v) => v.to_string(),
@@ -103,17 +126,12 @@ pub(super) fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<Resou
     }
     let mut printcolumns = Vec::new();
     for pc in &raw.printcolumn {
-        let type_ = match (&pc.type_keyword, &pc.type_ident) {
-            (Some(t), None) | (None, Some(t)) => Some(t.clone()),
-            (None, None) => None,
-            (Some(_), Some(_)) => {
-                errors
-                    .push(Error::custom("give a printcolumn's `type` once").with_span(&pc.span()));
-                None
-            }
-        };
+        if pc.type_keyword.is_some() && pc.type_ident.is_some() {
+            errors.push(Error::custom("give a printcolumn's `type` once").with_span(&pc.span()));
+        }
+        let column = column(pc, loc(pc.span()));
         const COLUMN_TYPES: [&str; 5] = ["integer", "number", "string", "boolean", "date"];
-        if let Some(type_) = &type_
+        if let Some(type_) = &column.type_
             && !COLUMN_TYPES.contains(&type_.as_str())
         {
             errors.push(
@@ -130,14 +148,7 @@ pub(super) fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<Resou
                 Error::custom("printcolumn priority must be 0 or more").with_span(&pc.span()),
             );
         }
-        printcolumns.push(PrintColumn {
-            name: pc.name.clone(),
-            type_,
-            json_path: pc.json_path.clone(),
-            description: pc.description.clone(),
-            format: pc.format.clone(),
-            priority: pc.priority,
-        });
+        printcolumns.push(column);
     }
     let mut pairs = |key: &str, list: &Option<SpannedValue<List>>| {
         list.as_ref().map(|list| {
@@ -181,11 +192,7 @@ pub(super) fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<Resou
         short_names: raw.short_names.as_ref().map(|l| l.0.clone()),
         categories: raw.categories.as_ref().map(|l| l.0.clone()),
         status: raw.status.as_ref().map(|s| s.to_string()),
-        scale: raw.scale.as_ref().map(|s| Scale {
-            spec_path: s.spec_path.clone(),
-            status_path: s.status_path.clone(),
-            selector_path: s.selector_path.clone(),
-        }),
+        scale: raw.scale.as_ref().map(|s| scale(s, loc(s.span()))),
         printcolumns,
         storage_version: raw.storage_version.unwrap_or(false),
         served: raw.served,
@@ -196,7 +203,7 @@ pub(super) fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<Resou
         selectable_fields: raw
             .selectable_field
             .iter()
-            .map(|s| s.json_path.clone())
+            .map(|f| selectable(f, loc(f.span())))
             .collect(),
         annotations,
         labels,
@@ -205,6 +212,34 @@ pub(super) fn resource_markers<T: ToTokens>(raw: &Raw, item: &T) -> Result<Resou
         loc: None,
     };
     errors.finish_with(markers)
+}
+
+fn column(pc: &RawPrintColumn, loc: Option<Loc>) -> PrintColumn {
+    PrintColumn {
+        name: pc.name.clone(),
+        type_: pc.type_keyword.clone().or_else(|| pc.type_ident.clone()),
+        json_path: pc.json_path.clone(),
+        description: pc.description.clone(),
+        format: pc.format.clone(),
+        priority: pc.priority,
+        loc,
+    }
+}
+
+fn scale(s: &RawScale, loc: Option<Loc>) -> Scale {
+    Scale {
+        spec_path: s.spec_path.clone(),
+        status_path: s.status_path.clone(),
+        selector_path: s.selector_path.clone(),
+        loc,
+    }
+}
+
+fn selectable(f: &RawSelectable, loc: Option<Loc>) -> SelectableField {
+    SelectableField {
+        json_path: f.json_path.clone(),
+        loc,
+    }
 }
 
 fn check_name(
