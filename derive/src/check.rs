@@ -39,14 +39,9 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schem
         }
     }
     // CEL rules against the fields the syntax shows (with the `cel` feature).
-    for problem in kubegen_core::check::cel::references(&schema) {
-        let name = &parsed.def.name;
-        let message = match problem.strip_prefix(".:") {
-            Some(rest) => format!("{name}:{rest}"),
-            None => format!("{name}{problem}"),
-        };
-        let at = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
-        errors.push(Error::custom(message).with_span(&at));
+    let at = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
+    for e in kubegen_core::check::types::cel_references(&parsed.def.name, None, &schema) {
+        errors.push(Error::custom(e.message).with_span(&at));
     }
     (def, schema)
 }

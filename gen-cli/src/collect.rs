@@ -24,6 +24,9 @@ pub struct Collected {
     pub resources: Vec<ResourceDef>,
     /// One entry per `#[rbac(...)]`.
     pub rbac: Vec<RbacRule>,
+    /// Every type deriving `KubeSchema` or `CustomResource`, checked on its own as the derive
+    /// checks it, whether or not a resource uses it.
+    pub types: Vec<Shape>,
     /// Every problem, with its location.
     pub errors: Vec<Error>,
 }
@@ -78,7 +81,9 @@ pub fn collect(krate: &Crate) -> Collected {
                 Err(e) => {
                     out.errors
                         .push(located(krate.module(*module).loc(e.span()), e.to_string()));
-                    shapes.push(Shape::Opaque(String::new()));
+                    // Reported: any value stands in, so the type's own checks still run
+                    // without reporting the field again.
+                    shapes.push(Shape::Any);
                 }
             }
         }
@@ -102,6 +107,7 @@ pub fn collect(krate: &Crate) -> Collected {
                 status,
             });
         }
+        out.types.push(named(&def.key, &defs));
         table.insert(def.key.clone(), def);
     }
     defs.set(table).expect("the table is set once");

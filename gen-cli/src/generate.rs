@@ -56,6 +56,9 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
                 .into_iter()
                 .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
         );
+        if let Err(e) = kubegen_core::check::types::each(&c.types) {
+            all.errors.extend(e.0);
+        }
     }
     if all.errors.is_empty() {
         Ok(all)

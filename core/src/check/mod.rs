@@ -2,4 +2,5 @@
 
 pub mod cel;
 pub mod structural;
+pub mod types;
 pub mod value;
