@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use cli::{Cli, Command, Options};
 use generate::{What, display, generate};
-use kubegen_core::model::Error;
+use kubegen_core::model::{Error, Warning};
 
 /// Runs a command; the exit code is 1 on any error and, with `--check`, on stale files.
 pub fn run(cli: Cli) -> ExitCode {
@@ -64,6 +64,15 @@ pub fn run(cli: Cli) -> ExitCode {
 
 /// `file:line:col: error: message`, the form editors and CI annotate.
 pub fn format_error(e: &Error) -> String {
+    format_diagnostic("error", e)
+}
+
+/// `file:line:col: warning: message`.
+pub fn format_warning(w: &Warning) -> String {
+    format_diagnostic("warning", w)
+}
+
+fn format_diagnostic(level: &str, e: &Error) -> String {
     let context = if e.context.is_empty() {
         String::new()
     } else {
@@ -71,13 +80,13 @@ pub fn format_error(e: &Error) -> String {
     };
     match &e.loc {
         Some(loc) => format!(
-            "{}:{}:{}: error: {context}{}",
+            "{}:{}:{}: {level}: {context}{}",
             display(std::path::Path::new(&loc.file)),
             loc.line,
             loc.column,
             e.message
         ),
-        None => format!("error: {context}{}", e.message),
+        None => format!("{level}: {context}{}", e.message),
     }
 }
 
@@ -98,6 +107,10 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
             Ok(g) => all.push(g),
             Err(e) => errors.extend(e),
         }
+    }
+    // Warnings never change the outcome; they are printed whatever happens next.
+    for w in all.iter().flat_map(|g| &g.warnings) {
+        eprintln!("{}", format_warning(w));
     }
     if !errors.is_empty() {
         return Err(errors);

@@ -401,3 +401,55 @@ fn out_dir_and_role_name_are_honored() {
     );
     assert!(!ws.exists("api/config"));
 }
+
+#[test]
+fn a_serde_default_function_without_a_schema_default_is_a_warning() {
+    let ws = Workspace::new("serde-default");
+    let src = WIDGET
+        .replace(
+            "    pub size: i32,",
+            "    #[serde(default = \"three\")]\n    pub size: i32,",
+        )
+        .replace(
+            "#[derive(KubeSchema)]\npub struct Part {",
+            "#[derive(KubeSchema)]\n#[serde(default = \"Part::sample\")]\npub struct Part {",
+        );
+    ws.write("api/src/lib.rs", &src);
+    for args in [&["manifests"][..], &["manifests", "--check"]] {
+        let out = ws.run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(
+                "api/src/lib.rs:8:5: warning: WidgetSpec.size: `#[serde(default = \"three\")]` \
+                 has no schema default: the API server will not fill this field in"
+            ),
+            "{err}"
+        );
+        assert!(
+            err.contains("`#[kube_marker(default = ...)]` (or `default_json`) with the value `three()` returns"),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "api/src/lib.rs:21:12: warning: Part: `#[serde(default = \"Part::sample\")]` \
+                 fills missing fields from `Part::sample()`"
+            ),
+            "{err}"
+        );
+        assert!(err.contains("the schema has none for `name`"), "{err}");
+    }
+    assert!(ws.exists(CRD), "a warning does not stop the writing");
+
+    ws.write(
+        "api/src/lib.rs",
+        &src.replace("minimum = 1", "minimum = 1, default = 3")
+            .replace(
+                "pub name: String,",
+                "#[kube_marker(default = \"x\")]\n    pub name: String,",
+            ),
+    );
+    let out = ws.run(&["manifests"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}
