@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use cli::{Cli, Command, Options};
 use generate::{What, display, generate};
 use kubegen_core::model::{Error, Warning};
+use output::Plan;
 
 /// Runs a command; the exit code is 1 on any error and, with `--check`, on stale files.
 pub fn run(cli: Cli) -> ExitCode {
@@ -130,29 +131,30 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let mut stale = false;
-    for g in &all {
-        let outcome = g.plan.apply(options.check).map_err(|e| one(e.0))?;
-        for path in &outcome.changed {
-            let verb = if options.check { "stale" } else { "wrote" };
-            eprintln!("{verb}: {}", display(path));
-        }
-        for path in &outcome.removed {
-            let verb = if options.check {
-                "would remove"
-            } else {
-                "removed"
-            };
-            eprintln!("{verb}: {} (its kind no longer exists)", display(path));
-        }
-        if options.check && !(outcome.changed.is_empty() && outcome.removed.is_empty()) {
-            stale = true;
-            for d in &outcome.diffs {
-                let _ = write!(stdout, "{d}");
-            }
-        }
+    // One plan for every package: a file in the way anywhere and nothing is written anywhere.
+    let plan: Plan = all.into_iter().map(|g| g.plan).collect();
+    let outcome = plan.apply(options.check).map_err(|refused| {
+        refused
+            .into_iter()
+            .map(|e| Error::new(None, "", e.0))
+            .collect::<Vec<_>>()
+    })?;
+    for path in &outcome.changed {
+        let verb = if options.check { "stale" } else { "wrote" };
+        eprintln!("{verb}: {}", display(path));
     }
-    if stale {
+    for path in &outcome.removed {
+        let verb = if options.check {
+            "would remove"
+        } else {
+            "removed"
+        };
+        eprintln!("{verb}: {} (its kind no longer exists)", display(path));
+    }
+    if options.check && !(outcome.changed.is_empty() && outcome.removed.is_empty()) {
+        for d in &outcome.diffs {
+            let _ = write!(stdout, "{d}");
+        }
         eprintln!("error: manifests are stale; run `cargo run -p gen-cli -- manifests`");
         return Ok(ExitCode::FAILURE);
     }
