@@ -2,7 +2,8 @@
 //!
 //! Put `#[derive(CustomResource)]` on a spec struct, `#[derive(KubeSchema)]` on every type it
 //! uses, and `#[rbac(...)]` on the code that calls the API; `gen-cli` writes the matching
-//! `config/` tree. The marker language is described in MARKERS.md.
+//! `config/` tree. The marker language is described in MARKERS.md. In your tests,
+//! [`check_defaults`] checks that serde's defaults and the schema's agree.
 //!
 //! ```
 //! use kubegen::{CustomResource, KubeSchema};
@@ -49,12 +50,65 @@ pub trait CustomResource: kube::Resource {
 /// The CRD of several versions of one kind, merged as `gen-cli` merges them (the same
 /// bytes): `kubegen::crd_for(&[v1::Foo::resource(), v2::Foo::resource()])`.
 pub fn crd_for(versions: &[ResourceDef]) -> Result<CustomResourceDefinition, Errors> {
-    kubegen_core::crd::build(versions, &kubegen_core::crd::Options::default())
+    kubegen_core::crd::build(versions, &kubegen_core::crd::Options::default()).map(|b| b.crd)
 }
 
 /// The CRD of `K`, or what is wrong with its markers that the compiler could not see.
 pub fn try_crd<K: CustomResource>() -> Result<CustomResourceDefinition, Errors> {
     crd_for(&[K::resource()])
+}
+
+/// Checks that serde and the API server fill in the same values where `input` leaves fields
+/// out: what `T`'s `Deserialize` makes of `input` must equal what it makes of `input` with the
+/// schema's defaults applied (as the API server applies them, at every depth `input` reaches),
+/// and a field without a schema default must not be filled in by serde with anything but an
+/// empty value (`0`, `""`, `false`, `[]`, `{}`, `null`). Each disagreement is an error naming
+/// the field and both values.
+///
+/// `input` is usually the smallest valid object: `{}` plus the required fields (give a nested
+/// object as `{}` to check the defaults inside it too). Call it from a test of your API crate,
+/// for each type with `#[serde(default ...)]`; `gen-cli` warns about every
+/// `#[serde(default = "f")]` without a `default` marker, but cannot see what `f` returns.
+///
+/// ```
+/// use kubegen::KubeSchema;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(KubeSchema, Serialize, Deserialize)]
+/// pub struct PoolSpec {
+///     pub name: String,
+///     #[kube_marker(default = 3)]
+///     #[serde(default = "three")]
+///     pub replicas: i32,
+///     #[kube_marker(default = 80)]
+///     #[serde(default = "ninety")]
+///     pub port: i32,
+/// }
+///
+/// fn three() -> i32 { 3 }
+/// fn ninety() -> i32 { 90 }
+///
+/// let errors = kubegen::check_defaults::<PoolSpec>(serde_json::json!({"name": "a"}))
+///     .unwrap_err();
+/// assert_eq!(
+///     errors.to_string(),
+///     "PoolSpec.port: the schema's default is 80, serde's is 90"
+/// );
+/// ```
+pub fn check_defaults<T>(input: serde_json::Value) -> Result<(), Errors>
+where
+    T: KubeSchema + serde::Serialize + serde::de::DeserializeOwned,
+{
+    let name = std::any::type_name::<T>()
+        .rsplit("::")
+        .next()
+        .unwrap_or("T");
+    let read = |v: &serde_json::Value| {
+        serde_json::from_value::<T>(v.clone())
+            .and_then(serde_json::to_value)
+            .map_err(|e| e.to_string())
+    };
+    kubegen_core::check::defaults::check(&T::shape(), name, &input, read)
 }
 
 /// A CRD as the YAML file `gen-cli` writes for it, byte for byte.

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use kubegen_core::crd;
-use kubegen_core::model::{Error, Errors, ResourceDef};
+use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
 use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 
@@ -24,12 +24,14 @@ pub struct What {
     pub rbac: bool,
 }
 
-/// A package's manifests, and its roles (for `--explain`).
+/// A package's manifests, its roles (for `--explain`) and the engine's warnings.
 pub struct Generated {
     /// The files, relative to nothing: full paths under the package's output folder.
     pub plan: Plan,
     /// The normalized roles.
     pub roles: Vec<Role>,
+    /// Warnings about the package's types, sorted by location, each once.
+    pub warnings: Vec<Warning>,
 }
 
 /// Everything the package's sources declare, from all its targets (a file shared by two
@@ -75,6 +77,7 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
     let out = package.dir.join(&options.out_dir);
     let mut plan = Plan::default();
     let mut errors = Vec::new();
+    let mut warnings = Vec::new();
     if what.crds {
         let bases = out.join("crd").join("bases");
         let crd_options = crd::Options {
@@ -83,8 +86,9 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
         let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
         for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
             match result {
-                Ok((file, content)) => {
+                Ok((file, content, w)) => {
                     plan.files.insert(bases.join(file), content);
+                    warnings.extend(w);
                 }
                 Err(e) => errors.extend(e.0),
             }
@@ -101,19 +105,29 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
                 .insert(role_file, render::manifest(&rbac::to_k8s(&roles)));
         }
     }
+    // A type shared by several kinds is warned about once.
+    warnings.sort();
+    warnings.dedup();
     if errors.is_empty() {
-        Ok(Generated { plan, roles })
+        Ok(Generated {
+            plan,
+            roles,
+            warnings,
+        })
     } else {
         Err(errors)
     }
 }
 
-/// One kind's CRD file: its name and content.
-fn crd_file(defs: &[ResourceDef], options: &crd::Options) -> Result<(String, String), Errors> {
-    let c = crd::build(defs, options)?;
+/// One kind's CRD file: its name, its content and the warnings about its types.
+fn crd_file(
+    defs: &[ResourceDef],
+    options: &crd::Options,
+) -> Result<(String, String, Vec<Warning>), Errors> {
+    let crd::Built { crd: c, warnings } = crd::build(defs, options)?;
     let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
     let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
-    Ok((file, render::manifest(&[value])))
+    Ok((file, render::manifest(&[value]), warnings))
 }
 
 /// `f` over `items` on every core, results in the items' order.

@@ -17,7 +17,8 @@ use std::process::ExitCode;
 
 use cli::{Cli, Command, Options};
 use generate::{What, display, generate};
-use kubegen_core::model::Error;
+use kubegen_core::model::{Error, Warning};
+use output::Plan;
 
 /// Runs a command; the exit code is 1 on any error and, with `--check`, on stale files.
 pub fn run(cli: Cli) -> ExitCode {
@@ -64,6 +65,15 @@ pub fn run(cli: Cli) -> ExitCode {
 
 /// `file:line:col: error: message`, the form editors and CI annotate.
 pub fn format_error(e: &Error) -> String {
+    format_diagnostic("error", e)
+}
+
+/// `file:line:col: warning: message`.
+pub fn format_warning(w: &Warning) -> String {
+    format_diagnostic("warning", w)
+}
+
+fn format_diagnostic(level: &str, e: &Error) -> String {
     let context = if e.context.is_empty() {
         String::new()
     } else {
@@ -71,13 +81,13 @@ pub fn format_error(e: &Error) -> String {
     };
     match &e.loc {
         Some(loc) => format!(
-            "{}:{}:{}: error: {context}{}",
+            "{}:{}:{}: {level}: {context}{}",
             display(std::path::Path::new(&loc.file)),
             loc.line,
             loc.column,
             e.message
         ),
-        None => format!("error: {context}{}", e.message),
+        None => format!("{level}: {context}{}", e.message),
     }
 }
 
@@ -99,6 +109,10 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
             Err(e) => errors.extend(e),
         }
     }
+    // Warnings never change the outcome; they are printed whatever happens next.
+    for w in all.iter().flat_map(|g| &g.warnings) {
+        eprintln!("{}", format_warning(w));
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -117,29 +131,30 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let mut stale = false;
-    for g in &all {
-        let outcome = g.plan.apply(options.check).map_err(|e| one(e.0))?;
-        for path in &outcome.changed {
-            let verb = if options.check { "stale" } else { "wrote" };
-            eprintln!("{verb}: {}", display(path));
-        }
-        for path in &outcome.removed {
-            let verb = if options.check {
-                "would remove"
-            } else {
-                "removed"
-            };
-            eprintln!("{verb}: {} (its kind no longer exists)", display(path));
-        }
-        if options.check && !(outcome.changed.is_empty() && outcome.removed.is_empty()) {
-            stale = true;
-            for d in &outcome.diffs {
-                let _ = write!(stdout, "{d}");
-            }
-        }
+    // One plan for every package: a file in the way anywhere and nothing is written anywhere.
+    let plan: Plan = all.into_iter().map(|g| g.plan).collect();
+    let outcome = plan.apply(options.check).map_err(|refused| {
+        refused
+            .into_iter()
+            .map(|e| Error::new(None, "", e.0))
+            .collect::<Vec<_>>()
+    })?;
+    for path in &outcome.changed {
+        let verb = if options.check { "stale" } else { "wrote" };
+        eprintln!("{verb}: {}", display(path));
     }
-    if stale {
+    for path in &outcome.removed {
+        let verb = if options.check {
+            "would remove"
+        } else {
+            "removed"
+        };
+        eprintln!("{verb}: {} (its kind no longer exists)", display(path));
+    }
+    if options.check && !(outcome.changed.is_empty() && outcome.removed.is_empty()) {
+        for d in &outcome.diffs {
+            let _ = write!(stdout, "{d}");
+        }
         eprintln!("error: manifests are stale; run `cargo run -p gen-cli -- manifests`");
         return Ok(ExitCode::FAILURE);
     }

@@ -1,5 +1,6 @@
 //! Writing the `config/` tree: whole files only (temporary file, then rename), never a file
-//! kubegen did not write, stale CRDs removed, and `--check` as a diff.
+//! kubegen did not write, stale CRDs removed, and `--check` as a diff. The plans of several
+//! packages are applied as one, so a refused file anywhere means nothing is written anywhere.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -7,6 +8,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use kubegen_core::render::HEADER;
+
+use crate::generate::display;
 
 /// The files one run produces, and the CRD files it owns in the folders it writes to.
 #[derive(Debug, Default)]
@@ -45,23 +48,36 @@ pub fn is_ours(content: &str) -> bool {
     content.starts_with(HEADER)
 }
 
+/// Several plans (one per package) as one: applying it checks every file before writing any.
+impl FromIterator<Plan> for Plan {
+    fn from_iter<I: IntoIterator<Item = Plan>>(plans: I) -> Self {
+        let mut all = Plan::default();
+        for p in plans {
+            all.files.extend(p.files);
+            all.owned_dirs.extend(p.owned_dirs);
+            all.owned_files.extend(p.owned_files);
+        }
+        all
+    }
+}
+
 impl Plan {
     /// Applies the plan, or with `check` only compares. Files kubegen did not write are never
-    /// touched: finding one where a file must go is an error, before anything is written.
-    pub fn apply(&self, check: bool) -> Result<Outcome, WriteError> {
+    /// touched: finding any where a file must go is an error (one per file), before anything
+    /// is written.
+    pub fn apply(&self, check: bool) -> Result<Outcome, Vec<WriteError>> {
         let mut out = Outcome::default();
         let mut writes = Vec::new();
+        let mut refused = Vec::new();
         for (path, content) in &self.files {
             match fs::read_to_string(path) {
                 Ok(old) if old == *content => {}
-                Ok(old) if !is_ours(&old) => {
-                    return Err(WriteError(format!(
-                        "{}: exists and was not written by kubegen (its first line is not \
-                         `{}`); move it away or delete it, kubegen will not overwrite it",
-                        path.display(),
-                        HEADER.trim_end()
-                    )));
-                }
+                Ok(old) if !is_ours(&old) => refused.push(WriteError(format!(
+                    "{}: exists and was not written by kubegen (its first line is not `{}`); \
+                     move it away or delete it, kubegen will not overwrite it",
+                    display(path),
+                    HEADER.trim_end()
+                ))),
                 Ok(old) => {
                     out.diffs.push(diff(path, &old, content));
                     writes.push((path, content));
@@ -86,16 +102,20 @@ impl Plan {
             out.diffs.push(diff(&stale, &old, ""));
             out.removed.push(stale);
         }
+        if !refused.is_empty() {
+            return Err(refused);
+        }
         out.changed = writes.iter().map(|(p, _)| p.to_path_buf()).collect();
         if check {
             return Ok(out);
         }
+        let failed =
+            |path: &Path, e: std::io::Error| vec![WriteError(format!("{}: {e}", display(path)))];
         for (path, content) in writes {
-            write_atomically(path, content)
-                .map_err(|e| WriteError(format!("{}: {e}", path.display())))?;
+            write_atomically(path, content).map_err(|e| failed(path, e))?;
         }
         for stale in &out.removed {
-            fs::remove_file(stale).map_err(|e| WriteError(format!("{}: {e}", stale.display())))?;
+            fs::remove_file(stale).map_err(|e| failed(stale, e))?;
         }
         Ok(out)
     }
@@ -207,11 +227,47 @@ mod tests {
             owned_files: vec![],
         };
         let err = plan.apply(false).unwrap_err();
-        assert!(err.0.contains("was not written by kubegen"), "{err}");
+        assert_eq!(err.len(), 1);
+        assert!(
+            err[0].0.contains("was not written by kubegen"),
+            "{}",
+            err[0]
+        );
         assert_eq!(fs::read_to_string(&role).unwrap(), "kind: ClusterRole\n");
         assert!(
             !other.exists(),
             "nothing is written when one file is refused"
         );
+    }
+
+    #[test]
+    fn merged_plans_are_checked_whole_before_anything_is_written() {
+        let plan_in = |dir: &Path, theirs: bool| {
+            let file = dir.join("a.yaml");
+            if theirs {
+                fs::write(&file, "hand: written\n").unwrap();
+            }
+            Plan {
+                files: [(file, format!("{HEADER}a: 1\n"))].into(),
+                owned_dirs: vec![dir.to_path_buf()],
+                owned_files: vec![],
+            }
+        };
+        let (one, two, three) = (temp_dir("m1"), temp_dir("m2"), temp_dir("m3"));
+        let plan: Plan = [
+            plan_in(&one, false),
+            plan_in(&two, true),
+            plan_in(&three, true),
+        ]
+        .into_iter()
+        .collect();
+        let refused = plan.apply(false).unwrap_err();
+        assert_eq!(refused.len(), 2, "every refused file is named: {refused:?}");
+        assert!(refused[0].0.contains("m2"), "{}", refused[0]);
+        assert!(refused[1].0.contains("m3"), "{}", refused[1]);
+        assert!(!one.join("a.yaml").exists(), "nothing is written anywhere");
+        fs::remove_file(two.join("a.yaml")).unwrap();
+        fs::remove_file(three.join("a.yaml")).unwrap();
+        assert_eq!(plan.apply(false).unwrap().changed.len(), 3);
     }
 }

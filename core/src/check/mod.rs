@@ -1,6 +1,8 @@
-//! Checks on built schemas: values against schemas, structural rules, CEL rules.
+//! Checks on built schemas: values against schemas, structural rules, CEL rules, and serde's
+//! defaults against the schema's.
 
 pub mod cel;
+pub mod defaults;
 pub mod structural;
 pub mod types;
 pub mod value;

@@ -7,7 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::versions::{self, Merged};
 use super::{descriptions, paths, root::root_schema};
-use crate::model::{Error, Errors, ResourceDef};
+use crate::model::{Error, Errors, ResourceDef, Warning};
 use crate::schema::{Builder, Schema};
 
 /// The annotation naming the generator and its version, set on every CRD.
@@ -20,11 +20,17 @@ pub struct Options {
     pub max_desc_len: Option<usize>,
 }
 
+/// A CRD, and what its types are warned about (see [`crate::check::defaults`]).
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The CRD.
+    pub crd: ext::CustomResourceDefinition,
+    /// Problems that do not stop generation, each at its type or field.
+    pub warnings: Vec<Warning>,
+}
+
 /// The CRD for the versions of one kind (one entry per spec struct).
-pub fn build(
-    defs: &[ResourceDef],
-    options: &Options,
-) -> Result<ext::CustomResourceDefinition, Errors> {
+pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
     let merged = versions::merge(defs)?;
     let mut errors = Errors::default();
     let mut builder = Builder::new();
@@ -53,10 +59,14 @@ pub fn build(
         }
         versions.push(version(def, *storage, schema));
     }
-    if let Err(e) = builder.finish() {
+    let warnings = builder.finish().unwrap_or_else(|e| {
         errors.0.extend(e.0);
-    }
-    errors.into_result(crd(&merged, versions))
+        Vec::new()
+    });
+    errors.into_result(Built {
+        crd: crd(&merged, versions),
+        warnings,
+    })
 }
 
 fn crd(

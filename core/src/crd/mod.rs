@@ -13,5 +13,5 @@ mod root;
 mod versions;
 
 #[cfg(feature = "k8s")]
-pub use assemble::{Options, VERSION_ANNOTATION, build, to_props};
+pub use assemble::{Built, Options, VERSION_ANNOTATION, build, to_props};
 pub use plural::pluralize;

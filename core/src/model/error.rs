@@ -5,8 +5,8 @@ use std::fmt;
 
 use super::Loc;
 
-/// One problem, with where it is.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One problem, with where it is. Errors sort by location.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Error {
     /// The source location, when the front end knows it.
     pub loc: Option<Loc>,
@@ -41,6 +41,10 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Something that does not stop generation but that the user should hear about: the same
+/// parts as an [`Error`]; front ends print it as a warning.
+pub type Warning = Error;
 
 /// Several problems, reported together.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

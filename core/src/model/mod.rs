@@ -8,7 +8,7 @@ mod resource;
 mod shape;
 mod typedef;
 
-pub use error::{Error, Errors};
+pub use error::{Error, Errors, Warning};
 pub use loc::Loc;
 pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
 pub use rename::RenameRule;
@@ -16,4 +16,6 @@ pub use resource::{
     Deprecation, PathKey, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope, SelectableField,
 };
 pub use shape::{Known, NamedRef, Scalar, Shape};
-pub use typedef::{ContainerAttrs, Data, Field, FieldAttrs, Style, TypeDef, Variant, VariantAttrs};
+pub use typedef::{
+    ContainerAttrs, Data, Field, FieldAttrs, SerdeDefault, Style, TypeDef, Variant, VariantAttrs,
+};

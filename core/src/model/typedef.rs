@@ -66,9 +66,9 @@ impl TypeDef {
         m.required
             || !(m.optional
                 || is_option
-                || field.serde.default
+                || field.serde.default.is_some()
                 || field.serde.skip_serializing_if
-                || self.serde.default)
+                || self.serde.default.is_some())
     }
 
     /// The JSON name of a struct field (or of a struct variant's field).
@@ -179,8 +179,8 @@ pub struct ContainerAttrs {
     pub untagged: bool,
     /// `transparent`
     pub transparent: bool,
-    /// `default` on the container: every field is optional.
-    pub default: bool,
+    /// `default` on the container: every field is optional, missing ones come from it.
+    pub default: Option<SerdeDefault>,
     /// `into = "T"`: the type serializes as `T` (the front ends model it as a transparent
     /// wrapper of `T`).
     pub into: Option<String>,
@@ -194,8 +194,8 @@ pub struct FieldAttrs {
     pub rename: Option<String>,
     /// `skip` or `skip_serializing`: the field is never written.
     pub skip: bool,
-    /// `default`: the field may be absent.
-    pub default: bool,
+    /// `default`: the field may be absent, and where its value then comes from.
+    pub default: Option<SerdeDefault>,
     /// `skip_serializing_if`: the field may be absent.
     pub skip_serializing_if: bool,
     /// `flatten`
@@ -203,6 +203,15 @@ pub struct FieldAttrs {
     /// `with` / `serialize_with`: a function writes the field, so its type does not tell its
     /// JSON form.
     pub custom: bool,
+}
+
+/// Where serde takes the value of a missing field from (`#[serde(default ...)]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SerdeDefault {
+    /// `default`: `Default::default()`.
+    Trait,
+    /// `default = "path"`: the function at `path`.
+    Function(String),
 }
 
 /// The serde attributes of a variant that change its JSON form.

@@ -4,7 +4,7 @@
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitStr, Token};
 
-use crate::model::{ContainerAttrs, FieldAttrs, RenameRule, VariantAttrs};
+use crate::model::{ContainerAttrs, FieldAttrs, RenameRule, SerdeDefault, VariantAttrs};
 
 /// A container's serde attributes.
 pub fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
@@ -17,10 +17,7 @@ pub fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
             "content" => out.content = Some(string(meta)?),
             "untagged" => out.untagged = true,
             "transparent" => out.transparent = true,
-            "default" => {
-                skip_value(meta)?;
-                out.default = true;
-            }
+            "default" => out.default = Some(serde_default(meta)?),
             "into" => out.into = Some(string(meta)?),
             _ => skip_value(meta)?,
         }
@@ -37,10 +34,7 @@ pub fn field(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             "rename" => out.rename = serialize_name(meta)?,
             "skip" | "skip_serializing" => out.skip = true,
             "flatten" => out.flatten = true,
-            "default" => {
-                skip_value(meta)?;
-                out.default = true;
-            }
+            "default" => out.default = Some(serde_default(meta)?),
             "skip_serializing_if" => {
                 skip_value(meta)?;
                 out.skip_serializing_if = true;
@@ -109,6 +103,15 @@ fn serialize_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
     Ok(name)
 }
 
+/// `default` (`Default::default()`) or `default = "path"` (a function).
+fn serde_default(meta: &ParseNestedMeta) -> syn::Result<SerdeDefault> {
+    if meta.input.peek(Token![=]) {
+        string(meta).map(SerdeDefault::Function)
+    } else {
+        Ok(SerdeDefault::Trait)
+    }
+}
+
 fn rename_rule(meta: &ParseNestedMeta) -> syn::Result<Option<RenameRule>> {
     let Some(name) = serialize_name(meta)? else {
         return Ok(None);
@@ -146,7 +149,12 @@ mod tests {
         .unwrap();
         assert_eq!(c.rename_all, Some(RenameRule::Camel));
         assert_eq!(c.tag.as_deref(), Some("kind"));
-        assert!(c.default);
+        assert_eq!(c.default, Some(SerdeDefault::Trait));
+        let c = container(&attrs(r#"#[serde(default = "Self::fallback")]"#)).unwrap();
+        assert_eq!(
+            c.default,
+            Some(SerdeDefault::Function("Self::fallback".into()))
+        );
         let e = container(&attrs(r#"#[serde(rename_all = "camelcase")]"#)).unwrap_err();
         assert!(e.to_string().contains("unknown serde rename rule"));
     }
@@ -158,7 +166,11 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(f.rename.as_deref(), Some("a"));
-        assert!(f.skip_serializing_if && f.default && !f.skip);
-        assert!(field(&attrs("#[serde(skip_serializing)]")).unwrap().skip);
+        assert!(f.skip_serializing_if && !f.skip);
+        assert_eq!(f.default, Some(SerdeDefault::Function("d".into())));
+        let plain = field(&attrs("#[serde(skip_serializing)]")).unwrap();
+        assert!(plain.skip && plain.default.is_none());
+        let f = field(&attrs("#[serde(default)]")).unwrap();
+        assert_eq!(f.default, Some(SerdeDefault::Trait));
     }
 }

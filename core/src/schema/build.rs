@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use crate::model::{
-    Data, Error, Errors, Field, Loc, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant,
+    Data, Error, Errors, Field, Loc, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant, Warning,
 };
 
 use super::Schema;
@@ -46,6 +46,8 @@ pub struct Builder {
     cache: HashMap<String, Schema>,
     /// Problems found so far.
     errors: Errors,
+    /// Warnings found so far.
+    warnings: Vec<Warning>,
 }
 
 impl Builder {
@@ -67,9 +69,14 @@ impl Builder {
         self.errors.push(error);
     }
 
-    /// Every problem found, or `Ok(())`.
-    pub fn finish(self) -> Result<(), Errors> {
-        self.errors.into_result(())
+    /// Records warnings.
+    pub(super) fn warn(&mut self, warnings: impl IntoIterator<Item = Warning>) {
+        self.warnings.extend(warnings);
+    }
+
+    /// The warnings, or every problem found.
+    pub fn finish(self) -> Result<Vec<Warning>, Errors> {
+        self.errors.into_result(self.warnings)
     }
 
     /// The schema of a value of this shape (without field-level markers).
@@ -249,7 +256,7 @@ pub fn recursion(name: &str) -> String {
 }
 
 /// The site of a field, `Type.field` (or `Type::Variant.field`).
-pub(super) fn field_site(owner: &TypeDef, variant: Option<&Variant>, field: &Field) -> Site {
+pub(crate) fn field_site(owner: &TypeDef, variant: Option<&Variant>, field: &Field) -> Site {
     let name = field.ident.as_deref().unwrap_or("0");
     let context = match variant {
         Some(v) => format!("{}::{}.{}", owner.name, v.ident, name),

@@ -13,6 +13,7 @@ mod merge;
 mod object;
 mod props;
 
+pub(crate) use build::field_site;
 pub use build::{Builder, Site, recursion};
 pub(crate) use markers::value_fits_type;
 pub use markers::{map_key_problem, type_bound_keys, wants_text};

@@ -1,6 +1,7 @@
 //! Structs (and struct-like variants) as JSON objects: properties, `required`, `flatten`, and
 //! the rules that need the object's properties (`immutable` on optional fields, one-of groups).
 
+use crate::check::defaults;
 use crate::model::{Field, Rule, Shape, TypeDef, Variant};
 
 use super::Schema;
@@ -33,6 +34,7 @@ impl Builder {
             self.add_property(&mut object, name, schema, required, &site);
         }
         object.required.sort();
+        self.warn(defaults::unfilled(owner, variant, fields, &object));
         object
     }
 
@@ -82,7 +84,7 @@ impl Builder {
             ));
             return;
         }
-        let all_optional = optional || field.serde.default;
+        let all_optional = optional || field.serde.default.is_some();
         for (name, schema) in flat.properties {
             let required = !all_optional && flat.required.contains(&name);
             self.add_property(object, name, schema, required, &site);
