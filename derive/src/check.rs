@@ -38,9 +38,15 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schem
             errors.push(e);
         }
     }
-    // CEL rules against the fields the syntax shows (with the `cel` feature).
-    let at = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
+    // CEL rules against the fields the syntax shows (with the `cel` feature), each reported at
+    // the rule it is about.
+    let type_span = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
     for e in kubegen_core::check::types::cel_references(&parsed.def.name, None, &schema) {
+        let at = parsed
+            .key_sites
+            .iter()
+            .find(|(rule, _)| e.message.contains(rule.as_str()))
+            .map_or(type_span, |(_, span)| *span);
         errors.push(Error::custom(e.message).with_span(&at));
     }
     (def, schema)

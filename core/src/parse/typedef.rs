@@ -19,7 +19,8 @@ pub struct Parsed {
     /// Each place the builder names in errors (`Type`, `Type.field`, `Type::Variant.field`),
     /// with its span: the type first, then each field in field order.
     pub sites: Vec<(String, Span)>,
-    /// The resource keys that name JSON paths (`printcolumn `Size``), with their spans.
+    /// The keys errors are placed at (resource keys naming JSON paths, CEL rules), with their
+    /// spans (see [`Markers::sites`](super::markers::Markers)).
     pub key_sites: Vec<(String, Span)>,
     /// Each field's Rust type, in the order of [`TypeDef::fields_mut`].
     pub field_types: Vec<syn::Type>,
@@ -74,6 +75,7 @@ pub fn parse_all(
         .handle(serde_attrs::container(&input.attrs).map_err(Error::from))
         .unwrap_or_default();
     let mut sites = vec![(name.clone(), input.ident.span())];
+    let mut key_sites = m.sites.clone();
     let mut field_types = Vec::new();
     let mut fields_of = |owner: &str, fields: &Fields, errors: &mut darling::error::Accumulator| {
         let mut out = Vec::new();
@@ -95,6 +97,7 @@ pub fn parse_all(
                     if let Err(e) = e.finish() {
                         errors.push(e);
                     }
+                    key_sites.extend(m.sites);
                     m.schema
                 },
                 serde: errors
@@ -142,8 +145,9 @@ pub fn parse_all(
                 Error::custom("unions have no JSON form: use a struct or an enum")
                     .with_span(&u.union_token),
             );
+            // Reported: an empty struct stands in, so nothing else is said about it.
             Data::Struct {
-                style: Style::Unit,
+                style: Style::Named,
                 fields: Vec::new(),
             }
         }
@@ -198,7 +202,7 @@ pub fn parse_all(
         }
     }
     let parsed = Parsed {
-        key_sites: m.sites,
+        key_sites,
         def,
         resource: m.resource,
         sites,

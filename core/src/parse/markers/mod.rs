@@ -77,8 +77,8 @@ pub struct Markers {
     pub schema: SchemaMarkers,
     /// The resource keys (spec structs only).
     pub resource: ResourceMarkers,
-    /// The resource keys that name JSON paths, by [`PathKey::site`](crate::model::PathKey),
-    /// with their spans.
+    /// The keys errors are placed at, with their spans: resource keys that name JSON paths, by
+    /// [`PathKey::site`](crate::model::PathKey), and rules, by [`rule_site`].
     pub sites: Vec<(String, Span)>,
 }
 
@@ -116,8 +116,13 @@ pub fn parse_all<T: ToTokens>(
             .unwrap_or_default(),
         ..Markers::default()
     };
+    markers.sites = raw
+        .x_validation
+        .iter()
+        .map(|r| (rule_site(&r.rule), r.rule.span()))
+        .collect();
     if place == Place::Spec {
-        markers.sites = resource::path_sites(&raw);
+        markers.sites.extend(resource::path_sites(&raw));
         markers.resource = errors
             .handle(resource::resource_markers(&raw, item, loc))
             .unwrap_or_default();
@@ -182,6 +187,11 @@ fn collect(
         }
     }
     out
+}
+
+/// How errors about a CEL rule name it: ``rule `self.a > 0` ``.
+pub fn rule_site(rule: &str) -> String {
+    format!("rule `{rule}`")
 }
 
 /// Keys inside `items(...)` describe the items' schema: resource, field and type keys do not
