@@ -243,7 +243,7 @@ impl Builder {
         schema
     }
 
-    /// [`Builder::union`] of parts that are not nullable.
+    /// `union` of parts that are not nullable.
     fn union_of_values(&mut self, parts: &[Part], site: &Site) -> Schema {
         // Untyped parts (schemaless values, types not visible yet) accept anything.
         let types: Vec<&str> = parts
