@@ -245,6 +245,49 @@ fn every_serde_tagging_is_structural() {
     assert!(kubegen::try_crd::<Enums>().is_ok());
 }
 
+/// Flattened, an enum's variants are told apart as unflattened: `anyOf` stays `anyOf` (an
+/// untagged variant may hold another's required fields); an optional one constrains its keys
+/// only when one of them is there, since `None` writes none.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube_marker(group = "t.example.com", version = "v1", kind = "Flattened")]
+pub struct FlattenedSpec {
+    #[serde(flatten)]
+    pub auth: Auth,
+    #[serde(flatten)]
+    pub source: Option<Source>,
+    #[serde(flatten)]
+    pub storage: Option<Storage>,
+}
+
+#[test]
+fn flattened_enums_constrain_only_what_serde_writes() {
+    let spec = spec_of::<Flattened>();
+    let not_any = |keys: &[&str]| {
+        let each: Vec<Value> = keys.iter().map(|k| json!({"required": [k]})).collect();
+        json!({"not": {"anyOf": each}})
+    };
+    assert_eq!(
+        spec["allOf"],
+        json!([
+            {"anyOf": [{"required": ["token"]}, {"required": ["password", "user"]}]},
+            {"anyOf": [
+                {"oneOf": [{"required": ["url"]}, {"required": ["git"]}]},
+                not_any(&["git", "url"]),
+            ]},
+        ])
+    );
+    // Untagged variants' fields are required by the `anyOf`; an optional value requires none.
+    assert_eq!(spec["required"], Value::Null);
+    let rules = &spec["x-kubernetes-validations"];
+    let storage_keys =
+        "!(has(self.endpoint) || has(self.path) || has(self.size) || has(self.type))";
+    assert_eq!(
+        rules[0]["rule"],
+        format!("{storage_keys} || (self.type != 'Disk' || (has(self.size)))")
+    );
+    assert!(kubegen::try_crd::<Flattened>().is_ok());
+}
+
 /// A string at least four long.
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
 #[serde(transparent)]

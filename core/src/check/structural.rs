@@ -44,13 +44,7 @@ fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
     if s.items.is_some() != (s.type_str() == "array") && s.type_str() == "array" {
         report("an array needs `items`".into());
     }
-    for (i, branch) in s
-        .all_of
-        .iter()
-        .chain(&s.any_of)
-        .chain(&s.one_of)
-        .enumerate()
-    {
+    for (i, branch) in s.junctors().enumerate() {
         junctor(s, branch, &format!("{at}(junctor {i})"), found);
     }
     for (name, prop) in &s.properties {
@@ -64,7 +58,7 @@ fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
     }
 }
 
-/// A branch of `allOf`/`anyOf`/`oneOf`: value validations only, and only on fields the schema
+/// A branch of `allOf`/`anyOf`/`oneOf`/`not`: value validations only, and only on fields the schema
 /// specifies outside the junctor. The int-or-string pair `anyOf: [{type: integer}, {type:
 /// string}]` is the one allowed use of `type`.
 fn junctor(outer: &Schema, branch: &Schema, at: &str, found: &mut Vec<String>) {
@@ -115,13 +109,7 @@ fn junctor(outer: &Schema, branch: &Schema, at: &str, found: &mut Vec<String>) {
             Some(o) => junctor(o, items, &format!("{at}[*]"), found),
         }
     }
-    for (i, nested) in branch
-        .all_of
-        .iter()
-        .chain(&branch.any_of)
-        .chain(&branch.one_of)
-        .enumerate()
-    {
+    for (i, nested) in branch.junctors().enumerate() {
         junctor(outer, nested, &format!("{at}(junctor {i})"), found);
     }
 }

@@ -18,7 +18,8 @@ pub fn truncate(schema: &mut Schema, max: usize) {
         .chain(schema.additional_properties.as_deref_mut())
         .chain(schema.all_of.iter_mut())
         .chain(schema.any_of.iter_mut())
-        .chain(schema.one_of.iter_mut());
+        .chain(schema.one_of.iter_mut())
+        .chain(schema.not.as_deref_mut());
     for child in children {
         truncate(child, max);
     }

@@ -39,12 +39,19 @@ impl Builder {
         }
     }
 
-    /// The value a variant carries: a newtype's inner value, or an object of its fields.
+    /// The value a variant carries: a newtype's inner value (nullable when it is an `Option`), or
+    /// an object of its fields.
     fn variant_value(&mut self, def: &TypeDef, v: &Variant, site: &Site) -> Option<Schema> {
         match v.style {
             Style::Unit => None,
             Style::Named => Some(self.object(def, Some(v), &v.fields)),
-            Style::Tuple if v.fields.len() == 1 => Some(self.field(def, Some(v), &v.fields[0]).0),
+            Style::Tuple if v.fields.len() == 1 => {
+                let inner = &v.fields[0];
+                let mut value = self.field(def, Some(v), inner).0;
+                // `V(None)` is written `null`, which the apiserver would drop from the object.
+                value.nullable |= inner.shape.peel_optional().1;
+                Some(value)
+            }
             Style::Tuple => {
                 self.report(site.error(format!(
                     "variant `{}` is a tuple: it serializes as a JSON array of mixed types, which \
@@ -220,8 +227,26 @@ impl Builder {
     }
 
     /// One schema accepting every part: objects merge their properties, an integer and a string
-    /// make an int-or-string, equal scalars stay as they are.
+    /// make an int-or-string, equal scalars stay as they are; `null` if any part takes it.
     fn union(&mut self, parts: &[Part], site: &Site) -> Schema {
+        let nullable = parts.iter().any(|p| p.schema.nullable);
+        let parts: Vec<Part> = parts
+            .iter()
+            .map(|p| Part {
+                name: p.name.clone(),
+                schema: Schema {
+                    nullable: false,
+                    ..p.schema.clone()
+                },
+            })
+            .collect();
+        let mut schema = self.union_of_values(&parts, site);
+        schema.nullable |= nullable;
+        schema
+    }
+
+    /// `union` of parts that are not nullable.
+    fn union_of_values(&mut self, parts: &[Part], site: &Site) -> Schema {
         // Untyped parts (schemaless values, types not visible yet) accept anything.
         let types: Vec<&str> = parts
             .iter()
@@ -272,7 +297,7 @@ impl Builder {
     }
 
     /// One object with every part's properties; a property shared by two parts must have the
-    /// same schema in both (descriptions aside).
+    /// same schema in both (descriptions aside). A map part's entries are kept unvalidated.
     fn union_of_objects(&mut self, parts: &[Part], site: &Site) -> Schema {
         let mut object = Schema::typed("object");
         let mut owner: std::collections::BTreeMap<String, &str> = Default::default();
@@ -295,7 +320,9 @@ impl Builder {
                     ))),
                 }
             }
-            object.x_preserve_unknown_fields |= part.schema.x_preserve_unknown_fields;
+            // A map's keys cannot be listed beside properties: they are kept, not validated.
+            object.x_preserve_unknown_fields |= part.schema.x_preserve_unknown_fields
+                || part.schema.additional_properties.is_some();
         }
         object
     }

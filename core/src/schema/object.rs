@@ -33,6 +33,11 @@ impl Builder {
             let site = field_site(owner, variant, field);
             self.add_property(&mut object, name, schema, required, &site);
         }
+        if object.x_preserve_unknown_fields {
+            // A flattened map's entries are written beside the rest and may carry another
+            // variant's key: one variant's can be told, not that it is the only one.
+            object.all_of = object.all_of.into_iter().map(inclusive).collect();
+        }
         object.required.sort();
         self.warn(defaults::unfilled(owner, variant, fields, &object));
         object
@@ -84,21 +89,25 @@ impl Builder {
             ));
             return;
         }
-        let all_optional = optional || field.serde.default.is_some();
+        let optional = optional || field.serde.default.is_some();
+        let present = constraints(&flat);
+        let rules = flat.x_validations;
+        let keys: Vec<&String> = flat.properties.keys().collect();
+        if optional {
+            // serde writes none of an absent value's keys: its constraints hold when it is there.
+            object.all_of.extend(when_present(present, &keys));
+            object
+                .x_validations
+                .extend(rules.into_iter().map(|r| guard(r, &keys)));
+        } else {
+            object.all_of.extend(present);
+            object.x_validations.extend(rules);
+        }
         for (name, schema) in flat.properties {
-            let required = !all_optional && flat.required.contains(&name);
+            let required = !optional && flat.required.contains(&name);
             self.add_property(object, name, schema, required, &site);
         }
         object.x_preserve_unknown_fields |= flat.x_preserve_unknown_fields;
-        object.x_validations.extend(flat.x_validations);
-        for group in [flat.one_of, flat.any_of] {
-            if !group.is_empty() {
-                object.all_of.push(Schema {
-                    one_of: group,
-                    ..Schema::default()
-                });
-            }
-        }
     }
 
     /// Type-level rules that name the object's properties: `at_most_one_of`,
@@ -177,6 +186,95 @@ impl Builder {
                 format!("at least one of the fields in [{list}] must be set"),
             ),
         })
+    }
+}
+
+/// What an object schema asks of its properties beyond their own schemas, as `allOf` branches:
+/// its `allOf`, and its `oneOf` and `anyOf` (an enum's variants told apart by `required`), each
+/// kept as it is: `anyOf` allows several variants' fields at once (an untagged enum's variant
+/// may hold another's required fields), `oneOf` does not.
+fn constraints(flat: &Schema) -> Vec<Schema> {
+    let mut all = flat.all_of.clone();
+    if !flat.one_of.is_empty() {
+        all.push(Schema {
+            one_of: flat.one_of.clone(),
+            ..Schema::default()
+        });
+    }
+    if !flat.any_of.is_empty() {
+        all.push(Schema {
+            any_of: flat.any_of.clone(),
+            ..Schema::default()
+        });
+    }
+    all
+}
+
+/// `oneOf` relaxed to `anyOf`, here and in the branches that must match (not under `not`).
+fn inclusive(s: Schema) -> Schema {
+    let relax = |branches: Vec<Schema>| branches.into_iter().map(inclusive).collect::<Vec<_>>();
+    let mut all_of = relax(s.all_of);
+    let mut any_of = relax(s.any_of);
+    let one_of = relax(s.one_of);
+    if any_of.is_empty() {
+        any_of = one_of;
+    } else if !one_of.is_empty() {
+        all_of.push(Schema {
+            any_of: one_of,
+            ..Schema::default()
+        });
+    }
+    Schema {
+        all_of,
+        any_of,
+        one_of: Vec::new(),
+        ..s
+    }
+}
+
+/// `constraints`, or none of `keys` there: `anyOf: [{allOf: constraints}, {not: {anyOf:
+/// [{required: [key]}, ...]}}]` (a single constraint stands for its `allOf`).
+fn when_present(mut constraints: Vec<Schema>, keys: &[&String]) -> Option<Schema> {
+    let present = match constraints.len() {
+        0 => return None,
+        1 => constraints.remove(0),
+        _ => Schema {
+            all_of: constraints,
+            ..Schema::default()
+        },
+    };
+    let each_key = keys
+        .iter()
+        .map(|k| Schema {
+            required: vec![k.to_string()],
+            ..Schema::default()
+        })
+        .collect();
+    let absent = Schema {
+        not: Some(Box::new(Schema {
+            any_of: each_key,
+            ..Schema::default()
+        })),
+        ..Schema::default()
+    };
+    Some(Schema {
+        any_of: vec![present, absent],
+        ..Schema::default()
+    })
+}
+
+/// `rule`, evaluated only when one of `keys` is set.
+fn guard(rule: Rule, keys: &[&String]) -> Rule {
+    if keys.is_empty() {
+        return rule;
+    }
+    let set: Vec<String> = keys
+        .iter()
+        .map(|k| format!("has(self.{})", cel_field(k)))
+        .collect();
+    Rule {
+        rule: format!("!({}) || ({})", set.join(" || "), rule.rule),
+        ..rule
     }
 }
 

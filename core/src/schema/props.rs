@@ -90,6 +90,9 @@ pub struct Schema {
     /// `oneOf`
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub one_of: Vec<Schema>,
+    /// `not`
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not: Option<Box<Schema>>,
     /// `nullable`
     #[serde(skip_serializing_if = "is_false")]
     pub nullable: bool,
@@ -164,6 +167,15 @@ impl Schema {
     /// The `type`, or `""`.
     pub fn type_str(&self) -> &str {
         self.type_.as_deref().unwrap_or("")
+    }
+
+    /// The logical junctors' branches: `allOf`, `anyOf`, `oneOf`, then `not`.
+    pub fn junctors(&self) -> impl Iterator<Item = &Schema> {
+        self.all_of
+            .iter()
+            .chain(&self.any_of)
+            .chain(&self.one_of)
+            .chain(self.not.as_deref())
     }
 
     /// True for strings, and for int-or-string (where string keywords apply too).
