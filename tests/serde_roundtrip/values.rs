@@ -1,6 +1,7 @@
 //! Random JSON guided by a schema, deliberately broader than it: every property of an object
 //! may come (a tagged enum's object gets any subset of its variants' fields, so several tags or
-//! none), optional fields may be absent or `null`, objects may carry fields the schema does not
+//! none), optional fields, list items and map values may be absent or `null`, objects may carry
+//! fields the schema does not
 //! know, untyped nodes get any JSON. Scalars stay inside the schema's bounds (serde does not
 //! check `maximum`; a value beyond it says nothing about the schema's shape), and strings are
 //! never empty (the fixtures port Go's `required` + `omitempty` fields, a contradiction their
@@ -139,9 +140,19 @@ fn arrays(s: &Schema, depth: u32) -> BoxedStrategy<Value> {
     let lo = s.min_items.unwrap_or(0) as usize;
     let most = if depth >= DEEPEST { lo } else { lo + 3 };
     let hi = s.max_items.map_or(most, |m| m as usize).clamp(lo, most);
-    prop::collection::vec(values(item, depth + 1), lo..=hi)
+    prop::collection::vec(entries(item, depth + 1), lo..=hi)
         .prop_map(Value::Array)
         .boxed()
+}
+
+/// A list item or a map value: near the top, now and then `null`, which an `Option` entry reads
+/// as `None` and writes back as `null` (other types refuse it, so deeper down it would make
+/// whole objects unreadable too often).
+fn entries(s: &Schema, depth: u32) -> BoxedStrategy<Value> {
+    if depth > SHALLOW {
+        return values(s, depth);
+    }
+    prop_oneof![200 => values(s, depth), 1 => Just(Value::Null)].boxed()
 }
 
 fn keys() -> impl Strategy<Value = String> {
@@ -153,7 +164,7 @@ fn objects(s: &Schema, depth: u32) -> BoxedStrategy<Value> {
     let hi = s.max_properties.map_or(usize::MAX, |m| m as usize);
     if let Some(extra) = &s.additional_properties {
         let size = lo..=hi.min(lo + 3);
-        return prop::collection::btree_map(keys(), values(extra, depth + 1), size)
+        return prop::collection::btree_map(keys(), entries(extra, depth + 1), size)
             .prop_map(|m| Value::Object(m.into_iter().collect()))
             .boxed();
     }

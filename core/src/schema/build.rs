@@ -86,7 +86,7 @@ impl Builder {
             Shape::Optional(inner) => self.shape(inner, site),
             Shape::Seq { item, set, len } => {
                 let list = Schema {
-                    items: Some(Box::new(self.shape(item, site))),
+                    items: Some(Box::new(self.entry(item, site))),
                     x_list_type: set.then(|| "set".to_string()),
                     min_items: *len,
                     max_items: *len,
@@ -98,7 +98,7 @@ impl Builder {
                 list
             }
             Shape::Map(value) => Schema {
-                additional_properties: Some(Box::new(self.shape(value, site))),
+                additional_properties: Some(Box::new(self.entry(value, site))),
                 ..Schema::typed("object")
             },
             Shape::Any => Schema {
@@ -140,6 +140,14 @@ impl Builder {
                 Schema::default()
             }
         }
+    }
+
+    /// A list item's or map value's schema: serde writes `None` there as `null` (not left out,
+    /// as for a field), so an `Option` entry is `nullable`.
+    fn entry(&mut self, shape: &Shape, site: &Site) -> Schema {
+        let mut schema = self.shape(shape, site);
+        schema.nullable |= matches!(shape, Shape::Optional(_));
+        schema
     }
 
     /// The schema of a type: its JSON form, then its type-level markers and doc.
