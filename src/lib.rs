@@ -2,7 +2,7 @@
 //!
 //! Put `#[derive(CustomResource)]` on a spec struct, `#[derive(KubeSchema)]` on every type it
 //! uses, and `#[rbac(...)]` on the code that calls the API; `gen-cli` writes the matching
-//! `config/` tree. The marker language is described in MARKERS.md. In your tests,
+//! `config/` tree. Every key, where it goes and what it emits is in [`markers`]. In your tests,
 //! [`check_defaults`] checks that serde's defaults and the schema's agree.
 //!
 //! ```
@@ -34,6 +34,10 @@
 //! ```
 
 #![deny(missing_docs)]
+
+pub mod markers {
+    #![doc = include_str!("../docs/markers.md")]
+}
 
 pub use kubegen_core::known::KubeSchema;
 pub use kubegen_core::model::{Error, Errors, ResourceDef};

@@ -1,12 +1,10 @@
 //! Parity with controller-gen's RBAC generator: every `+kubebuilder:rbac` marker of
 //! controller-tools' `pkg/rbac/testdata/controller.go`, ported to `#[rbac(...)]` arguments
-//! in the same order, must give its golden `role.yaml` (kept outside this repository, in
-//! `shared/golden/controller-tools`): equal as data, and byte for byte through the YAML
+//! in the same order, must give its golden `role.yaml` (kept outside this repository;
+//! `fixture_parity::golden` finds it): equal as data, and byte for byte through the YAML
 //! writer.
 
 #![cfg(all(feature = "parse", feature = "k8s"))]
-
-use std::path::PathBuf;
 
 use kubegen_core::model::Loc;
 use kubegen_core::parse::rbac::parse;
@@ -173,20 +171,14 @@ const MARKERS: &[(usize, &str)] = &[
 
 const CONTROLLER_GO: &str = "pkg/rbac/testdata/controller.go";
 
-fn golden_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/golden/controller-tools/pkg/rbac/testdata/role.yaml")
-}
-
-fn golden_text() -> String {
-    let path = golden_path();
-    std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "the controller-gen golden {} is missing ({e}); it lives outside the repository, \
-             in shared/golden/controller-tools",
-            path.display()
-        )
-    })
+/// controller-gen's `role.yaml`, or `None` when the goldens are absent (see
+/// `fixture_parity::golden`).
+fn golden_text() -> Option<String> {
+    let path = fixture_parity::golden_path("controller-tools/pkg/rbac/testdata/role.yaml")?;
+    Some(
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("controller-gen's golden {}: {e}", path.display())),
+    )
 }
 
 /// The markers parsed as the CLI would: each with its location filled in.
@@ -213,8 +205,9 @@ fn generated() -> Vec<Role> {
 #[test]
 fn ports_every_marker() {
     assert_eq!(MARKERS.len(), 41, "controller.go has 41 rbac markers");
+    let Some(golden) = golden_text() else { return };
     assert_eq!(
-        golden_text().matches("\nkind: ").count(),
+        golden.matches("\nkind: ").count(),
         7,
         "1 ClusterRole + 6 Roles"
     );
@@ -222,8 +215,9 @@ fn ports_every_marker() {
 
 #[test]
 fn role_yaml_equals_the_golden_as_data() {
+    let Some(golden) = golden_text() else { return };
     let golden: Vec<serde_json::Value> =
-        serde_saphyr::from_multiple(&golden_text()).expect("the golden parses as YAML");
+        serde_saphyr::from_multiple(&golden).expect("the golden parses as YAML");
     let ours = to_k8s(&generated());
     assert_eq!(ours.len(), golden.len());
     for (i, (ours, golden)) in ours.iter().zip(&golden).enumerate() {
@@ -233,8 +227,8 @@ fn role_yaml_equals_the_golden_as_data() {
 
 #[test]
 fn role_yaml_equals_the_golden_byte_for_byte() {
+    let Some(golden) = golden_text() else { return };
     let ours = to_yaml_documents(&to_k8s(&generated()));
-    let golden = golden_text();
     if ours != golden {
         let diff = similar::TextDiff::from_lines(&golden, &ours);
         panic!(

@@ -27,7 +27,7 @@ fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
 }
 
 /// Makes a spec struct a custom resource: generates the root type (`metadata`, `spec`,
-/// `status`), `kube::Resource`, `kube::CustomResourceExt` and the schema. See MARKERS.md.
+/// `status`), `kube::Resource`, `kube::CustomResourceExt` and the schema. The keys are listed in `kubegen::markers`.
 /// `#[rbac(...)]` may stand on the spec struct as a helper attribute (no import needed).
 #[proc_macro_derive(CustomResource, attributes(kube_marker, rbac))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {

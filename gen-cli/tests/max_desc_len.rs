@@ -14,6 +14,9 @@ const GOLDEN: &str = "controller-tools/pkg/crd/testdata/gen/bar.example.com_foos
 
 #[test]
 fn max_desc_len_50_shortens_descriptions_as_controller_gen_does() {
+    let Some(golden) = fixture_parity::golden_path(GOLDEN) else {
+        return;
+    };
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml");
     let out = Command::new(env!("CARGO_BIN_EXE_kubegen"))
         .args([
@@ -39,9 +42,6 @@ fn max_desc_len_50_shortens_descriptions_as_controller_gen_does() {
         .collect();
     assert_eq!(names, ["foos.bar.example.com", "zoos.bar.example.com"]);
 
-    let golden = fixture_parity::read(
-        &fixture_parity::golden_path(GOLDEN),
-        "controller-gen's golden",
-    );
+    let golden = fixture_parity::read(&golden, "controller-gen's golden");
     fixture_parity::assert_parity("--max-desc-len 50 foos", &golden, &docs[0], EXPECTED);
 }

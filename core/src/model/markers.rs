@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// Every schema key of one field or one type, after all its `#[kube_marker]`s are merged.
 ///
-/// The names follow kubebuilder's markers; see `MARKERS.md` for the contract.
+/// The names follow kubebuilder's markers; `kubegen::markers` lists them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SchemaMarkers {
