@@ -16,3 +16,11 @@ fn crd_file_is_the_bytes_crd_renders() {
         committed("crd/bases/cache.example.com_memcacheds.yaml")
     );
 }
+
+/// The defaults the API server fills in (`#[kube_marker(default)]`) are the ones a Rust client
+/// reads (`#[serde(default = "...")]`).
+#[test]
+fn schema_defaults_agree_with_serde_defaults() {
+    use memcached_operator::api::MemcachedSpec;
+    kubegen::check_defaults::<MemcachedSpec>(serde_json::json!({})).unwrap();
+}
