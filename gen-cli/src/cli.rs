@@ -26,7 +26,8 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// CRDs and RBAC: `config/crd/bases/<group>_<plural>.yaml` and `config/rbac/role.yaml`.
+    /// CRDs, RBAC and webhooks: `config/crd/bases/<group>_<plural>.yaml`,
+    /// `config/rbac/role.yaml` and `config/webhook/manifests.yaml`.
     Manifests(Options),
     /// CRDs only.
     Crd(Options),

@@ -28,6 +28,7 @@ pub fn run(cli: Cli) -> ExitCode {
             What {
                 crds: true,
                 rbac: true,
+                webhooks: true,
             },
             false,
         ),
@@ -36,6 +37,7 @@ pub fn run(cli: Cli) -> ExitCode {
             What {
                 crds: true,
                 rbac: false,
+                webhooks: false,
             },
             false,
         ),
@@ -44,6 +46,7 @@ pub fn run(cli: Cli) -> ExitCode {
             What {
                 crds: false,
                 rbac: true,
+                webhooks: false,
             },
             explain,
         ),

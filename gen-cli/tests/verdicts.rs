@@ -33,6 +33,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
     let what = What {
         crds: true,
         rbac: true,
+        webhooks: true,
     };
     generate(&package, &options, what)
         .map(|_| ())
