@@ -82,6 +82,9 @@ fn every_input_the_derive_accepts_gen_cli_accepts() {
     .iter()
     .map(|c| root().join(c).join("src/lib.rs"))
     .collect();
+    for case in std::fs::read_dir(root().join("fixtures/webhook/cases")).expect("webhook cases") {
+        crates.push(case.expect("a case").path().join("src/lib.rs"));
+    }
     crates.push(root().join("operator/src/main.rs"));
     crates.push(root().join("tests/one_engine.rs"));
     crates.push(root().join("tests/derive_memcached.rs"));

@@ -7,7 +7,7 @@ use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 
-use super::values::{Count, List, did_you_mean};
+use super::values::{List, Num, did_you_mean};
 use crate::webhook::{ConfigurationName, VERBS, Webhook, name_problem};
 
 /// The keys `#[webhook]` takes.
@@ -39,7 +39,7 @@ struct Raw {
     failure_policy: Option<SpannedValue<String>>,
     match_policy: Option<SpannedValue<String>>,
     side_effects: Option<SpannedValue<String>>,
-    timeout_seconds: Option<SpannedValue<Count>>,
+    timeout_seconds: Option<SpannedValue<Num>>,
     groups: Option<SpannedValue<List>>,
     resources: Option<SpannedValue<List>>,
     verbs: Option<SpannedValue<List>>,
@@ -49,7 +49,7 @@ struct Raw {
     url: Option<SpannedValue<String>>,
     service_name: Option<SpannedValue<String>>,
     service_namespace: Option<SpannedValue<String>>,
-    service_port: Option<SpannedValue<Count>>,
+    service_port: Option<SpannedValue<Num>>,
     admission_review_versions: Option<SpannedValue<List>>,
     reinvocation_policy: Option<SpannedValue<String>>,
     patch: Option<SpannedValue<String>>,
@@ -158,6 +158,25 @@ impl Checked<'_> {
         }
     }
 
+    /// A whole number in `min..=max`; `why` says what the range is.
+    fn whole_number(
+        &mut self,
+        n: &SpannedValue<Num>,
+        key: &str,
+        min: i32,
+        max: i32,
+        why: &str,
+    ) -> i32 {
+        let value = n.0;
+        if value.fract() != 0.0 || value < f64::from(min) || value > f64::from(max) {
+            self.at(
+                n.span(),
+                format!("`{key} = {value}` is out of range: {why}"),
+            );
+        }
+        value as i32
+    }
+
     /// A non-empty list without empty entries.
     fn list(&mut self, value: Option<&SpannedValue<List>>, key: &str) -> Vec<String> {
         let Some(value) = value else {
@@ -208,18 +227,10 @@ impl Checked<'_> {
             }
             Some(s) => self.word(s, "side_effects", &["None", "NoneOnDryRun"]),
         };
-        let timeout_seconds = raw.timeout_seconds.as_ref().map(|t| {
-            if !(1..=30).contains(&t.0) {
-                self.at(
-                    t.span(),
-                    format!(
-                        "`timeout_seconds = {}` is out of range: it must be between 1 and 30",
-                        t.0
-                    ),
-                );
-            }
-            i32::try_from(t.0).unwrap_or(i32::MAX)
-        });
+        let timeout_seconds = raw
+            .timeout_seconds
+            .as_ref()
+            .map(|t| self.whole_number(t, "timeout_seconds", 1, 30, "it must be between 1 and 30"));
         let groups = self.required(
             &raw.groups,
             "groups",
@@ -306,16 +317,7 @@ impl Checked<'_> {
             }
         }
         let service_port = raw.service_port.as_ref().map(|p| {
-            if !(1..=65535).contains(&p.0) {
-                self.at(
-                    p.span(),
-                    format!(
-                        "`service_port = {}` is not a port: it must be between 1 and 65535",
-                        p.0
-                    ),
-                );
-            }
-            i32::try_from(p.0).unwrap_or(i32::MAX)
+            self.whole_number(p, "service_port", 1, 65535, "a port is between 1 and 65535")
         });
         let review = self.required(
             &raw.admission_review_versions,
@@ -446,6 +448,11 @@ mod tests {
         assert!(with("webhook_versions = \"v1beta1\"")[0].contains("v1 only"));
         let timeout = errors(&VALID.replace("timeout_seconds = 10", "timeout_seconds = 40"));
         assert!(timeout[0].contains("between 1 and 30"), "{timeout:?}");
+        let negative = errors(&VALID.replace("timeout_seconds = 10", "timeout_seconds = -1"));
+        assert!(
+            negative[0].contains("`timeout_seconds = -1` is out of range"),
+            "{negative:?}"
+        );
         let some = errors(&VALID.replace("\"none\"", "\"Some\""));
         assert!(
             some[0].contains("not allowed by admissionregistration v1"),

@@ -100,7 +100,7 @@ pub fn name_problem(name: &str) -> Option<String> {
     (labels < 3).then(|| {
         format!(
             "the API server requires a fully qualified name of at least three labels, such as \
-             `validate.{name}.example.com`; it has {labels}"
+             `validate.cronjob.example.com`; it has {labels}"
         )
     })
 }
