@@ -628,3 +628,37 @@ fn webhook_errors_are_located() {
         "{err}"
     );
 }
+
+#[test]
+fn a_conversion_webhook_goes_into_the_crd_of_several_versions_only() {
+    let ws = Workspace::new("conversion");
+    let v1 = WIDGET.replace(
+        "version = \"v1\",",
+        "version = \"v1\", conversion(webhook(url = \"https://convert.example.com/widgets\")),",
+    );
+    let v2 = WIDGET.replace("version = \"v1\"", "version = \"v2\", storage_version");
+    ws.write("api/src/lib.rs", "pub mod v1;\npub mod v2;\n");
+    ws.write("api/src/v1.rs", &v1);
+    ws.write("api/src/v2.rs", &v2);
+    let out = ws.run(&["crd"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let crd = ws.read(CRD);
+    assert!(
+        crd.contains(
+            "  conversion:\n    strategy: Webhook\n    webhook:\n      clientConfig:\n        \
+             url: https://convert.example.com/widgets\n      conversionReviewVersions:\n      - v1\n"
+        ),
+        "{crd}"
+    );
+
+    ws.write("api/src/lib.rs", "pub mod v1;\n");
+    let out = ws.run(&["crd"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("api/src/v1.rs:")
+            && err
+                .contains("`conversion` converts between versions, and Widget has only version v1"),
+        "{err}"
+    );
+}
