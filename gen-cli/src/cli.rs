@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 /// kubegen: controller-gen for Rust. Reads a crate's sources (it never compiles them) and
-/// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs and the RBAC
-/// role from `#[rbac(...)]` attributes. Files are the same bytes `crd()` renders.
+/// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs, the RBAC
+/// role from `#[rbac(...)]` attributes and the webhook configurations from `#[webhook(...)]`
+/// attributes. CRD files are the same bytes `crd()` renders.
 #[derive(Debug, Parser)]
 #[command(
     name = "kubegen",
