@@ -113,6 +113,16 @@ pub fn parse(tokens: TokenStream) -> Result<Webhook> {
     errors.finish_with(webhook)
 }
 
+/// `. Did you mean `X`?` for the first of `words` close to `value`, in any case.
+fn near_miss(value: &str, words: &[&str]) -> String {
+    let value = value.to_lowercase();
+    words
+        .iter()
+        .find(|w| !did_you_mean(&value, &[&w.to_lowercase()]).is_empty())
+        .map(|w| format!(". Did you mean `{w}`?"))
+        .unwrap_or_default()
+}
+
 /// The checks' error sink.
 struct Checked<'a> {
     errors: &'a mut darling::error::Accumulator,
@@ -139,7 +149,9 @@ impl Checked<'_> {
         value.as_ref()
     }
 
-    /// A word from `words`, matched case-insensitively and returned as spelled there.
+    /// A word from `words`, matched case-insensitively and returned as spelled there; any
+    /// other value is an error (controller-gen passes an unknown `failure_policy` through, for
+    /// the API server to refuse).
     fn word(&mut self, value: &SpannedValue<String>, key: &str, words: &[&str]) -> String {
         match words.iter().find(|w| w.eq_ignore_ascii_case(value)) {
             Some(w) => w.to_string(),
@@ -149,7 +161,7 @@ impl Checked<'_> {
                     format!(
                         "unknown `{key}` `{}`{}; expected one of: {}",
                         value.as_str(),
-                        did_you_mean(value, words),
+                        near_miss(value, words),
                         words.join(", ")
                     ),
                 );
@@ -205,11 +217,7 @@ impl Checked<'_> {
                 "failure_policy",
                 "`failure_policy = \"fail\"` or `\"ignore\"`",
             )
-            .map(|f| match f.to_lowercase().as_str() {
-                "fail" => "Fail".to_string(),
-                "ignore" => "Ignore".to_string(),
-                _ => f.to_string(),
-            })
+            .map(|f| self.word(f, "failure_policy", &["Fail", "Ignore"]))
             .unwrap_or_default();
         let match_policy = raw
             .match_policy
@@ -458,6 +466,8 @@ mod tests {
             some[0].contains("not allowed by admissionregistration v1"),
             "{some:?}"
         );
+        let policy = errors(&VALID.replace("\"fail\"", "\"fial\""));
+        assert!(policy[0].contains("Did you mean `Fail`?"), "{policy:?}");
         let verb = errors(&VALID.replace("update", "updaet"));
         assert!(verb[0].contains("Did you mean `update`?"), "{verb:?}");
         let name = errors(&VALID.replace("validate.pods.example.com", "pods.io"));

@@ -13,7 +13,7 @@ use crate::model::Loc;
 pub struct Webhook {
     /// `true`: a MutatingWebhookConfiguration entry; `false`: a validating one.
     pub mutating: bool,
-    /// `Fail` or `Ignore` (other spellings pass through, as in controller-gen).
+    /// `Fail` or `Ignore`.
     pub failure_policy: String,
     /// `Exact` or `Equivalent`; `None` leaves the API server's default.
     pub match_policy: Option<String>,
