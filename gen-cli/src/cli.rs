@@ -16,7 +16,8 @@ use clap::{Args, Parser, Subcommand};
         kubegen manifests                      regenerate every workspace member that uses kubegen\n  \
         kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
         kubegen crd -p memcached-operator --stdout\n  \
-        kubegen rbac --explain                 each rule with the attributes that asked for it"
+        kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
+        kubegen webhook --stdout               the webhook configurations of every member"
 )]
 pub struct Cli {
     /// What to generate.
@@ -42,6 +43,8 @@ pub enum Command {
         #[arg(long)]
         explain: bool,
     },
+    /// The webhook configurations only.
+    Webhook(Options),
 }
 
 /// Options every command takes.

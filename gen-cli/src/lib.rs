@@ -41,6 +41,15 @@ pub fn run(cli: Cli) -> ExitCode {
             },
             false,
         ),
+        Command::Webhook(o) => (
+            o,
+            What {
+                crds: false,
+                rbac: false,
+                webhooks: true,
+            },
+            false,
+        ),
         Command::Rbac { options, explain } => (
             options,
             What {

@@ -586,6 +586,10 @@ fn webhooks_are_written_mutating_first_and_removed_when_gone() {
         "{hooks}"
     );
     assert!(hooks.contains("  failurePolicy: Ignore\n"), "{hooks}");
+    let only = ws.run(&["webhook", "--stdout"]);
+    assert!(only.status.success(), "{}", stderr(&only));
+    assert!(stdout(&only).contains(&hooks), "{}", stdout(&only));
+    assert!(!stdout(&only).contains("ClusterRole"), "{}", stdout(&only));
 
     ws.write("api/src/lib.rs", WIDGET);
     let out = ws.run(&["manifests"]);
