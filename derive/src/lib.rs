@@ -28,8 +28,9 @@ fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
 
 /// Makes a spec struct a custom resource: generates the root type (`metadata`, `spec`,
 /// `status`), `kube::Resource`, `kube::CustomResourceExt` and the schema. See MARKERS.md.
-/// `#[rbac(...)]` may stand on the spec struct as a helper attribute (no import needed).
-#[proc_macro_derive(CustomResource, attributes(kube_marker, rbac))]
+/// `#[rbac(...)]` and `#[webhook(...)]` may stand on the spec struct as helper attributes (no
+/// import needed).
+#[proc_macro_derive(CustomResource, attributes(kube_marker, rbac, webhook))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     guarded(|| resource::expand(&input).unwrap_or_else(|e| e.write_errors()))
