@@ -41,7 +41,7 @@ pub struct Generated {
 /// targets counts once).
 pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
     let mut all = Collected::default();
-    let mut seen_rules = HashSet::new();
+    let mut seen_attributes = HashSet::new();
     let mut seen_kinds = HashSet::new();
     for (name, root) in &package.targets {
         // Sources are read through paths relative to the current folder when they are under
@@ -54,17 +54,17 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
         all.rbac.extend(
             c.rbac
                 .into_iter()
-                .filter(|r| seen_rules.insert(r.loc.clone())),
+                .filter(|r| seen_attributes.insert(r.loc.clone())),
         );
         all.webhooks.extend(
             c.webhooks
                 .into_iter()
-                .filter(|w| seen_rules.insert(w.loc.clone())),
+                .filter(|w| seen_attributes.insert(w.loc.clone())),
         );
         all.webhook_names.extend(
             c.webhook_names
                 .into_iter()
-                .filter(|n| seen_rules.insert(n.loc.clone())),
+                .filter(|n| seen_attributes.insert(n.loc.clone())),
         );
         all.resources.extend(
             c.resources

@@ -25,7 +25,7 @@ pub struct Webhook {
     pub groups: Vec<String>,
     /// Resources, subresources as `pods/status`.
     pub resources: Vec<String>,
-    /// Operations, lowercase as written: `create`, `update`, `delete`, `connect`, `*`.
+    /// Operations as written, in any case: `create`, `update`, `delete`, `connect`, `*`.
     pub verbs: Vec<String>,
     /// API versions.
     pub versions: Vec<String>,
