@@ -1,8 +1,9 @@
 //! kubegen: controller-gen for Rust.
 //!
 //! Put `#[derive(CustomResource)]` on a spec struct, `#[derive(KubeSchema)]` on every type it
-//! uses, and `#[rbac(...)]` on the code that calls the API; `gen-cli` writes the matching
-//! `config/` tree. Every key, where it goes and what it emits is in [`markers`]. In your tests,
+//! uses, `#[rbac(...)]` on the code that calls the API and `#[webhook(...)]` on admission
+//! handlers; `gen-cli` writes the matching `config/` tree. Every key, where it goes and what it
+//! emits is in [`markers`]. In your tests,
 //! [`check_defaults`] checks that serde's defaults and the schema's agree.
 //!
 //! ```
@@ -41,7 +42,7 @@ pub mod markers {
 
 pub use kubegen_core::known::KubeSchema;
 pub use kubegen_core::model::{Error, Errors, ResourceDef};
-pub use kubegen_derive::{CustomResource, KubeSchema, rbac};
+pub use kubegen_derive::{CustomResource, KubeSchema, rbac, webhook, webhook_configuration};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 

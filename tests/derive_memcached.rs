@@ -13,11 +13,23 @@ use serde_json::json;
 #[kube_marker(status = "MemcachedStatus", short_names = "mc", categories = "all")]
 #[kube_marker(printcolumn(name = "Size", type = "integer", json_path = ".spec.size"))]
 #[kube_marker(derive = ["PartialEq"])]
-// `#[rbac]` on a `CustomResource` spec struct is a helper attribute: no import needed.
+// `#[rbac]` and `#[webhook]` on a `CustomResource` spec struct are helper attributes: no
+// import needed.
 #[rbac(
     groups = "cache.example.com",
     resources = "memcacheds",
     verbs = "get;list;watch"
+)]
+#[webhook(
+    mutating = true,
+    failure_policy = "fail",
+    side_effects = "None",
+    groups = "cache.example.com",
+    resources = "memcacheds",
+    verbs = "create;update",
+    versions = "v1alpha1",
+    name = "mmemcached.kb.io",
+    admission_review_versions = "v1"
 )]
 #[serde(rename_all = "camelCase")]
 pub struct MemcachedSpec {

@@ -2,7 +2,7 @@
 //!
 //! Data flows through the modules in this order:
 //! `parse` (Rust syntax → [`model`]) → [`schema`] (model → OpenAPI schema) → [`check`]
-//! (values, structural and CEL rules) → [`crd`] / [`rbac`] (Kubernetes objects) → [`render`]
+//! (values, structural and CEL rules) → [`crd`] / [`rbac`] / [`webhook`] (Kubernetes objects) → [`render`]
 //! (YAML).
 
 #![deny(missing_docs)]
@@ -16,3 +16,4 @@ pub mod parse;
 pub mod rbac;
 pub mod render;
 pub mod schema;
+pub mod webhook;

@@ -1,5 +1,5 @@
-//! Derive macros for kubegen: `#[derive(CustomResource)]`, `#[derive(KubeSchema)]` and
-//! `#[rbac(...)]`.
+//! Derive macros for kubegen: `#[derive(CustomResource)]`, `#[derive(KubeSchema)]`,
+//! `#[rbac(...)]`, `#[webhook(...)]` and `#[webhook_configuration(...)]`.
 //!
 //! This layer is thin: it parses with the engine (`kubegen-core`), runs the engine's checks
 //! on what the syntax shows, and emits tokens. Every error is a spanned `compile_error!`.
@@ -27,9 +27,10 @@ fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
 }
 
 /// Makes a spec struct a custom resource: generates the root type (`metadata`, `spec`,
-/// `status`), `kube::Resource`, `kube::CustomResourceExt` and the schema. The keys are listed in `kubegen::markers`.
-/// `#[rbac(...)]` may stand on the spec struct as a helper attribute (no import needed).
-#[proc_macro_derive(CustomResource, attributes(kube_marker, rbac))]
+/// `status`), `kube::Resource`, `kube::CustomResourceExt` and the schema. The keys are listed in
+/// `kubegen::markers`. `#[rbac(...)]` and `#[webhook(...)]` may stand on the spec struct as
+/// helper attributes (no import needed).
+#[proc_macro_derive(CustomResource, attributes(kube_marker, rbac, webhook))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     guarded(|| resource::expand(&input).unwrap_or_else(|e| e.write_errors()))
@@ -61,12 +62,50 @@ pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
         proc_macro2::TokenStream::from(args),
         proc_macro2::TokenStream::from(item),
     );
-    guarded(|| match kubegen_core::parse::rbac::parse(args) {
+    guarded(|| checked(kubegen_core::parse::rbac::parse(args), item))
+}
+
+/// An admission webhook: one entry of `config/webhook/manifests.yaml`, which `gen-cli`
+/// writes from every `#[webhook]` of the crate. Keys are controller-gen's
+/// `+kubebuilder:webhook` arguments in snake_case (see MARKERS.md); they are checked here, at
+/// compile time, with controller-gen's rules. It leaves its item unchanged.
+#[proc_macro_attribute]
+pub fn webhook(args: TokenStream, item: TokenStream) -> TokenStream {
+    let (args, item) = (
+        proc_macro2::TokenStream::from(args),
+        proc_macro2::TokenStream::from(item),
+    );
+    guarded(|| checked(kubegen_core::parse::webhook::parse(args), item))
+}
+
+/// Names the mutating (`mutating = true`) or the validating webhook configuration instead of
+/// `mutating-webhook-configuration` / `validating-webhook-configuration`. At most one of each
+/// per crate (`gen-cli` checks). It leaves its item unchanged.
+#[proc_macro_attribute]
+pub fn webhook_configuration(args: TokenStream, item: TokenStream) -> TokenStream {
+    let (args, item) = (
+        proc_macro2::TokenStream::from(args),
+        proc_macro2::TokenStream::from(item),
+    );
+    guarded(|| {
+        checked(
+            kubegen_core::parse::webhook::parse_configuration(args),
+            item,
+        )
+    })
+}
+
+/// `item`, preceded by the errors of `parsed` if it failed.
+fn checked<T>(
+    parsed: darling::Result<T>,
+    item: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    match parsed {
         Ok(_) => item,
         Err(e) => {
             let mut out = e.write_errors();
             out.extend(item);
             out
         }
-    })
+    }
 }

@@ -21,11 +21,19 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
     check_paths(&checked, &mut errors);
-    // `#[rbac]` is also this derive's helper attribute: check it as the attribute macro would.
-    for attr in input.attrs.iter().filter(|a| a.path().is_ident("rbac")) {
+    // `#[rbac]` and `#[webhook]` are also this derive's helper attributes: check them as the
+    // attribute macros would.
+    for attr in &input.attrs {
+        let parse = if attr.path().is_ident("rbac") {
+            |t| kubegen_core::parse::rbac::parse(t).map(drop)
+        } else if attr.path().is_ident("webhook") {
+            |t| kubegen_core::parse::webhook::parse(t).map(drop)
+        } else {
+            continue;
+        };
         match attr.meta.require_list() {
             Ok(list) => {
-                errors.handle(kubegen_core::parse::rbac::parse(list.tokens.clone()));
+                errors.handle(parse(list.tokens.clone()));
             }
             Err(e) => errors.push(e.into()),
         }

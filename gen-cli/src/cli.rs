@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 /// kubegen: controller-gen for Rust. Reads a crate's sources (it never compiles them) and
-/// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs and the RBAC
-/// role from `#[rbac(...)]` attributes. Files are the same bytes `crd()` renders.
+/// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs, the RBAC
+/// role from `#[rbac(...)]` attributes and the webhook configurations from `#[webhook(...)]`
+/// attributes. CRD files are the same bytes `crd()` renders.
 #[derive(Debug, Parser)]
 #[command(
     name = "kubegen",
@@ -15,7 +16,8 @@ use clap::{Args, Parser, Subcommand};
         kubegen manifests                      regenerate every workspace member that uses kubegen\n  \
         kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
         kubegen crd -p memcached-operator --stdout\n  \
-        kubegen rbac --explain                 each rule with the attributes that asked for it"
+        kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
+        kubegen webhook --stdout               the webhook configurations of every member"
 )]
 pub struct Cli {
     /// What to generate.
@@ -26,7 +28,8 @@ pub struct Cli {
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// CRDs and RBAC: `config/crd/bases/<group>_<plural>.yaml` and `config/rbac/role.yaml`.
+    /// CRDs, RBAC and webhooks: `config/crd/bases/<group>_<plural>.yaml`,
+    /// `config/rbac/role.yaml` and `config/webhook/manifests.yaml`.
     Manifests(Options),
     /// CRDs only.
     Crd(Options),
@@ -40,6 +43,8 @@ pub enum Command {
         #[arg(long)]
         explain: bool,
     },
+    /// The webhook configurations only.
+    Webhook(Options),
 }
 
 /// Options every command takes.

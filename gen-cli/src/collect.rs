@@ -1,6 +1,7 @@
 //! From a loaded crate to the engine's model: every type deriving `KubeSchema` or
 //! `CustomResource` parsed by the engine's parser, its field types resolved through the
-//! crate's modules into shapes, and every `#[rbac]` attribute.
+//! crate's modules into shapes, and every `#[rbac]`, `#[webhook]` and
+//! `#[webhook_configuration]` attribute.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -14,6 +15,7 @@ use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::shape::{Resolver, shape_of};
 use kubegen_core::parse::typedef;
 use kubegen_core::rbac::RbacRule;
+use kubegen_core::webhook::{ConfigurationName, Webhook};
 
 use crate::source::{Crate, ItemKind, ModuleId, Resolved, item_attrs};
 
@@ -24,6 +26,10 @@ pub struct Collected {
     pub resources: Vec<ResourceDef>,
     /// One entry per `#[rbac(...)]`.
     pub rbac: Vec<RbacRule>,
+    /// One entry per `#[webhook(...)]`.
+    pub webhooks: Vec<Webhook>,
+    /// One entry per `#[webhook_configuration(...)]`.
+    pub webhook_names: Vec<ConfigurationName>,
     /// Every type deriving `KubeSchema` or `CustomResource`, checked on its own as the derive
     /// checks it, whether or not a resource uses it.
     pub types: Vec<Shape>,
@@ -39,7 +45,7 @@ pub fn collect(krate: &Crate) -> Collected {
     let mut out = Collected::default();
     let mut derived: Vec<(ModuleId, typedef::Parsed, Place)> = Vec::new();
     for (module, item) in krate.items() {
-        rbac_rules(krate, module, item_attrs(item), &mut out);
+        attribute_markers(krate, module, item_attrs(item), &mut out);
         let input = match item {
             Item::Struct(s) => DeriveInput::from(s.clone()),
             Item::Enum(e) => DeriveInput::from(e.clone()),
@@ -57,7 +63,7 @@ pub fn collect(krate: &Crate) -> Collected {
         }
     }
     for (module, assoc) in krate.associated_items() {
-        rbac_rules(krate, module, assoc.attrs(), &mut out);
+        attribute_markers(krate, module, assoc.attrs(), &mut out);
     }
 
     let defs: Defs = Arc::new(OnceLock::new());
@@ -157,32 +163,42 @@ fn derive_place(attrs: &[Attribute]) -> Option<Place> {
     place
 }
 
-/// Every `#[rbac(...)]` (or `#[kubegen::rbac(...)]`) among `attrs`.
-fn rbac_rules(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: &mut Collected) {
+/// Every `#[rbac(...)]`, `#[webhook(...)]` and `#[webhook_configuration(...)]` among `attrs`
+/// (also with a path, `#[kubegen::rbac(...)]`).
+fn attribute_markers(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: &mut Collected) {
     let m = krate.module(module);
     for attr in attrs {
-        if attr
-            .path()
-            .segments
-            .last()
-            .is_none_or(|s| s.ident != "rbac")
-        {
+        let Some(name) = attr.path().segments.last().map(|s| s.ident.to_string()) else {
+            continue;
+        };
+        if !["rbac", "webhook", "webhook_configuration"].contains(&name.as_str()) {
             continue;
         }
+        let loc = m.loc(attr.span());
         let tokens = match &attr.meta {
             Meta::List(list) => list.tokens.clone(),
             _ => {
                 out.errors
-                    .push(located(m.loc(attr.span()), "expected `#[rbac(...)]`"));
+                    .push(located(loc, format!("expected `#[{name}(...)]`")));
                 continue;
             }
         };
-        match kubegen_core::parse::rbac::parse(tokens) {
-            Ok(mut rule) => {
-                rule.loc = Some(m.loc(attr.span()));
+        let parsed = match name.as_str() {
+            "rbac" => kubegen_core::parse::rbac::parse(tokens).map(|mut rule| {
+                rule.loc = Some(loc);
                 out.rbac.push(rule);
-            }
-            Err(e) => out.errors.extend(darling_errors(e, |s| m.loc(s))),
+            }),
+            "webhook" => kubegen_core::parse::webhook::parse(tokens).map(|mut hook| {
+                hook.loc = Some(loc);
+                out.webhooks.push(hook);
+            }),
+            _ => kubegen_core::parse::webhook::parse_configuration(tokens).map(|mut n| {
+                n.loc = Some(loc);
+                out.webhook_names.push(n);
+            }),
+        };
+        if let Err(e) = parsed {
+            out.errors.extend(darling_errors(e, |s| m.loc(s)));
         }
     }
 }

@@ -8,6 +8,7 @@ use kubegen_core::crd;
 use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
 use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
+use kubegen_core::webhook;
 
 use crate::cli::Options;
 use crate::collect::{Collected, collect};
@@ -22,6 +23,8 @@ pub struct What {
     pub crds: bool,
     /// The RBAC role.
     pub rbac: bool,
+    /// The webhook configurations.
+    pub webhooks: bool,
 }
 
 /// A package's manifests, its roles (for `--explain`) and the engine's warnings.
@@ -38,7 +41,7 @@ pub struct Generated {
 /// targets counts once).
 pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
     let mut all = Collected::default();
-    let mut seen_rules = HashSet::new();
+    let mut seen_attributes = HashSet::new();
     let mut seen_kinds = HashSet::new();
     for (name, root) in &package.targets {
         // Sources are read through paths relative to the current folder when they are under
@@ -51,7 +54,17 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
         all.rbac.extend(
             c.rbac
                 .into_iter()
-                .filter(|r| seen_rules.insert(r.loc.clone())),
+                .filter(|r| seen_attributes.insert(r.loc.clone())),
+        );
+        all.webhooks.extend(
+            c.webhooks
+                .into_iter()
+                .filter(|w| seen_attributes.insert(w.loc.clone())),
+        );
+        all.webhook_names.extend(
+            c.webhook_names
+                .into_iter()
+                .filter(|n| seen_attributes.insert(n.loc.clone())),
         );
         all.resources.extend(
             c.resources
@@ -103,6 +116,17 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
         } else {
             plan.files
                 .insert(role_file, render::manifest(&rbac::to_k8s(&roles)));
+        }
+    }
+    if what.webhooks {
+        let file = out.join("webhook").join("manifests.yaml");
+        match webhook::configurations(&collected.webhooks, &collected.webhook_names) {
+            Ok(configs) if configs.is_empty() => plan.owned_files.push(file),
+            Ok(configs) => {
+                plan.files
+                    .insert(file, render::manifest(&webhook::to_k8s(&configs)));
+            }
+            Err(e) => errors.extend(e),
         }
     }
     // A type shared by several kinds is warned about once.

@@ -28,6 +28,7 @@ pub fn run(cli: Cli) -> ExitCode {
             What {
                 crds: true,
                 rbac: true,
+                webhooks: true,
             },
             false,
         ),
@@ -36,6 +37,16 @@ pub fn run(cli: Cli) -> ExitCode {
             What {
                 crds: true,
                 rbac: false,
+                webhooks: false,
+            },
+            false,
+        ),
+        Command::Webhook(o) => (
+            o,
+            What {
+                crds: false,
+                rbac: false,
+                webhooks: true,
             },
             false,
         ),
@@ -44,6 +55,7 @@ pub fn run(cli: Cli) -> ExitCode {
             What {
                 crds: false,
                 rbac: true,
+                webhooks: false,
             },
             explain,
         ),

@@ -539,3 +539,130 @@ fn a_schema_error_in_one_package_stops_every_package() {
     );
     assert!(!ws.exists("web/config"), "nothing is written in web");
 }
+
+const HOOKS: &str = "api/config/webhook/manifests.yaml";
+
+/// A validating and a mutating webhook on different items, the mutating one with the default
+/// path.
+const WEBHOOKS: &str = r#"
+use kubegen::{webhook, webhook_configuration};
+
+#[webhook(mutating = false, failure_policy = "fail", side_effects = "None", groups = "example.com",
+    resources = "widgets", verbs = "create;update", versions = "v1",
+    name = "validate.widgets.example.com", admission_review_versions = "v1",
+    url = "https://hooks.example.com/validate")]
+pub struct Validator;
+
+#[webhook(mutating = true, failure_policy = "ignore", side_effects = "NoneOnDryRun",
+    groups = "example.com", resources = "widgets", verbs = "create", versions = "v1",
+    name = "default.widgets.example.com", admission_review_versions = "v1")]
+pub fn default() {}
+
+#[webhook_configuration(mutating = true, name = "widget-defaulter")]
+pub mod names {}
+"#;
+
+#[test]
+fn webhooks_are_written_mutating_first_and_removed_when_gone() {
+    let ws = Workspace::new("webhooks");
+    ws.write("api/src/lib.rs", WEBHOOKS);
+    let out = ws.run(&["manifests"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let hooks = ws.read(HOOKS);
+    assert!(hooks.starts_with(HEADER), "{hooks}");
+    let mutating = hooks
+        .find("kind: MutatingWebhookConfiguration\nmetadata:\n  name: widget-defaulter\n")
+        .expect("the renamed mutating configuration");
+    let validating = hooks
+        .find("kind: ValidatingWebhookConfiguration\nmetadata:\n  name: validating-webhook-configuration\n")
+        .expect("the validating configuration");
+    assert!(mutating < validating, "{hooks}");
+    assert!(
+        hooks.contains("      path: /mutate-example-com-v1-widget\n"),
+        "{hooks}"
+    );
+    assert!(
+        hooks.contains("    url: https://hooks.example.com/validate\n"),
+        "{hooks}"
+    );
+    assert!(hooks.contains("  failurePolicy: Ignore\n"), "{hooks}");
+    let only = ws.run(&["webhook", "--stdout"]);
+    assert!(only.status.success(), "{}", stderr(&only));
+    assert!(stdout(&only).contains(&hooks), "{}", stdout(&only));
+    assert!(!stdout(&only).contains("ClusterRole"), "{}", stdout(&only));
+
+    ws.write("api/src/lib.rs", WIDGET);
+    let out = ws.run(&["manifests"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!ws.exists(HOOKS), "no webhook, no file");
+}
+
+#[test]
+fn two_names_for_one_configuration_are_an_error_at_the_second() {
+    let ws = Workspace::new("webhook-names");
+    ws.write(
+        "api/src/lib.rs",
+        &format!(
+            "{WEBHOOKS}\n#[webhook_configuration(mutating = true, name = \"bar\")]\npub fn other() {{}}\n"
+        ),
+    );
+    let out = ws.run(&["manifests"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("api/src/lib.rs:18:1: error: a second `#[webhook_configuration]` names the mutating configuration `bar`; it is already named `widget-defaulter` at api/src/lib.rs:15:1"),
+        "{err}"
+    );
+    assert!(!ws.exists(HOOKS));
+}
+
+#[test]
+fn webhook_errors_are_located() {
+    let ws = Workspace::new("webhook-errors");
+    ws.write(
+        "api/src/lib.rs",
+        &WEBHOOKS.replace("verbs = \"create\"", "verbs = \"craete\""),
+    );
+    let out = ws.run(&["manifests"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("api/src/lib.rs:11:60: error: ")
+            && err.contains("unknown verb `craete`. Did you mean `create`?"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_conversion_webhook_goes_into_the_crd_of_several_versions_only() {
+    let ws = Workspace::new("conversion");
+    let v1 = WIDGET.replace(
+        "version = \"v1\",",
+        "version = \"v1\", conversion(webhook(url = \"https://convert.example.com/widgets\")),",
+    );
+    let v2 = WIDGET.replace("version = \"v1\"", "version = \"v2\", storage_version");
+    ws.write("api/src/lib.rs", "pub mod v1;\npub mod v2;\n");
+    ws.write("api/src/v1.rs", &v1);
+    ws.write("api/src/v2.rs", &v2);
+    let out = ws.run(&["crd"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let crd = ws.read(CRD);
+    assert!(
+        crd.contains(
+            "  conversion:\n    strategy: Webhook\n    webhook:\n      clientConfig:\n        \
+             url: https://convert.example.com/widgets\n      conversionReviewVersions:\n      - v1\n"
+        ),
+        "{crd}"
+    );
+
+    ws.write("api/src/lib.rs", "pub mod v1;\n");
+    let out = ws.run(&["crd"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("api/src/v1.rs:")
+            && err
+                .contains("`conversion` converts between versions, and Widget has only version v1"),
+        "{err}"
+    );
+}

@@ -33,6 +33,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
     let what = What {
         crds: true,
         rbac: true,
+        webhooks: true,
     };
     generate(&package, &options, what)
         .map(|_| ())
@@ -81,6 +82,9 @@ fn every_input_the_derive_accepts_gen_cli_accepts() {
     .iter()
     .map(|c| root().join(c).join("src/lib.rs"))
     .collect();
+    for case in std::fs::read_dir(root().join("fixtures/webhook/cases")).expect("webhook cases") {
+        crates.push(case.expect("a case").path().join("src/lib.rs"));
+    }
     crates.push(root().join("operator/src/main.rs"));
     crates.push(root().join("tests/one_engine.rs"));
     crates.push(root().join("tests/derive_memcached.rs"));

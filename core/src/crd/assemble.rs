@@ -7,7 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::versions::{self, Merged};
 use super::{descriptions, paths, root::root_schema};
-use crate::model::{Error, Errors, ResourceDef, Warning};
+use crate::model::{Conversion, Error, Errors, ResourceDef, Warning};
 use crate::schema::{Builder, Schema};
 
 /// The annotation naming the generator and its version, set on every CRD.
@@ -96,9 +96,37 @@ fn crd(
             },
             scope: m.scope.as_str().to_string(),
             versions,
+            conversion: m.conversion.as_ref().map(conversion),
             ..ext::CustomResourceDefinitionSpec::default()
         },
         status: None,
+    }
+}
+
+/// `spec.conversion` for a conversion webhook: the service (path default `/convert`) or the URL.
+fn conversion(c: &Conversion) -> ext::CustomResourceConversion {
+    let service = c.url.is_none().then(|| ext::ServiceReference {
+        name: c
+            .service_name
+            .clone()
+            .unwrap_or(crate::webhook::DEFAULT_SERVICE.into()),
+        namespace: c
+            .service_namespace
+            .clone()
+            .unwrap_or(crate::webhook::DEFAULT_NAMESPACE.into()),
+        path: Some(c.path.clone().unwrap_or(Conversion::DEFAULT_PATH.into())),
+        port: c.service_port,
+    });
+    ext::CustomResourceConversion {
+        strategy: "Webhook".into(),
+        webhook: Some(ext::WebhookConversion {
+            client_config: Some(ext::WebhookClientConfig {
+                service,
+                url: c.url.clone(),
+                ca_bundle: None,
+            }),
+            conversion_review_versions: c.review_versions.clone(),
+        }),
     }
 }
 

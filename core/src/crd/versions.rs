@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::{Error, Errors, ResourceDef, Scope};
+use crate::model::{Conversion, Error, Errors, ResourceDef, Scope};
 
 /// The CRD-wide settings of a kind, merged across its versions.
 #[derive(Debug)]
@@ -26,6 +26,8 @@ pub struct Merged<'a> {
     pub annotations: Option<Vec<(String, String)>>,
     /// CRD labels, if any.
     pub labels: Option<Vec<(String, String)>>,
+    /// The conversion webhook, if any.
+    pub conversion: Option<Conversion>,
     /// The versions written to the CRD (skipped ones left out), ordered by name as controller-gen
     /// orders them, each with whether it is the storage version.
     pub versions: Vec<(&'a ResourceDef, bool)>,
@@ -87,6 +89,7 @@ pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
     let categories = crd_wide!(categories);
     let annotations = crd_wide!(annotations);
     let labels = crd_wide!(labels);
+    let conversion = crd_wide!(conversion);
 
     let mut by_name: BTreeMap<&str, &ResourceDef> = BTreeMap::new();
     for d in defs {
@@ -131,6 +134,17 @@ pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
             )
         }));
     }
+    if conversion.is_some() && written.len() < 2 {
+        errors.push(kind_error(format!(
+            "`conversion` converts between versions, and {} has only {}: give the kind a second \
+             version, or remove `conversion`",
+            first.kind,
+            match written.first() {
+                Some(d) => format!("version {}", d.markers.version),
+                None => "none".into(),
+            }
+        )));
+    }
     if !written.is_empty() && written.iter().all(|d| d.markers.served == Some(false)) {
         errors.push(kind_error(
             "no version is served: drop `served = false` from one".into(),
@@ -146,6 +160,7 @@ pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
         categories,
         annotations,
         labels,
+        conversion,
         versions: written.iter().map(|d| (*d, storage_of(d))).collect(),
     };
     errors.into_result(merged)
@@ -247,5 +262,39 @@ mod tests {
                 .to_string()
                 .contains("versions v1, v2 are all marked")
         );
+    }
+
+    #[test]
+    fn conversion_is_crd_wide_and_needs_two_versions() {
+        let hook = |path: &str| Conversion {
+            path: Some(path.into()),
+            review_versions: vec!["v1".into()],
+            ..Conversion::default()
+        };
+        let defs = [
+            def("v1", |m| m.conversion = Some(hook("/convert"))),
+            def("v2", |m| m.storage_version = true),
+        ];
+        assert_eq!(merge(&defs).unwrap().conversion, Some(hook("/convert")));
+        let alone = [def("v1", |m| m.conversion = Some(hook("/convert")))];
+        let e = merge(&alone).unwrap_err().to_string();
+        assert!(
+            e.contains("`conversion` converts between versions, and Policy has only version v1"),
+            "{e}"
+        );
+        let differing = [
+            def("v1", |m| m.conversion = Some(hook("/a"))),
+            def("v2", |m| {
+                m.conversion = Some(hook("/b"));
+                m.storage_version = true;
+            }),
+        ];
+        let e = merge(&differing).unwrap_err().to_string();
+        assert!(
+            e.contains("versions v1 and v2 give different `conversion`"),
+            "{e}"
+        );
+        let none = [def("v1", |_| {}), def("v2", |m| m.storage_version = true)];
+        assert_eq!(merge(&none).unwrap().conversion, None);
     }
 }

@@ -13,7 +13,8 @@ pub use loc::Loc;
 pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
 pub use rename::RenameRule;
 pub use resource::{
-    Deprecation, PathKey, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope, SelectableField,
+    Conversion, Deprecation, PathKey, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope,
+    SelectableField,
 };
 pub use shape::{Known, NamedRef, Scalar, Shape};
 pub use typedef::{

@@ -16,6 +16,30 @@ pub struct ResourceDef {
     pub status: Option<Shape>,
 }
 
+/// `conversion(webhook(...))`: the API server converts between versions by calling this
+/// webhook. Either `url` or the service (`service_*` and `path`) is used.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Conversion {
+    /// The service path; default [`Conversion::DEFAULT_PATH`] (unless `url` is given).
+    pub path: Option<String>,
+    /// A URL instead of the service.
+    pub url: Option<String>,
+    /// The service's name; default `webhook-service`.
+    pub service_name: Option<String>,
+    /// The service's namespace; default `system`.
+    pub service_namespace: Option<String>,
+    /// The service's port; `None` leaves the API server's default (443).
+    pub service_port: Option<i32>,
+    /// `conversionReviewVersions`; default `["v1"]`.
+    pub review_versions: Vec<String>,
+}
+
+impl Conversion {
+    /// The path when neither `path` nor `url` is given.
+    pub const DEFAULT_PATH: &str = "/convert";
+}
+
 /// The resource keys of one spec struct (one CRD version).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -60,6 +84,8 @@ pub struct ResourceMarkers {
     pub doc: Option<String>,
     /// `derive`: extra derives on the generated root type.
     pub derive: Vec<String>,
+    /// `conversion(webhook(...))`: the CRD's conversion webhook (CRD-wide).
+    pub conversion: Option<Conversion>,
     /// Where the spec struct is, for errors that span versions.
     pub loc: Option<Loc>,
 }

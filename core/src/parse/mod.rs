@@ -8,3 +8,4 @@ mod serde_attrs;
 pub mod shape;
 pub mod typedef;
 pub mod values;
+pub mod webhook;

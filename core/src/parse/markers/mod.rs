@@ -55,6 +55,7 @@ const RESOURCE_KEYS: &[&str] = &[
     "labels",
     "doc",
     "derive",
+    "conversion",
 ];
 /// Keys only a field takes.
 const FIELD_KEYS: &[&str] = &["optional", "required"];
@@ -330,6 +331,50 @@ mod tests {
         assert_eq!(e.len(), 3, "{e}");
         let e = parse_at(r#"#[kube_marker(group = "a.b")]"#, Place::Spec).unwrap_err();
         assert!(e.to_string().contains("missing `version`"), "{e}");
+    }
+
+    #[test]
+    fn conversion_webhook_parses_with_defaults_and_checks() {
+        let gvk = r#"group = "a.io", version = "v1", kind = "A""#;
+        let m = parse_at(
+            &format!("#[kube_marker({gvk}, conversion(webhook()))]"),
+            Place::Spec,
+        )
+        .unwrap();
+        let c = m.resource.conversion.unwrap();
+        assert_eq!(
+            (c.path, c.url, c.review_versions),
+            (None, None, vec!["v1".to_string()])
+        );
+        let m = parse_at(
+            &format!(
+                r#"#[kube_marker({gvk}, conversion(webhook(path = "/c", service_name = "s",
+                    service_namespace = "n", service_port = 8443, review_versions = ["v1"])))]"#
+            ),
+            Place::Spec,
+        )
+        .unwrap();
+        let c = m.resource.conversion.unwrap();
+        assert_eq!(c.path.as_deref(), Some("/c"));
+        assert_eq!(c.service_port, Some(8443));
+        let e = parse_at(
+            &format!(
+                r#"#[kube_marker({gvk}, conversion(webhook(path = "c", url = "http://x", service_port = 0)))]"#
+            ),
+            Place::Spec,
+        )
+        .unwrap_err()
+        .to_string();
+        for wanted in [
+            "cannot both be given",
+            "must start with `/`",
+            "`https://` URL",
+            "not a port",
+        ] {
+            assert!(e.contains(wanted), "{wanted}: {e}");
+        }
+        let e = parse_at(r#"#[kube_marker(conversion(webhook()))]"#, Place::Field).unwrap_err();
+        assert!(e.to_string().contains("spec struct"), "{e}");
     }
 
     #[test]

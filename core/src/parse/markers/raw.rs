@@ -33,6 +33,7 @@ pub(super) struct Raw {
     pub(super) labels: Option<SpannedValue<List>>,
     pub(super) doc: Option<String>,
     pub(super) derive: Option<SpannedValue<List>>,
+    pub(super) conversion: Option<SpannedValue<RawConversion>>,
 
     pub(super) minimum: Option<Num>,
     pub(super) maximum: Option<Num>,
@@ -78,6 +79,22 @@ pub(super) struct Raw {
     pub(super) title: Option<String>,
     pub(super) description: Option<String>,
     pub(super) external_docs: Option<SpannedValue<RawExternalDocs>>,
+}
+
+/// `conversion(webhook(...))`: the only strategy that needs a key (`None` is the default).
+#[derive(Debug, FromMeta)]
+pub(super) struct RawConversion {
+    pub(super) webhook: RawConversionWebhook,
+}
+
+#[derive(Debug, FromMeta)]
+pub(super) struct RawConversionWebhook {
+    pub(super) path: Option<SpannedValue<String>>,
+    pub(super) url: Option<SpannedValue<String>>,
+    pub(super) service_name: Option<String>,
+    pub(super) service_namespace: Option<String>,
+    pub(super) service_port: Option<SpannedValue<Count>>,
+    pub(super) review_versions: Option<SpannedValue<List>>,
 }
 
 #[derive(Debug, FromMeta)]

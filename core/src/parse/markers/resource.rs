@@ -7,9 +7,10 @@ use quote::ToTokens;
 
 use proc_macro2::Span;
 
-use super::raw::{Raw, RawPrintColumn, RawScale, RawSelectable};
+use super::raw::{Raw, RawConversion, RawPrintColumn, RawScale, RawSelectable};
 use crate::model::{
-    Deprecation, Loc, PathKey, PrintColumn, ResourceMarkers, Scale, Scope, SelectableField,
+    Conversion, Deprecation, Loc, PathKey, PrintColumn, ResourceMarkers, Scale, Scope,
+    SelectableField,
 };
 use crate::parse::values::{List, did_you_mean};
 
@@ -182,6 +183,7 @@ pub(super) fn resource_markers<T: ToTokens>(
             }
         }
     }
+    let conversion = raw.conversion.as_ref().map(|c| conversion(c, &mut errors));
     let markers = ResourceMarkers {
         group,
         version,
@@ -209,9 +211,72 @@ pub(super) fn resource_markers<T: ToTokens>(
         labels,
         doc: raw.doc.clone(),
         derive,
+        conversion,
         loc: None,
     };
     errors.finish_with(markers)
+}
+
+/// `conversion(webhook(...))`, with the same client rules as `#[webhook]`.
+fn conversion(
+    c: &SpannedValue<RawConversion>,
+    errors: &mut darling::error::Accumulator,
+) -> Conversion {
+    let w = &c.webhook;
+    let mut err =
+        |span: Span, message: String| errors.push(Error::custom(message).with_span(&span));
+    if let (Some(path), Some(_)) = (&w.path, &w.url) {
+        err(path.span(), "`path` and `url` cannot both be given: `path` is on the webhook service, `url` replaces the service".into());
+    }
+    if let Some(path) = &w.path
+        && !path.starts_with('/')
+    {
+        err(
+            path.span(),
+            format!("`path = \"{}\"` must start with `/`", path.as_str()),
+        );
+    }
+    if let Some(url) = &w.url {
+        if !url.starts_with("https://") {
+            err(
+                url.span(),
+                format!("`url = \"{}\"` must be an `https://` URL", url.as_str()),
+            );
+        }
+        if w.service_name.is_some() || w.service_namespace.is_some() || w.service_port.is_some() {
+            err(url.span(), "`service_name`, `service_namespace` and `service_port` cannot be combined with `url`: the URL replaces the service".into());
+        }
+    }
+    if let Some(port) = &w.service_port
+        && !(1..=65535).contains(&port.0)
+    {
+        err(
+            port.span(),
+            format!(
+                "`service_port = {}` is not a port: it must be between 1 and 65535",
+                port.0
+            ),
+        );
+    }
+    let review_versions = match &w.review_versions {
+        Some(list) if list.0.is_empty() || list.0.iter().any(String::is_empty) => {
+            err(list.span(), "`review_versions` must list at least one ConversionReview version, such as `\"v1\"`".into());
+            list.0.clone()
+        }
+        Some(list) => list.0.clone(),
+        None => vec!["v1".into()],
+    };
+    Conversion {
+        path: w.path.as_ref().map(|p| p.to_string()),
+        url: w.url.as_ref().map(|u| u.to_string()),
+        service_name: w.service_name.clone(),
+        service_namespace: w.service_namespace.clone(),
+        service_port: w
+            .service_port
+            .as_ref()
+            .map(|p| i32::try_from(p.0).unwrap_or(i32::MAX)),
+        review_versions,
+    }
 }
 
 fn column(pc: &RawPrintColumn, loc: Option<Loc>) -> PrintColumn {

@@ -1,0 +1,76 @@
+//! The webhook model: one `#[webhook(...)]` in ([`Webhook`]), one
+//! `#[webhook_configuration(...)]` ([`ConfigurationName`]), configurations out
+//! ([`Configuration`]).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::model::Loc;
+
+/// One `#[webhook(...)]` attribute, checked, with the values as written (policies already
+/// spelled as Kubernetes spells them).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Webhook {
+    /// `true`: a MutatingWebhookConfiguration entry; `false`: a validating one.
+    pub mutating: bool,
+    /// `Fail` or `Ignore`.
+    pub failure_policy: String,
+    /// `Exact` or `Equivalent`; `None` leaves the API server's default.
+    pub match_policy: Option<String>,
+    /// `None` or `NoneOnDryRun`.
+    pub side_effects: String,
+    /// 1–30; `None` leaves the API server's default.
+    pub timeout_seconds: Option<i32>,
+    /// API groups; `core` and `""` are the core group.
+    pub groups: Vec<String>,
+    /// Resources, subresources as `pods/status`.
+    pub resources: Vec<String>,
+    /// Operations as written, in any case: `create`, `update`, `delete`, `connect`, `*`.
+    pub verbs: Vec<String>,
+    /// API versions.
+    pub versions: Vec<String>,
+    /// The webhook's name, a DNS name of at least three labels.
+    pub name: String,
+    /// The service path; `None` means the default path (see [`route`](super::route)), unless
+    /// `url` is given.
+    pub path: Option<String>,
+    /// A URL instead of a service.
+    pub url: Option<String>,
+    /// The service's name; default [`DEFAULT_SERVICE`](super::DEFAULT_SERVICE).
+    pub service_name: Option<String>,
+    /// The service's namespace; default [`DEFAULT_NAMESPACE`](super::DEFAULT_NAMESPACE).
+    pub service_namespace: Option<String>,
+    /// The service's port; `None` leaves the API server's default (443).
+    pub service_port: Option<i32>,
+    /// The AdmissionReview versions the webhook understands.
+    pub admission_review_versions: Vec<String>,
+    /// `Never` or `IfNeeded`, mutating webhooks only.
+    pub reinvocation_policy: Option<String>,
+    /// A JSON object merged into the generated entry (selectors, `matchConditions`).
+    pub patch: Option<Value>,
+    /// Where the attribute is, when the front end knows it (the CLI fills it).
+    pub loc: Option<Loc>,
+}
+
+/// One `#[webhook_configuration(mutating = ..., name = "...")]`: the name of one of the two
+/// configurations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConfigurationName {
+    /// Which configuration it names.
+    pub mutating: bool,
+    /// Its name.
+    pub name: String,
+    /// Where the attribute is, when the front end knows it.
+    pub loc: Option<Loc>,
+}
+
+/// One generated configuration: its name and its webhooks, in output order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Configuration {
+    /// Mutating or validating.
+    pub mutating: bool,
+    /// `metadata.name`.
+    pub name: String,
+    /// The entries, stably sorted by name.
+    pub webhooks: Vec<Webhook>,
+}
