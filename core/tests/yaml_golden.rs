@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use fixture_parity::sort_reinvocation_policy;
 use kubegen_core::render::{to_yaml, to_yaml_documents};
 
-
 /// Goldens that are hand-maintained upstream rather than written by controller-gen's
 /// `WriteYAML`. Every other file is compared exactly, as a whole.
 ///
