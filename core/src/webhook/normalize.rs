@@ -5,8 +5,9 @@ use crate::model::Error;
 use super::{Configuration, ConfigurationName, DEFAULT_MUTATING, DEFAULT_VALIDATING, Webhook};
 
 /// The mutating configuration (if any webhook is mutating), then the validating one, each
-/// holding its webhooks stably sorted by name. Duplicates are kept, as controller-gen keeps
-/// them. `names` renames a configuration; two names for the same kind are an error.
+/// holding its webhooks stably sorted by name. Two webhooks of one configuration with the same
+/// name are an error: the apiserver refuses the configuration (controller-gen writes both).
+/// `names` renames a configuration; two names for the same kind are an error.
 pub fn configurations(
     webhooks: &[Webhook],
     names: &[ConfigurationName],
@@ -45,6 +46,22 @@ pub fn configurations(
             continue;
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
+        for pair in entries.windows(2).filter(|p| p[0].name == p[1].name) {
+            errors.push(Error::new(
+                pair[1].loc.as_ref(),
+                "",
+                format!(
+                    "a second {kind} webhook is named `{}`{}: the API server refuses a \
+                     configuration whose webhooks share a name; give each its own `name`",
+                    pair[1].name,
+                    pair[0]
+                        .loc
+                        .as_ref()
+                        .map(|l| format!(" (the first is at {l})"))
+                        .unwrap_or_default()
+                ),
+            ));
+        }
         out.push(Configuration {
             mutating,
             name: given
@@ -74,11 +91,11 @@ mod tests {
     }
 
     #[test]
-    fn mutating_first_sorted_stably_duplicates_kept() {
+    fn mutating_first_sorted_stably() {
         let hooks = [
             hook("b.x.io", false, "None"),
             hook("a.x.io", false, "None"),
-            hook("b.x.io", false, "NoneOnDryRun"),
+            hook("c.x.io", false, "NoneOnDryRun"),
             hook("m.x.io", true, "None"),
         ];
         let configs = configurations(&hooks, &[]).unwrap();
@@ -89,6 +106,23 @@ mod tests {
         assert_eq!(
             configs[1].webhooks,
             [hooks[1].clone(), hooks[0].clone(), hooks[2].clone()]
+        );
+    }
+
+    #[test]
+    fn names_shared_within_a_configuration_are_refused() {
+        let hooks = [
+            hook("b.x.io", false, "None"),
+            hook("b.x.io", false, "NoneOnDryRun"),
+            hook("b.x.io", true, "None"),
+        ];
+        let errors = configurations(&hooks, &[]).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0]
+                .message
+                .contains("a second validating webhook is named `b.x.io`"),
+            "{errors:?}"
         );
     }
 
