@@ -24,6 +24,7 @@
 //! always the enabled version's.
 
 mod convert;
+mod go_facts;
 #[macro_use]
 mod topology;
 
@@ -173,5 +174,9 @@ pub(super) fn canonical(path: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod generate;
+#[cfg(test)]
+mod go_generate;
+#[cfg(test)]
+mod go_source;
 #[cfg(test)]
 mod tests;
