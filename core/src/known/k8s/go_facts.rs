@@ -59,6 +59,9 @@ pub(super) struct GoField {
     pub required: bool,
     /// Its facts.
     pub facts: &'static [Fact],
+    /// Where controller-gen breaks the lines of its description (see [`rewrap`]); empty when
+    /// k8s-openapi's text is controller-gen's, or not the same words.
+    pub breaks: &'static str,
 }
 
 /// One Go struct, by Kubernetes definition name.
@@ -71,23 +74,47 @@ pub(super) struct GoType {
     pub atomic: bool,
     /// Every field.
     pub fields: &'static [GoField],
+    /// Where controller-gen breaks the lines of the type's description (see [`rewrap`]).
+    pub breaks: &'static str,
 }
 
 /// A field (for the generated tables).
 const fn f(name: &'static str, required: bool, facts: &'static [Fact]) -> GoField {
+    fb(name, required, facts, "")
+}
+
+/// A field whose description controller-gen breaks differently (for the generated tables).
+const fn fb(
+    name: &'static str,
+    required: bool,
+    facts: &'static [Fact],
+    breaks: &'static str,
+) -> GoField {
     GoField {
         name,
         required,
         facts,
+        breaks,
     }
 }
 
 /// A type (for the generated tables).
 const fn t(name: &'static str, atomic: bool, fields: &'static [GoField]) -> GoType {
+    tb(name, atomic, "", fields)
+}
+
+/// A type whose description controller-gen breaks differently (for the generated tables).
+const fn tb(
+    name: &'static str,
+    atomic: bool,
+    breaks: &'static str,
+    fields: &'static [GoField],
+) -> GoType {
     GoType {
         name,
         atomic,
         fields,
+        breaks,
     }
 }
 
@@ -98,7 +125,7 @@ const O: bool = false;
 
 mod v1_37 {
     use super::Fact::*;
-    use super::{GoType, O, R, f, t};
+    use super::{GoType, O, R, f, fb, t, tb};
     include!("go_v1_37.rs");
 }
 
@@ -124,6 +151,7 @@ pub(super) fn apply(name: &str, schema: &mut Schema) {
     if go.atomic && schema.type_str() == "object" {
         schema.x_map_type = Some("atomic".to_string());
     }
+    rewrap_description(&mut schema.description, go.breaks);
     if schema.properties.is_empty() {
         return;
     }
@@ -139,8 +167,55 @@ pub(super) fn apply(name: &str, schema: &mut Schema) {
             for fact in field.facts {
                 put(node, *fact);
             }
+            rewrap_description(&mut node.description, field.breaks);
         }
     }
+}
+
+/// Rewraps a description in place (see [`rewrap`]).
+fn rewrap_description(description: &mut Option<String>, breaks: &str) {
+    if let Some(text) = description.as_deref()
+        && let Some(rewrapped) = rewrap(text, breaks)
+    {
+        *description = Some(rewrapped);
+    }
+}
+
+/// k8s-openapi's description `text` with controller-gen's line breaks: its words, separated
+/// by single spaces except where `breaks` says. `breaks` is `<words>|<entries>`, each entry
+/// `<gap><codes>`: the gap is the number of words since the previous entry's word (the first
+/// counts from word 0), the codes spell the whitespace before that word (`n` a newline, `s` a
+/// space, `t` a tab). `None` (the text is left alone) when `breaks` is empty or the word count
+/// is not `<words>`: the tables are for another text.
+pub(super) fn rewrap(text: &str, breaks: &str) -> Option<String> {
+    let (count, entries) = breaks.split_once('|')?;
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if count.parse::<usize>().ok()? != words.len() {
+        return None;
+    }
+    let mut separators = HashMap::new();
+    let mut index = 0;
+    for entry in entries.split(',').filter(|e| !e.is_empty()) {
+        let digits = entry.find(|c: char| !c.is_ascii_digit())?;
+        index += entry[..digits].parse::<usize>().ok()?;
+        let separator: String = entry[digits..]
+            .chars()
+            .map(|c| match c {
+                'n' => '\n',
+                't' => '\t',
+                _ => ' ',
+            })
+            .collect();
+        separators.insert(index, separator);
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, word) in words.iter().enumerate() {
+        if i > 0 {
+            out.push_str(separators.get(&i).map_or(" ", String::as_str));
+        }
+        out.push_str(word);
+    }
+    Some(out)
 }
 
 /// Writes one fact on a property's node. Topology facts are left to

@@ -60,6 +60,76 @@ struct Row {
     required: bool,
     /// Its facts, rendered as Rust.
     facts: Vec<String>,
+    /// Its doc comment as controller-gen writes it.
+    doc: String,
+}
+
+/// A doc comment as controller-gen makes it a description (controller-tools'
+/// `markers/zip.go: extractDoc` and Go's `CommentGroup.Text`): marker lines dropped, trailing
+/// spaces trimmed, blank lines at the ends dropped and runs of them collapsed; outside code
+/// fences, `TODO` lines dropped and everything from a `---` line on cut; lines kept as they
+/// are.
+pub(super) fn controller_gen_doc(lines: &[String]) -> String {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut fenced = false;
+    for line in lines {
+        let line = line.trim_end();
+        if line.trim_start().starts_with('+') {
+            continue;
+        }
+        if line.starts_with("```") || line.starts_with("~~~") {
+            fenced = !fenced;
+        } else if !fenced {
+            if line.starts_with("TODO") {
+                continue;
+            }
+            if line.starts_with("---") {
+                break;
+            }
+        }
+        if line.is_empty() && kept.last().is_none_or(|last| last.is_empty()) {
+            continue;
+        }
+        kept.push(line);
+    }
+    while kept.last().is_some_and(|last| last.is_empty()) {
+        kept.pop();
+    }
+    kept.join("\n")
+}
+
+/// Where controller-gen's description `go` breaks its lines, as the offsets the tables store
+/// (see [`go_facts::Breaks`](super::go_facts)): `None` when the two texts are not the same
+/// words, or when `go` is k8s-openapi's text already.
+pub(super) fn breaks(openapi: &str, go: &str) -> Option<String> {
+    if openapi == go || go.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let words: Vec<&str> = openapi.split_whitespace().collect();
+    if words.is_empty() || words != go.split_whitespace().collect::<Vec<_>>() {
+        return None;
+    }
+    let mut entries = Vec::new();
+    let mut rest = go;
+    let mut last = 0;
+    for (index, word) in words.iter().enumerate() {
+        let start = rest.find(word)?;
+        let separator = &rest[..start];
+        rest = &rest[start + word.len()..];
+        if index > 0 && separator != " " {
+            let codes: String = separator
+                .chars()
+                .map(|c| match c {
+                    '\n' => 'n',
+                    '\t' => 't',
+                    _ => 's',
+                })
+                .collect();
+            entries.push(format!("{}{codes}", index - last));
+            last = index;
+        }
+    }
+    Some(format!("{}|{}", words.len(), entries.join(",")))
 }
 
 /// Whether a marker list has one of `names` (exactly, without a value).
@@ -196,6 +266,7 @@ fn rows(structs: &Structs, package: &str, go: &GoStruct, atomic: &mut bool, out:
             name: field.json.clone(),
             required: required(&field.markers, field.omit),
             facts: facts(&field.markers),
+            doc: controller_gen_doc(&field.doc),
         });
     }
 }
@@ -211,6 +282,14 @@ fn render(tag: &str, structs: &Structs, definitions: &BTreeMap<String, Value>) -
         let Some(declared) = structs.get(&(package.clone(), name.clone())) else {
             continue;
         };
+        let openapi = &definitions[definition];
+        let described = |value: &Value, go: &str| {
+            value["description"]
+                .as_str()
+                .and_then(|text| breaks(text, go))
+                .map(|b| ("b", format!(", {b:?}")))
+                .unwrap_or_default()
+        };
         let Some((package, go)) = resolve(structs, &package, declared, &name) else {
             continue;
         };
@@ -218,15 +297,17 @@ fn render(tag: &str, structs: &Structs, definitions: &BTreeMap<String, Value>) -
         let mut fields = Vec::new();
         rows(structs, &package, go, &mut atomic, &mut fields);
         count += 1;
+        let (b, type_breaks) = described(openapi, &controller_gen_doc(&declared.doc));
         let _ = writeln!(
             body,
-            "    t({definition:?}, {}, &[",
+            "    t{b}({definition:?}, {}{type_breaks}, &[",
             if atomic { "true" } else { "false" }
         );
         for row in fields {
+            let (b, field_breaks) = described(&openapi["properties"][&row.name], &row.doc);
             let _ = writeln!(
                 body,
-                "        f({:?}, {}, &[{}]),",
+                "        f{b}({:?}, {}, &[{}]{field_breaks}),",
                 row.name,
                 if row.required { "R" } else { "O" },
                 row.facts.join(", ")
@@ -238,8 +319,9 @@ fn render(tag: &str, structs: &Structs, definitions: &BTreeMap<String, Value>) -
         "// @generated from k8s.io/api and k8s.io/apimachinery {tag} by `bless_go_tables` in\n\
          // `go_generate.rs`; do not edit (see the README for the command).\n\
          //\n\
-         // The Go facts of {count} types: `t(definition, atomic, fields)`, `f(json name,\n\
-         // R(equired) or O(ptional), facts)`.\n\n\
+         // The Go facts of {count} types: `t(definition, atomic, fields)`,\n\
+         // `f(json name, R(equired) or O(ptional), facts)`; `tb`, `fb`: the same and\n\
+         // where controller-gen's description breaks k8s-openapi's words (`go_facts.rs`).\n\n\
          pub(super) const TYPES: &[GoType] = &[\n{body}];\n"
     )
 }
@@ -351,4 +433,36 @@ fn condition_and_local_object_reference_facts() {
     assert!(reference.atomic);
     assert_eq!(reference.fields[0].facts, [Fact::Default(r#""""#)]);
     assert!(!reference.fields[0].required);
+}
+
+#[test]
+fn descriptions_keep_controller_gens_line_breaks() {
+    let lines: Vec<String> = [
+        "Name of the referent.",
+        "This field is effectively",
+        "+optional",
+        "TODO: drop this line.",
+        "",
+        "",
+        "More info:  see",
+        "---",
+        "Cut.",
+    ]
+    .map(String::from)
+    .to_vec();
+    let go = controller_gen_doc(&lines);
+    assert_eq!(
+        go,
+        "Name of the referent.\nThis field is effectively\n\nMore info:  see"
+    );
+    let openapi = "Name of the referent. This field is effectively\n\nMore info: see";
+    let offsets = breaks(openapi, &go).expect("the same words");
+    assert_eq!(offsets, "11|4n,4nn,2ss");
+    assert_eq!(
+        go_facts::rewrap(openapi, &offsets).as_deref(),
+        Some(go.as_str())
+    );
+    assert_eq!(breaks("Other words", &go), None);
+    assert_eq!(breaks(&go, &go), None);
+    assert_eq!(go_facts::rewrap("Name of", &offsets), None);
 }

@@ -488,15 +488,6 @@ const CRONJOBS_GOLDEN: &str = concat!(
     "/../../shared/golden/controller-tools/pkg/crd/testdata/testdata.kubebuilder.io_cronjobs.yaml"
 );
 
-/// `s` with every run of whitespace made one space: Go doc comments keep their line breaks,
-/// the Kubernetes OpenAPI spec (and so k8s-openapi) joins the lines with spaces.
-fn words(s: Option<&str>) -> String {
-    s.unwrap_or_default()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// `schema` without descriptions.
 fn undescribed(schema: &Schema) -> Schema {
     let mut schema = schema.clone();
@@ -528,11 +519,9 @@ fn golden_object_reference() -> Schema {
 }
 
 /// Ours against controller-gen's `corev1.ObjectReference` (`status.active[]` in the cronjob
-/// golden). The same: type, the seven properties, their types, no `required`,
-/// `x-kubernetes-map-type: atomic` (the Go type's `+structType=atomic`, which k8s-openapi does
-/// not carry: see `topology::ATOMIC_STRUCTS`), and every description word for word. The one
-/// difference: descriptions are the same words, but joined into one line where controller-gen
-/// keeps the Go comment's line breaks (fieldPath, kind, name, namespace, resourceVersion, uid).
+/// golden): equal, descriptions included. k8s-openapi's descriptions join the Go comment's
+/// lines; the Go facts' line breaks (`go_facts::rewrap`) restore controller-gen's (fieldPath,
+/// kind, name, namespace, resourceVersion and uid are several lines).
 #[test]
 fn object_reference_against_controller_gen() {
     let golden = golden_object_reference();
@@ -541,32 +530,7 @@ fn object_reference_against_controller_gen() {
     assert_eq!(golden.x_map_type.as_deref(), Some("atomic"));
     assert_eq!(undescribed(&ours), undescribed(&golden), "same structure");
 
-    // The difference: line breaks in descriptions.
-    assert_eq!(
-        words(ours.description.as_deref()),
-        words(golden.description.as_deref())
-    );
-    let mut reflowed = Vec::new();
-    for (name, property) in &golden.properties {
-        let ours = ours.properties[name].description.as_deref();
-        let theirs = property.description.as_deref();
-        assert_eq!(words(ours), words(theirs), "{name}'s description");
-        if ours != theirs {
-            reflowed.push(name.as_str());
-        }
-    }
-    assert_eq!(
-        reflowed,
-        [
-            "fieldPath",
-            "kind",
-            "name",
-            "namespace",
-            "resourceVersion",
-            "uid"
-        ],
-        "descriptions that differ only in line breaks"
-    );
+    assert_eq!(ours, golden);
 }
 
 /// Ours against controller-gen's `metav1.Condition`. controller-tools' goldens do not use
