@@ -8,6 +8,9 @@ pub mod info;
 mod k8s;
 mod std_types;
 
+#[cfg(feature = "k8s")]
+pub use k8s::{SUPPORTED_KUBERNETES, select_kubernetes};
+
 use crate::model::Shape;
 use info::{Info, Kind};
 

@@ -8,6 +8,10 @@
 //! command) into `go_v1_*.rs`; they hold facts only, never text. A test checks that they name
 //! the same types and fields as k8s-openapi's schemas.
 //!
+//! Every supported version's table is compiled in; [`select`] picks one (gen-cli, from the
+//! version the user's crate resolved), by default the one k8s-openapi is compiled for (`crd()`).
+//! Each table covers the types k8s-openapi's newest version (1.37) has.
+//!
 //! [`apply`] merges them into a converted k8s-openapi definition: the shape (JSON names, types)
 //! stays k8s-openapi's; required-ness is the Go source's where they disagree.
 
@@ -123,15 +127,81 @@ const R: bool = true;
 /// Optional (for the generated tables).
 const O: bool = false;
 
-mod v1_37 {
-    use super::Fact::*;
-    use super::{GoType, O, R, f, fb, t, tb};
-    include!("go_v1_37.rs");
+/// One Kubernetes version's table module, from its generated file.
+macro_rules! table {
+    ($module:ident, $file:literal) => {
+        mod $module {
+            use super::Fact::*;
+            use super::{GoType, O, R, f, fb, t, tb};
+            include!($file);
+        }
+    };
+}
+table!(v1_33, "go_v1_33.rs");
+table!(v1_34, "go_v1_34.rs");
+table!(v1_35, "go_v1_35.rs");
+table!(v1_36, "go_v1_36.rs");
+table!(v1_37, "go_v1_37.rs");
+
+/// The Kubernetes minor versions with tables: k8s-openapi 0.29's `v1_33` to `v1_37`.
+pub const SUPPORTED: &[u32] = &[33, 34, 35, 36, 37];
+
+/// The table of a Kubernetes minor version.
+pub(super) fn table(minor: u32) -> Option<&'static [GoType]> {
+    Some(match minor {
+        33 => v1_33::TYPES,
+        34 => v1_34::TYPES,
+        35 => v1_35::TYPES,
+        36 => v1_36::TYPES,
+        37 => v1_37::TYPES,
+        _ => return None,
+    })
 }
 
-/// The enabled Kubernetes version's tables.
+/// The Kubernetes minor version k8s-openapi is compiled for (its `v1_xx` feature).
+#[allow(unreachable_code, reason = "exactly one version gate expands")]
+pub(super) fn compiled_minor() -> u32 {
+    k8s_openapi::k8s_if_1_33! { return 33; }
+    k8s_openapi::k8s_if_1_34! { return 34; }
+    k8s_openapi::k8s_if_1_35! { return 35; }
+    k8s_openapi::k8s_if_1_36! { return 36; }
+    k8s_openapi::k8s_if_1_37! { return 37; }
+    0
+}
+
+/// The version [`select`] chose, if any.
+static SELECTED: OnceLock<u32> = OnceLock::new();
+
+/// Chooses the Kubernetes minor version whose tables apply (gen-cli: the version the user's
+/// crate resolved), once per process and before any schema is built; by default the compiled
+/// one. An unsupported version is an error naming the supported ones.
+pub fn select(minor: u32) -> Result<(), String> {
+    if table(minor).is_none() {
+        let names: Vec<String> = SUPPORTED.iter().map(|m| format!("v1_{m}")).collect();
+        return Err(format!(
+            "kubegen has no tables for Kubernetes 1.{minor} (k8s-openapi feature `v1_{minor}`); \
+             supported: {}",
+            names.join(", ")
+        ));
+    }
+    let chosen = *SELECTED.get_or_init(|| minor);
+    if chosen == minor {
+        Ok(())
+    } else {
+        Err(format!(
+            "Kubernetes 1.{chosen} is already selected; one process serves one version (1.{minor} asked)"
+        ))
+    }
+}
+
+/// The Kubernetes minor version whose tables apply.
+pub(super) fn selected() -> u32 {
+    SELECTED.get().copied().unwrap_or_else(compiled_minor)
+}
+
+/// The selected Kubernetes version's tables.
 pub(super) fn types() -> &'static [GoType] {
-    v1_37::TYPES
+    table(selected()).unwrap_or_default()
 }
 
 /// The Go facts of a definition, if the tables have it.
@@ -154,6 +224,12 @@ pub(super) fn apply(name: &str, schema: &mut Schema) {
     rewrap_description(&mut schema.description, go.breaks);
     if schema.properties.is_empty() {
         return;
+    }
+    if selected() != compiled_minor() {
+        // k8s-openapi's types are another version's: keep the selected version's fields.
+        schema
+            .properties
+            .retain(|name, _| go.fields.iter().any(|field| field.name == name));
     }
     schema.required = go
         .fields

@@ -466,3 +466,29 @@ fn descriptions_keep_controller_gens_line_breaks() {
     assert_eq!(breaks(&go, &go), None);
     assert_eq!(go_facts::rewrap("Name of", &offsets), None);
 }
+
+#[test]
+fn an_unsupported_version_is_an_error_naming_the_supported_ones() {
+    let error = go_facts::select(32).unwrap_err();
+    assert!(
+        error.contains("1.32") && error.contains("supported: v1_33, v1_34, v1_35, v1_36, v1_37"),
+        "{error}"
+    );
+    assert_eq!(go_facts::compiled_minor(), 37);
+}
+
+#[test]
+fn each_version_has_its_own_fields() {
+    let fields = |minor: u32, definition: &str| -> Vec<&str> {
+        let table = go_facts::table(minor).expect("a supported version");
+        let go = table
+            .iter()
+            .find(|t| t.name == definition)
+            .expect(definition);
+        go.fields.iter().map(|f| f.name).collect()
+    };
+    let pod_spec = "io.k8s.api.core.v1.PodSpec";
+    assert!(fields(37, pod_spec).contains(&"evictionResponders"));
+    assert!(!fields(36, pod_spec).contains(&"evictionResponders"));
+    assert!(fields(33, pod_spec).contains(&"containers"));
+}

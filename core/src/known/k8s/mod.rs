@@ -32,6 +32,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub use convert::schema_of;
+pub use go_facts::{SUPPORTED as SUPPORTED_KUBERNETES, select as select_kubernetes};
 
 use crate::model::{Known, Shape};
 use crate::schema::Schema;
