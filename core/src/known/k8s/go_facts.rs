@@ -2,7 +2,8 @@
 //! and k8s-openapi's schemas lack: per type and field, the `+kubebuilder:validation:*` values,
 //! `+default`/`+kubebuilder:default`, required-ness (`+optional`/`+required`/`omitempty`), and
 //! `+structType=atomic` (also when an inline embedded struct carries it, which controller-gen
-//! lifts onto the struct that embeds it).
+//! lifts onto the struct that embeds it); and where controller-gen's descriptions break their
+//! lines (it keeps the Go doc comment's lines, k8s-openapi joins them): see [`rewrap`].
 //!
 //! The tables are generated from the Go sources (`go_generate.rs`, see the README for the
 //! command) into `go_v1_*.rs`; they hold facts only, never text. A test checks that they name
@@ -10,7 +11,11 @@
 //!
 //! Every supported version's table is compiled in; [`select`] picks one (gen-cli, from the
 //! version the user's crate resolved), by default the one k8s-openapi is compiled for (`crd()`).
-//! Each table covers the types k8s-openapi's newest version (1.37) has.
+//! Each table covers the types k8s-openapi's newest version (1.37) has, and (the generator
+//! being built with 1.37) its description breaks are computed against 1.37's words: where an
+//! older version words a doc differently, the word count differs and the text is left alone.
+//! Not applied: `+listType`/`+mapType` facts (kept in the tables; the
+//! [`topology`](super::topology) data, the same markers as published, is applied instead).
 //!
 //! [`apply`] merges them into a converted k8s-openapi definition: the shape (JSON names, types)
 //! stays k8s-openapi's; required-ness is the Go source's where they disagree.
