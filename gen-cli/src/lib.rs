@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod collect;
 pub mod generate;
+pub mod k8s_docs;
 pub mod output;
 pub mod source;
 pub mod workspace;
@@ -114,10 +115,24 @@ fn select_kubernetes(options: &Options, packages: &[workspace::Package]) -> Resu
             ));
         }
     };
-    match minor {
-        Some(minor) => kubegen_core::known::select_kubernetes(minor),
-        None => Ok(()),
+    let Some(minor) = minor else {
+        return Ok(());
+    };
+    kubegen_core::known::select_kubernetes(minor)?;
+    if minor != kubegen_core::known::compiled_kubernetes() {
+        // This binary's k8s-openapi words are another version's: read the selected one's.
+        let src = workspace::k8s_openapi_src(options.manifest_path.as_deref())?
+            .ok_or("the workspace names a Kubernetes version but resolves no k8s-openapi")?;
+        let dir = src.join(format!("v1_{minor}"));
+        if !dir.is_dir() {
+            return Err(format!(
+                "k8s-openapi's sources have no {} for Kubernetes 1.{minor}",
+                dir.display()
+            ));
+        }
+        kubegen_core::known::set_kubernetes_descriptions(k8s_docs::read(&dir));
     }
+    Ok(())
 }
 
 fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode, Vec<Error>> {

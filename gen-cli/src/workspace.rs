@@ -29,6 +29,24 @@ pub fn kubernetes_of(features: &[String]) -> Option<u32> {
     })
 }
 
+/// The `src` folder of the k8s-openapi package the workspace resolves (`cargo metadata` with
+/// dependencies), if any.
+pub fn k8s_openapi_src(manifest_path: Option<&Path>) -> Result<Option<PathBuf>, String> {
+    let mut cmd = MetadataCommand::new();
+    if let Some(path) = manifest_path {
+        cmd.manifest_path(path);
+    }
+    let metadata = cmd
+        .exec()
+        .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))?;
+    Ok(metadata
+        .packages
+        .iter()
+        .find(|p| p.name.as_str() == "k8s-openapi")
+        .and_then(|p| p.manifest_path.parent())
+        .map(|dir| dir.as_std_path().join("src")))
+}
+
 /// The Kubernetes minor version k8s-openapi resolves to in the workspace (`cargo metadata`
 /// with dependencies: slower, used only when no member names a version itself).
 pub fn resolved_kubernetes(manifest_path: Option<&Path>) -> Result<Option<u32>, String> {

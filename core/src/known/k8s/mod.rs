@@ -32,7 +32,11 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub use convert::schema_of;
-pub use go_facts::{SUPPORTED as SUPPORTED_KUBERNETES, select as select_kubernetes};
+pub use go_facts::{
+    Descriptions as KubernetesDescriptions, SUPPORTED as SUPPORTED_KUBERNETES,
+    compiled_minor as compiled_kubernetes, select as select_kubernetes,
+    set_descriptions as set_kubernetes_descriptions,
+};
 
 use crate::model::{Known, Shape};
 use crate::schema::Schema;
