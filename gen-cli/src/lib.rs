@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod collect;
 pub mod generate;
+pub mod k8s_docs;
 pub mod output;
 pub mod source;
 pub mod workspace;
@@ -103,6 +104,49 @@ fn format_diagnostic(level: &str, e: &Error) -> String {
     }
 }
 
+/// Selects the Kubernetes version whose tables k8s-openapi types get: the one the packages'
+/// k8s-openapi dependency names, else the one the workspace resolves when a package depends on
+/// k8s-openapi without naming one; otherwise the one gen-cli is built with. One per run.
+fn select_kubernetes(options: &Options, packages: &[workspace::Package]) -> Result<(), String> {
+    let mut named: Vec<(u32, &str)> = packages
+        .iter()
+        .filter_map(|p| Some((p.kubernetes?, p.name.as_str())))
+        .collect();
+    named.sort();
+    named.dedup_by_key(|(minor, _)| *minor);
+    let minor = match named.as_slice() {
+        [] if packages.iter().any(|p| p.k8s_openapi) => {
+            workspace::resolved_kubernetes(options.manifest_path.as_deref())?
+        }
+        [] => None,
+        [(minor, _)] => Some(*minor),
+        [(a, first), (b, second), ..] => {
+            return Err(format!(
+                "packages use different Kubernetes versions (`{first}`: 1.{a}, `{second}`: \
+                 1.{b}); run kubegen once per version with `-p`"
+            ));
+        }
+    };
+    let Some(minor) = minor else {
+        return Ok(());
+    };
+    kubegen_core::known::select_kubernetes(minor)?;
+    if minor != kubegen_core::known::compiled_kubernetes() {
+        // This binary's k8s-openapi words are another version's: read the selected one's.
+        let src = workspace::k8s_openapi_src(options.manifest_path.as_deref())?
+            .ok_or("the workspace names a Kubernetes version but resolves no k8s-openapi")?;
+        let dir = src.join(format!("v1_{minor}"));
+        if !dir.is_dir() {
+            return Err(format!(
+                "k8s-openapi's sources have no {} for Kubernetes 1.{minor}",
+                dir.display()
+            ));
+        }
+        kubegen_core::known::set_kubernetes_descriptions(k8s_docs::read(&dir));
+    }
+    Ok(())
+}
+
 fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode, Vec<Error>> {
     let one = |message: String| vec![Error::new(None, "", message)];
     let packages =
@@ -112,6 +156,7 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
             "no workspace member depends on kubegen; name one with `-p`".to_string(),
         ));
     }
+    select_kubernetes(options, &packages).map_err(one)?;
     // Generate everything first: nothing is written unless every package succeeds.
     let mut all = Vec::new();
     let mut errors = Vec::new();

@@ -13,6 +13,62 @@ pub struct Package {
     pub dir: PathBuf,
     /// Its library and binary targets: crate name and root source file.
     pub targets: Vec<(String, PathBuf)>,
+    /// Whether it depends on k8s-openapi itself.
+    pub k8s_openapi: bool,
+    /// The Kubernetes minor version its k8s-openapi dependency names (`v1_33` → 33, `latest`
+    /// → 37, `earliest` → 33), if it names one.
+    pub kubernetes: Option<u32>,
+}
+
+/// The Kubernetes minor version a k8s-openapi 0.29 dependency's features name, if any.
+pub fn kubernetes_of(features: &[String]) -> Option<u32> {
+    features.iter().find_map(|feature| match feature.as_str() {
+        "latest" => Some(37),
+        "earliest" => Some(33),
+        other => other.strip_prefix("v1_")?.parse().ok(),
+    })
+}
+
+/// The `src` folder of the k8s-openapi package the workspace resolves (`cargo metadata` with
+/// dependencies), if any.
+pub fn k8s_openapi_src(manifest_path: Option<&Path>) -> Result<Option<PathBuf>, String> {
+    let mut cmd = MetadataCommand::new();
+    if let Some(path) = manifest_path {
+        cmd.manifest_path(path);
+    }
+    let metadata = cmd
+        .exec()
+        .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))?;
+    Ok(metadata
+        .packages
+        .iter()
+        .find(|p| p.name.as_str() == "k8s-openapi")
+        .and_then(|p| p.manifest_path.parent())
+        .map(|dir| dir.as_std_path().join("src")))
+}
+
+/// The Kubernetes minor version k8s-openapi resolves to in the workspace (`cargo metadata`
+/// with dependencies: slower, used only when no member names a version itself).
+pub fn resolved_kubernetes(manifest_path: Option<&Path>) -> Result<Option<u32>, String> {
+    let mut cmd = MetadataCommand::new();
+    if let Some(path) = manifest_path {
+        cmd.manifest_path(path);
+    }
+    let metadata = cmd
+        .exec()
+        .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))?;
+    let nodes = metadata
+        .resolve
+        .as_ref()
+        .map(|r| r.nodes.as_slice())
+        .unwrap_or_default();
+    Ok(nodes
+        .iter()
+        .filter(|node| metadata[&node.id].name.as_str() == "k8s-openapi")
+        .find_map(|node| {
+            let features: Vec<String> = node.features.iter().map(|f| f.to_string()).collect();
+            kubernetes_of(&features)
+        }))
 }
 
 /// The members to process: those named with `-p`, or every member that depends on kubegen.
@@ -66,6 +122,12 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
                     )
                 })
                 .collect(),
+            k8s_openapi: p.dependencies.iter().any(|d| d.name == "k8s-openapi"),
+            kubernetes: p
+                .dependencies
+                .iter()
+                .filter(|d| d.name == "k8s-openapi")
+                .find_map(|d| kubernetes_of(&d.features)),
         })
         .collect();
     Ok(packages)

@@ -666,3 +666,53 @@ fn a_conversion_webhook_goes_into_the_crd_of_several_versions_only() {
         "{err}"
     );
 }
+
+/// `api` with a `PodSpec` field and a k8s-openapi dependency enabling `feature`.
+fn pod_workspace(name: &str, feature: &str) -> Workspace {
+    let ws = Workspace::new(name);
+    ws.write(
+        "api/Cargo.toml",
+        &format!(
+            "[package]\nname = \"api\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+             [dependencies]\nkubegen = \"0.1.0\"\n\
+             k8s-openapi = {{ version = \"0.29.0\", features = [\"{feature}\"] }}\n"
+        ),
+    );
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET.replace(
+            "pub parts: Vec<Part>,",
+            "pub parts: Vec<Part>,\n    pub pod: k8s_openapi::api::core::v1::PodSpec,",
+        ),
+    );
+    ws
+}
+
+#[test]
+fn the_kubernetes_version_is_the_one_the_package_names() {
+    let newest = pod_workspace("k8s-latest", "latest");
+    let out = newest.run(&["crd", "--stdout"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("evictionResponders:"));
+
+    // Kubernetes 1.36's PodSpec has no `evictionResponders` (new in 1.37).
+    let older = pod_workspace("k8s-1-36", "v1_36");
+    let out = older.run(&["crd", "--stdout"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let crd = stdout(&out);
+    assert!(crd.contains("containers:") && !crd.contains("evictionResponders:"));
+}
+
+#[test]
+fn a_kubernetes_version_without_tables_is_an_error_naming_the_supported_ones() {
+    let ws = pod_workspace("k8s-1-32", "v1_32");
+    let out = ws.run(&["manifests"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains("no tables for Kubernetes 1.32")
+            && err.contains("supported: v1_33, v1_34, v1_35, v1_36, v1_37"),
+        "{err}"
+    );
+    assert!(!ws.exists(CRD));
+}

@@ -20,6 +20,8 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         name: "input".into(),
         dir: std::env::temp_dir(),
         targets: vec![("input".into(), file.to_path_buf())],
+        k8s_openapi: false,
+        kubernetes: None,
     };
     let options = Options {
         packages: Vec::new(),

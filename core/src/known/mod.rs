@@ -8,6 +8,12 @@ pub mod info;
 mod k8s;
 mod std_types;
 
+#[cfg(feature = "k8s")]
+pub use k8s::{
+    KubernetesDescriptions, SUPPORTED_KUBERNETES, compiled_kubernetes, select_kubernetes,
+    set_kubernetes_descriptions,
+};
+
 use crate::model::Shape;
 use info::{Info, Kind};
 

@@ -283,6 +283,7 @@ impl Converter {
         self.expanding.push(name.to_string());
         let mut schema = self.node(&value);
         self.expanding.pop();
+        super::go_facts::apply(name, &mut schema);
         super::topology::apply(name, &mut schema);
         schema
     }

@@ -24,6 +24,7 @@
 //! always the enabled version's.
 
 mod convert;
+mod go_facts;
 #[macro_use]
 mod topology;
 
@@ -31,6 +32,11 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 pub use convert::schema_of;
+pub use go_facts::{
+    Descriptions as KubernetesDescriptions, SUPPORTED as SUPPORTED_KUBERNETES,
+    compiled_minor as compiled_kubernetes, select as select_kubernetes,
+    set_descriptions as set_kubernetes_descriptions,
+};
 
 use crate::model::{Known, Shape};
 use crate::schema::Schema;
@@ -173,5 +179,9 @@ pub(super) fn canonical(path: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod generate;
+#[cfg(test)]
+mod go_generate;
+#[cfg(test)]
+mod go_source;
 #[cfg(test)]
 mod tests;
