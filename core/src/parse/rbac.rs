@@ -4,15 +4,13 @@
 //! `role_name`. Lists take both [`List`] forms. Every problem is reported at once, each at
 //! the key or value it is about.
 
-use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
 use syn::Expr;
-use syn::spanned::Spanned;
 
 use super::markers::is_dns_label;
-use super::values::{List, did_you_mean};
+use super::values::{List, did_you_mean, known_metas};
 use crate::rbac::{
     ALL_VERBS, RESOURCE_VERBS, RbacRule, SPECIAL_VERBS, URL_VERBS, role_name_problem,
 };
@@ -69,31 +67,8 @@ impl FromMeta for Groups {
 /// Parses the arguments of one `#[rbac(...)]` attribute (the tokens inside the
 /// parentheses). The rule's `loc` is left for the caller to fill.
 pub fn parse(tokens: TokenStream) -> Result<RbacRule> {
-    let whole = tokens.span();
-    let metas = NestedMeta::parse_meta_list(tokens)?;
-    let metas_len = metas.len();
     let mut errors = Error::accumulator();
-    let mut known = Vec::new();
-    for meta in metas {
-        let path = match &meta {
-            NestedMeta::Meta(m) => m.path(),
-            NestedMeta::NameValueInvalidExpr(m) => &m.path,
-            NestedMeta::Lit(_) => {
-                errors.push(Error::custom("expected `key = value`").with_span(&meta));
-                continue;
-            }
-        };
-        if path
-            .get_ident()
-            .is_some_and(|i| KEYS.iter().any(|k| i == k))
-        {
-            known.push(meta);
-        } else {
-            errors.push(Error::unknown_field_path_with_alts(path, KEYS.iter()).with_span(path));
-        }
-    }
-    // An unknown key may be a misspelled one: then "missing" errors would only repeat it.
-    let whole = (known.len() == metas_len).then_some(whole);
+    let (known, whole) = known_metas(tokens, KEYS, &[], &mut errors)?;
     let Some(raw) = errors.handle(Raw::from_list(&known)) else {
         return Err(errors.finish().expect_err("an error was just handled"));
     };

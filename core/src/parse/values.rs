@@ -1,8 +1,11 @@
 //! The value forms of MARKERS.md: numbers that must not be quoted, `;`-or-array lists, JSON
 //! values written as Rust expressions, and closed sets of words with "did you mean".
 
+use darling::ast::NestedMeta;
 use darling::{Error, FromMeta, Result};
+use proc_macro2::{Span, TokenStream};
 use serde_json::Value;
+use syn::spanned::Spanned;
 use syn::{Expr, Lit, UnOp};
 
 /// A number (`minimum = -0.5`); a quoted number is an error.
@@ -175,6 +178,44 @@ pub fn did_you_mean(input: &str, candidates: &[&str]) -> String {
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| format!(". Did you mean `{c}`?"))
         .unwrap_or_default()
+}
+
+/// Splits an attribute's `tokens` into known `key = value` metas, reporting unknown keys with a
+/// suggestion (and `refused` ones with their reason). The span is `None` when a key was not
+/// known: then missing keys are not reported, since the unknown key may be a misspelled one.
+pub(crate) fn known_metas(
+    tokens: TokenStream,
+    keys: &[&str],
+    refused: &[(&str, &str)],
+    errors: &mut darling::error::Accumulator,
+) -> Result<(Vec<NestedMeta>, Option<Span>)> {
+    let whole = tokens.span();
+    let metas = NestedMeta::parse_meta_list(tokens)?;
+    let count = metas.len();
+    let mut known = Vec::new();
+    for meta in metas {
+        let path = match &meta {
+            NestedMeta::Meta(m) => m.path(),
+            NestedMeta::NameValueInvalidExpr(m) => &m.path,
+            NestedMeta::Lit(_) => {
+                errors.push(Error::custom("expected `key = value`").with_span(&meta));
+                continue;
+            }
+        };
+        let Some(key) = path.get_ident().map(ToString::to_string) else {
+            errors.push(Error::unknown_field_path_with_alts(path, keys.iter()).with_span(path));
+            continue;
+        };
+        if keys.contains(&key.as_str()) {
+            known.push(meta);
+        } else if let Some((_, why)) = refused.iter().find(|(k, _)| *k == key) {
+            errors.push(Error::custom(why).with_span(path));
+        } else {
+            errors.push(Error::unknown_field_path_with_alts(path, keys.iter()).with_span(path));
+        }
+    }
+    let all_known = known.len() == count;
+    Ok((known, all_known.then_some(whole)))
 }
 
 #[cfg(test)]

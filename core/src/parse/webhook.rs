@@ -1,13 +1,11 @@
 //! `#[webhook(...)]` and `#[webhook_configuration(...)]`: parsed and checked at compile time
 //! with controller-gen's rules, every problem at the key it is about.
 
-use darling::ast::NestedMeta;
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
-use syn::spanned::Spanned;
 
-use super::values::{List, Num, did_you_mean};
+use super::values::{List, Num, did_you_mean, known_metas};
 use crate::webhook::{ConfigurationName, VERBS, Webhook, name_problem};
 
 /// The keys `#[webhook]` takes.
@@ -55,53 +53,18 @@ struct Raw {
     patch: Option<SpannedValue<String>>,
 }
 
-/// Splits `tokens` into known `key = value` metas, reporting unknown keys with a suggestion.
-/// The span is `None` when a key was unknown: then missing keys are not reported, since the
-/// unknown key may be a misspelled one.
-fn known_metas(
-    tokens: TokenStream,
-    keys: &[&str],
-    errors: &mut darling::error::Accumulator,
-) -> Result<(Vec<NestedMeta>, Option<Span>)> {
-    let whole = tokens.span();
-    let metas = NestedMeta::parse_meta_list(tokens)?;
-    let count = metas.len();
-    let mut known = Vec::new();
-    for meta in metas {
-        let path = match &meta {
-            NestedMeta::Meta(m) => m.path(),
-            NestedMeta::NameValueInvalidExpr(m) => &m.path,
-            NestedMeta::Lit(_) => {
-                errors.push(Error::custom("expected `key = value`").with_span(&meta));
-                continue;
-            }
-        };
-        if path
-            .get_ident()
-            .is_some_and(|i| keys.iter().any(|k| i == k))
-        {
-            known.push(meta);
-        } else if path.is_ident("webhook_versions") {
-            errors.push(
-                Error::custom(
-                    "`webhook_versions` is not needed: kubegen writes admissionregistration.k8s.io/v1 \
-                     only (v1beta1 is no longer served by Kubernetes); remove it",
-                )
-                .with_span(path),
-            );
-        } else {
-            errors.push(Error::unknown_field_path_with_alts(path, keys.iter()).with_span(path));
-        }
-    }
-    let all_known = known.len() == count;
-    Ok((known, all_known.then_some(whole)))
-}
+/// Keys controller-gen takes that kubegen refuses, with why.
+const REFUSED: &[(&str, &str)] = &[(
+    "webhook_versions",
+    "`webhook_versions` is not needed: kubegen writes admissionregistration.k8s.io/v1 only \
+     (v1beta1 is no longer served by Kubernetes); remove it",
+)];
 
 /// Parses the arguments of one `#[webhook(...)]` (the tokens inside the parentheses). The
 /// webhook's `loc` is left for the caller to fill.
 pub fn parse(tokens: TokenStream) -> Result<Webhook> {
     let mut errors = Error::accumulator();
-    let (known, whole) = known_metas(tokens, KEYS, &mut errors)?;
+    let (known, whole) = known_metas(tokens, KEYS, REFUSED, &mut errors)?;
     let Some(raw) = errors.handle(Raw::from_list(&known)) else {
         return Err(errors.finish().expect_err("an error was just handled"));
     };
@@ -385,7 +348,7 @@ struct RawConfiguration {
 /// Parses the arguments of one `#[webhook_configuration(mutating = ..., name = "...")]`.
 pub fn parse_configuration(tokens: TokenStream) -> Result<ConfigurationName> {
     let mut errors = Error::accumulator();
-    let (known, _) = known_metas(tokens, &["mutating", "name"], &mut errors)?;
+    let (known, _) = known_metas(tokens, &["mutating", "name"], &[], &mut errors)?;
     let Some(raw) = errors.handle(RawConfiguration::from_list(&known)) else {
         return Err(errors.finish().expect_err("an error was just handled"));
     };
