@@ -24,6 +24,9 @@ use super::admission::{self, Reply};
 use super::{CertDir, Conversion, Denied, Webhook};
 use crate::CustomResource;
 
+/// A route's handler: a request body in, a reply out.
+type Handler = Arc<dyn Fn(&[u8]) -> Reply + Send + Sync>;
+
 /// How long a client has to finish the TLS handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -129,7 +132,7 @@ impl Server {
         self,
         webhooks: impl IntoIterator<Item = Webhook>,
         mutating: bool,
-        handler: Arc<dyn Fn(&[u8]) -> Reply + Send + Sync>,
+        handler: Handler,
     ) -> Self {
         let mut server = self;
         for webhook in webhooks {
@@ -155,7 +158,7 @@ impl Server {
         server
     }
 
-    fn route(mut self, path: String, handler: Arc<dyn Fn(&[u8]) -> Reply + Send + Sync>) -> Self {
+    fn route(mut self, path: String, handler: Handler) -> Self {
         assert!(
             self.paths.insert(path.clone()),
             "two webhooks are served on {path}"
