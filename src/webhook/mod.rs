@@ -17,6 +17,9 @@
 //! `tls.key`, as cert-manager mounts a Secret) and reloads it when the files change. A
 //! malformed review is a `400`; an object of another kind, one that does not deserialize or
 //! a handler that panics is a denial (a failed conversion), never a crash.
+//!
+//! The README's "The webhook server" has a complete example; `tests/webhook_server.rs` runs
+//! one over HTTPS.
 
 mod admission;
 mod conversion;
