@@ -171,3 +171,148 @@ where
         Err(e) => deny(&req, e.to_string(), 500),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use k8s_openapi::api::core::v1::ConfigMap;
+    use serde_json::json;
+
+    fn review(kind: &str, object: Value, old: Value) -> Vec<u8> {
+        let review = json!({
+            "apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+            "request": {
+                "uid": "u", "operation": "UPDATE", "userInfo": {},
+                "kind": {"group": "", "version": "v1", "kind": kind},
+                "resource": {"group": "", "version": "v1", "resource": "configmaps"},
+                "object": object, "oldObject": old
+            }
+        });
+        serde_json::to_vec(&review).unwrap()
+    }
+
+    fn config_map(data: Value) -> Value {
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": data})
+    }
+
+    fn response(reply: Reply) -> Value {
+        match reply {
+            Reply::Review(bytes) => {
+                serde_json::from_slice::<Value>(&bytes).unwrap()["response"].clone()
+            }
+            Reply::BadRequest(message) => panic!("bad request: {message}"),
+        }
+    }
+
+    fn check(new: &ConfigMap, old: Option<&ConfigMap>) -> Result<(), Denied> {
+        let value = |c: &ConfigMap| c.data.as_ref().and_then(|d| d.get("k").cloned());
+        match (value(new).as_deref(), old.map(value)) {
+            (Some("panic"), _) => panic!("{}", "handler bug"),
+            (Some("bad"), _) => Err(Denied::new("k must not be bad").with_code(422)),
+            (_, Some(None)) => Err("the old object had no k".into()),
+            _ => Ok(()),
+        }
+    }
+
+    #[test]
+    fn denials_carry_the_handlers_message_and_code() {
+        let old = config_map(json!({"k": "a"}));
+        let ok = response(validate(
+            &review("ConfigMap", config_map(json!({"k": "b"})), old.clone()),
+            &check,
+        ));
+        assert_eq!(
+            (ok["allowed"].clone(), ok["uid"].clone()),
+            (json!(true), json!("u"))
+        );
+
+        let denied = response(validate(
+            &review("ConfigMap", config_map(json!({"k": "bad"})), old.clone()),
+            &check,
+        ));
+        assert_eq!(denied["allowed"], false);
+        assert_eq!(denied["status"]["message"], "k must not be bad");
+        assert_eq!(denied["status"]["code"], 422);
+
+        let denied = response(validate(
+            &review("ConfigMap", config_map(json!({})), config_map(json!({}))),
+            &check,
+        ));
+        assert_eq!(denied["status"]["message"], "the old object had no k");
+        assert_eq!(denied["status"]["code"], 403);
+    }
+
+    #[test]
+    fn panics_wrong_kinds_and_unreadable_objects_are_denials() {
+        let old = config_map(json!({}));
+        let panicked = response(validate(
+            &review("ConfigMap", config_map(json!({"k": "panic"})), old.clone()),
+            &check,
+        ));
+        assert_eq!(panicked["status"]["code"], 500);
+        assert_eq!(
+            panicked["status"]["message"],
+            "the webhook failed: handler bug"
+        );
+
+        let other = response(validate(
+            &review("Secret", config_map(json!({})), old.clone()),
+            &check,
+        ));
+        assert_eq!(other["allowed"], false);
+        assert_eq!(
+            other["status"]["message"],
+            "this webhook admits ConfigMap of v1, not Secret of v1"
+        );
+
+        let unreadable = response(validate(
+            &review("ConfigMap", config_map(json!(["x"])), old),
+            &check,
+        ));
+        assert_eq!(unreadable["allowed"], false);
+        assert!(
+            unreadable["status"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("the object is not a valid ConfigMap")
+        );
+    }
+
+    #[test]
+    fn malformed_bodies_are_bad_requests() {
+        for body in [
+            &b"{"[..],
+            b"[]",
+            br#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}"#,
+        ] {
+            assert!(matches!(validate(body, &check), Reply::BadRequest(_)));
+            assert!(matches!(
+                mutate::<ConfigMap, _>(body, &|_| {}),
+                Reply::BadRequest(_)
+            ));
+        }
+    }
+
+    #[test]
+    fn defaulting_answers_the_patch_in_base64() {
+        use base64::Engine as _;
+        let original = config_map(json!({"k": "a"}));
+        let reply = mutate(
+            &review("ConfigMap", original.clone(), Value::Null),
+            &|c: &mut ConfigMap| {
+                c.data
+                    .get_or_insert_default()
+                    .insert("added".into(), "1".into());
+            },
+        );
+        let response = response(reply);
+        assert_eq!(response["patchType"], "JSONPatch");
+        let patch = base64::engine::general_purpose::STANDARD
+            .decode(response["patch"].as_str().unwrap())
+            .unwrap();
+        let patch: json_patch::Patch = serde_json::from_slice(&patch).unwrap();
+        let mut patched = original;
+        json_patch::patch(&mut patched, &patch).unwrap();
+        assert_eq!(patched["data"], json!({"k": "a", "added": "1"}));
+    }
+}
