@@ -72,6 +72,7 @@ pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
 /// (the handler) it also emits a module of the same name whose `webhooks()` returns the
 /// attributes' models, so the webhook server (`kubegen::webhook::Server`) routes the handler
 /// by the same path as the manifest. The `#[webhook]`s under the first are read with it.
+/// (A `fn` in an `impl` without `self` cannot carry it: the module cannot go there.)
 #[proc_macro_attribute]
 pub fn webhook(args: TokenStream, item: TokenStream) -> TokenStream {
     let (args, item) = (
