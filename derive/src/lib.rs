@@ -121,14 +121,14 @@ fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::T
             }
         }
     };
-    match errors.finish() {
-        Ok(()) => quote::quote!(#f #module),
-        Err(e) => {
-            let mut out = e.write_errors();
-            out.extend(quote::quote!(#f));
-            out
-        }
-    }
+    // The module is there even with errors, so that its uses add none.
+    let mut out = errors
+        .finish()
+        .err()
+        .map(|e| e.write_errors())
+        .unwrap_or_default();
+    out.extend(quote::quote!(#f #module));
+    out
 }
 
 /// Names the mutating (`mutating = true`) or the validating webhook configuration instead of
