@@ -442,6 +442,13 @@ async fn admission_reviews() {
     let (_, body) = post(addr, &root, VALIDATE, &review).await;
     assert_eq!(body["response"]["allowed"], true, "{body}");
 
+    // A large review (an update of two 2 MiB objects) is read.
+    let mut big = widget("v1beta1", json!({"replicas": 1}));
+    big["metadata"]["annotations"] = json!({"big": "x".repeat(2 << 20)});
+    let review = admission("UPDATE", "Widget", big.clone(), Some(big));
+    let (status, body) = post(addr, &root, VALIDATE, &review).await;
+    assert_eq!((status, &body["response"]["allowed"]), (200, &json!(true)));
+
     // Health, and an unknown path.
     let (status, body, _) = request(addr, std::slice::from_ref(&root), "GET", "/healthz", "").await;
     assert_eq!((status, body.as_str()), (200, "ok"));

@@ -27,6 +27,9 @@ use crate::CustomResource;
 /// A route's handler: a request body in, a reply out.
 type Handler = Arc<dyn Fn(&[u8]) -> Reply + Send + Sync>;
 
+/// The largest review read: an update carries two objects of up to 1.5 MiB each.
+const MAX_BODY: usize = 8 << 20;
+
 /// How long a client has to finish the TLS handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -125,7 +128,9 @@ impl Server {
 
     /// The routes as a plain (HTTP) axum router, to embed or test without TLS.
     pub fn router(&self) -> Router {
-        self.router.clone()
+        self.router
+            .clone()
+            .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
     }
 
     fn admission(
@@ -189,6 +194,7 @@ impl Server {
             .with_cert_resolver(resolver);
         config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         let acceptor = TlsAcceptor::from(Arc::new(config));
+        let app = self.router();
         let mut shutdown = std::pin::pin!(shutdown);
         loop {
             let (tcp, peer) = tokio::select! {
@@ -202,7 +208,7 @@ impl Server {
                     }
                 },
             };
-            let (acceptor, router) = (acceptor.clone(), self.router.clone());
+            let (acceptor, router) = (acceptor.clone(), app.clone());
             tokio::spawn(async move {
                 let tls = match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await
                 {
