@@ -36,6 +36,9 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "webhook")]
+pub mod webhook;
+
 pub mod markers {
     #![doc = include_str!("../docs/markers.md")]
 }
@@ -132,6 +135,15 @@ pub mod __private {
     pub use serde;
 
     use kubegen_core::model::{Errors, ResourceMarkers, TypeDef};
+
+    pub use kubegen_core::webhook::Webhook;
+
+    /// The models `#[webhook]` embedded as JSON.
+    pub fn webhooks(json: &[&str]) -> Vec<Webhook> {
+        json.iter()
+            .map(|j| serde_json::from_str(j).expect("the derive and kubegen are the same version"))
+            .collect()
+    }
 
     /// A derived type's model, from the JSON the derive embedded and the field shapes.
     pub fn type_def(key: &str, json: &str, shapes: Vec<Shape>) -> Result<TypeDef, Errors> {

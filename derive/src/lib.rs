@@ -68,14 +68,67 @@ pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
 /// An admission webhook: one entry of `config/webhook/manifests.yaml`, which `gen-cli`
 /// writes from every `#[webhook]` of the crate. Keys are controller-gen's
 /// `+kubebuilder:webhook` arguments in snake_case (see MARKERS.md); they are checked here, at
-/// compile time, with controller-gen's rules. It leaves its item unchanged.
+/// compile time, with controller-gen's rules. It leaves its item unchanged; on a free `fn`
+/// (the handler) it also emits a module of the same name whose `webhooks()` returns the
+/// attributes' models, so the webhook server (`kubegen::webhook::Server`) routes the handler
+/// by the same path as the manifest. The `#[webhook]`s under the first are read with it.
+/// (A `fn` in an `impl` without `self` cannot carry it: the module cannot go there.)
 #[proc_macro_attribute]
 pub fn webhook(args: TokenStream, item: TokenStream) -> TokenStream {
     let (args, item) = (
         proc_macro2::TokenStream::from(args),
         proc_macro2::TokenStream::from(item),
     );
-    guarded(|| checked(kubegen_core::parse::webhook::parse(args), item))
+    guarded(|| match syn::parse2::<syn::ItemFn>(item.clone()) {
+        Ok(f) if f.sig.receiver().is_none() => handler(args, f),
+        _ => checked(kubegen_core::parse::webhook::parse(args), item),
+    })
+}
+
+/// `#[webhook]` on a handler fn: the fn without its other `#[webhook]`s (read here), and
+/// `mod <fn> { pub fn webhooks() }` with every model.
+fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::TokenStream {
+    let is_webhook = |a: &syn::Attribute| {
+        a.path()
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "webhook")
+            && matches!(a.meta, syn::Meta::List(_))
+    };
+    let mut errors = darling::Error::accumulator();
+    let mut models = Vec::new();
+    let mut push = |parsed: darling::Result<kubegen_core::webhook::Webhook>| {
+        if let Some(w) = errors.handle(parsed) {
+            models.push(serde_json::to_string(&w).expect("a webhook serializes"));
+        }
+    };
+    push(kubegen_core::parse::webhook::parse(args));
+    for attr in f.attrs.iter().filter(|a| is_webhook(a)) {
+        if let syn::Meta::List(list) = &attr.meta {
+            push(kubegen_core::parse::webhook::parse(list.tokens.clone()));
+        }
+    }
+    f.attrs.retain(|a| !is_webhook(a));
+    let (vis, name) = (&f.vis, &f.sig.ident);
+    let doc = format!("The `#[webhook]`s of the handler `{name}`, for the webhook server.");
+    let module = quote::quote! {
+        #[doc = #doc]
+        #[allow(dead_code)]
+        #vis mod #name {
+            /// The models of the `#[webhook]` attributes, in source order.
+            pub fn webhooks() -> ::std::vec::Vec<::kubegen::__private::Webhook> {
+                ::kubegen::__private::webhooks(&[#(#models),*])
+            }
+        }
+    };
+    // The module is there even with errors, so that its uses add none.
+    let mut out = errors
+        .finish()
+        .err()
+        .map(|e| e.write_errors())
+        .unwrap_or_default();
+    out.extend(quote::quote!(#f #module));
+    out
 }
 
 /// Names the mutating (`mutating = true`) or the validating webhook configuration instead of
