@@ -32,13 +32,7 @@ pub fn kubernetes_of(features: &[String]) -> Option<u32> {
 /// The `src` folder of the k8s-openapi package the workspace resolves (`cargo metadata` with
 /// dependencies), if any.
 pub fn k8s_openapi_src(manifest_path: Option<&Path>) -> Result<Option<PathBuf>, String> {
-    let mut cmd = MetadataCommand::new();
-    if let Some(path) = manifest_path {
-        cmd.manifest_path(path);
-    }
-    let metadata = cmd
-        .exec()
-        .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))?;
+    let metadata = resolved(manifest_path)?;
     Ok(metadata
         .packages
         .iter()
@@ -50,13 +44,7 @@ pub fn k8s_openapi_src(manifest_path: Option<&Path>) -> Result<Option<PathBuf>, 
 /// The Kubernetes minor version k8s-openapi resolves to in the workspace (`cargo metadata`
 /// with dependencies: slower, used only when no member names a version itself).
 pub fn resolved_kubernetes(manifest_path: Option<&Path>) -> Result<Option<u32>, String> {
-    let mut cmd = MetadataCommand::new();
-    if let Some(path) = manifest_path {
-        cmd.manifest_path(path);
-    }
-    let metadata = cmd
-        .exec()
-        .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))?;
+    let metadata = resolved(manifest_path)?;
     let nodes = metadata
         .resolve
         .as_ref()
@@ -69,6 +57,16 @@ pub fn resolved_kubernetes(manifest_path: Option<&Path>) -> Result<Option<u32>, 
             let features: Vec<String> = node.features.iter().map(|f| f.to_string()).collect();
             kubernetes_of(&features)
         }))
+}
+
+/// The workspace with its dependencies resolved (`cargo metadata` without `--no-deps`).
+fn resolved(manifest_path: Option<&Path>) -> Result<cargo_metadata::Metadata, String> {
+    let mut cmd = MetadataCommand::new();
+    if let Some(path) = manifest_path {
+        cmd.manifest_path(path);
+    }
+    cmd.exec()
+        .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))
 }
 
 /// The members to process: those named with `-p`, or every member that depends on kubegen.
