@@ -46,6 +46,7 @@ pub fn admit(schema: &Schema, object: &Value, how: Admission) -> Result<Value, S
     let mut stored = object.clone();
     let mut dropped = Vec::new();
     prune(schema, &mut stored, how.root, "", &mut dropped);
+    super::defaults::apply(schema, &mut stored);
     if how.strict
         && let Some(loss) = dropped.into_iter().next()
     {
@@ -71,7 +72,7 @@ fn field<'s>(s: &'s Schema, key: &str) -> Option<(&'s Schema, bool)> {
     }
 }
 
-/// Steps 1 to 3 of [`admit`], recording in `dropped` each loss that strict mode rejects.
+/// Steps 1 and 2 of [`admit`], recording in `dropped` each loss that strict mode rejects.
 fn prune(s: &Schema, v: &mut Value, resource: bool, path: &str, dropped: &mut Vec<String>) {
     match v {
         Value::Object(map) => {
@@ -81,16 +82,12 @@ fn prune(s: &Schema, v: &mut Value, resource: bool, path: &str, dropped: &mut Ve
                 let implicit = resource && RESOURCE_FIELDS.contains(&k.as_str());
                 match field(s, k) {
                     _ if implicit && k == "metadata" => true,
+                    // Kept for defaulting (step 3) when there is a default.
                     Some((child, entry)) if x.is_null() && !child.nullable => {
-                        match &child.default {
-                            Some(default) => *x = default.clone(),
-                            None if entry => {
-                                dropped.push(format!("the null map value at `{at}` is dropped"));
-                                return false;
-                            }
-                            None => return false,
+                        if child.default.is_none() && entry {
+                            dropped.push(format!("the null map value at `{at}` is dropped"));
                         }
-                        true
+                        child.default.is_some()
                     }
                     Some((child, _)) => {
                         prune(child, x, false, &at, dropped);
@@ -103,13 +100,6 @@ fn prune(s: &Schema, v: &mut Value, resource: bool, path: &str, dropped: &mut Ve
                     }
                 }
             });
-            for (name, prop) in &s.properties {
-                if let Some(default) = &prop.default
-                    && !map.contains_key(name)
-                {
-                    map.insert(name.clone(), default.clone());
-                }
-            }
         }
         Value::Array(items) => {
             if let Some(item) = &s.items {
