@@ -8,7 +8,7 @@
 pub mod cli;
 pub mod collect;
 pub mod generate;
-pub mod k8s_docs;
+pub mod k8s_sources;
 pub mod output;
 pub mod source;
 pub mod workspace;
@@ -132,7 +132,7 @@ fn select_kubernetes(options: &Options, packages: &[workspace::Package]) -> Resu
     };
     kubegen_core::known::select_kubernetes(minor)?;
     if minor != kubegen_core::known::compiled_kubernetes() {
-        // This binary's k8s-openapi words are another version's: read the selected one's.
+        // This binary's k8s-openapi types are another version's: read the selected one's.
         let src = workspace::k8s_openapi_src(options.manifest_path.as_deref())?
             .ok_or("the workspace names a Kubernetes version but resolves no k8s-openapi")?;
         let dir = src.join(format!("v1_{minor}"));
@@ -142,7 +142,7 @@ fn select_kubernetes(options: &Options, packages: &[workspace::Package]) -> Resu
                 dir.display()
             ));
         }
-        kubegen_core::known::set_kubernetes_descriptions(k8s_docs::read(&dir));
+        kubegen_core::known::set_kubernetes_definitions(k8s_sources::read(&dir)?);
     }
     Ok(())
 }

@@ -2,12 +2,9 @@
 //! status) built with that feature: the CRD gen-cli writes equals the bytes its `crd()`
 //! renders. Ignored by default: it builds k8s-openapi once per version (a minute each).
 //!
-//! gen-cli is built with 1.37's k8s-openapi: for another version it keeps that version's
-//! fields (the Go tables) and reads that version's descriptions from k8s-openapi's sources.
-//!
-//! Status: equal for 1.33, 1.34, 1.36 and 1.37. 1.35 differs by `PodSpec.workloadRef`, a field
-//! only 1.35 has: 1.37's k8s-openapi has no shape for it, so gen-cli cannot write it (reading
-//! whole schemas, not only descriptions, from k8s-openapi's sources would).
+//! gen-cli is built with 1.37's k8s-openapi: for another version it reads that version's
+//! schemas from k8s-openapi's sources (`k8s_sources`), so a field only that version has
+//! (1.35's `PodSpec.workloadRef`) is written too. `KUBEGEN_VERSIONS=v1_35` runs one version.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -10,8 +10,8 @@ mod std_types;
 
 #[cfg(feature = "k8s")]
 pub use k8s::{
-    KubernetesDescriptions, SUPPORTED_KUBERNETES, compiled_kubernetes, select_kubernetes,
-    set_kubernetes_descriptions,
+    KubernetesDefinitions, SUPPORTED_KUBERNETES, compiled_kubernetes, select_kubernetes,
+    set_kubernetes_definitions,
 };
 
 use crate::model::Shape;

@@ -136,8 +136,15 @@ pub enum Scalar {
 pub struct Known {
     /// Its canonical path, e.g. `k8s_openapi::api::core::v1::PodSpec`.
     pub name: &'static str,
+    /// Builds its schema, given [`Known::name`].
+    pub build: fn(&'static str) -> Schema,
+}
+
+impl Known {
     /// Its schema.
-    pub schema: fn() -> Schema,
+    pub fn schema(&self) -> Schema {
+        (self.build)(self.name)
+    }
 }
 
 /// A reference to a type deriving `KubeSchema`, loaded lazily so recursive types terminate.

@@ -105,7 +105,7 @@ impl Builder {
                 x_preserve_unknown_fields: true,
                 ..Schema::default()
             },
-            Shape::Known(known) => (known.schema)(),
+            Shape::Known(known) => known.schema(),
             Shape::Named(named) => {
                 if let Some(done) = self.cache.get(&named.key) {
                     return done.clone();

@@ -42,7 +42,7 @@ use serde_json::{Map, Value};
 use crate::schema::Schema;
 
 /// Where schemars' `openapi3` settings put definitions.
-const REF_PREFIX: &str = "#/components/schemas/";
+pub(super) const REF_PREFIX: &str = "#/components/schemas/";
 
 /// The regex controller-gen gives `resource.Quantity` (controller-tools' `known_types.go`).
 pub(super) const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
@@ -107,6 +107,12 @@ pub fn schema_of<T: JsonSchema>() -> Schema {
         .clone()
 }
 
+/// [`Known::build`](crate::model::Known::build) of a compiled k8s-openapi type: its
+/// [`schema_of`].
+pub(super) fn compiled<T: JsonSchema>(_name: &str) -> Schema {
+    schema_of::<T>()
+}
+
 /// How to generate a type's schemars schema.
 pub(super) type Generate = fn(&mut SchemaGenerator) -> schemars::Schema;
 
@@ -133,12 +139,24 @@ pub(super) fn convert(generate: Generate) -> Converted {
     for transform in generator.transforms_mut() {
         transform.transform(&mut root);
     }
+    convert_value(root.as_value(), &generator.take_definitions(true))
+}
+
+/// The definition `name` of `definitions` (k8s-openapi's schemas by Kubernetes name, as its
+/// `JsonSchema` impls write them), converted as [`schema_of`] converts a compiled type.
+pub(super) fn convert_definition(name: &str, definitions: &Map<String, Value>) -> Schema {
+    let root = serde_json::json!({ "$ref": format!("{REF_PREFIX}{name}") });
+    convert_value(&root, definitions).schema
+}
+
+/// Converts `root`, resolving its references against `definitions`.
+fn convert_value(root: &Value, definitions: &Map<String, Value>) -> Converted {
     let mut converter = Converter {
-        definitions: generator.take_definitions(true),
+        definitions,
         expanding: Vec::new(),
         dropped: Vec::new(),
     };
-    let schema = converter.node(root.as_value());
+    let schema = converter.node(root);
     Converted {
         schema,
         #[cfg(test)]
@@ -217,17 +235,17 @@ fn preserve_unknown() -> Schema {
     }
 }
 
-/// Resolves references against one generator's definitions.
-struct Converter {
-    /// The definitions by Kubernetes name, transforms applied.
-    definitions: Map<String, Value>,
+/// Resolves references against one set of definitions.
+struct Converter<'a> {
+    /// The definitions by Kubernetes name.
+    definitions: &'a Map<String, Value>,
     /// The definitions being expanded, outermost first (to cut recursion).
     expanding: Vec<String>,
     /// Keywords dropped so far.
     dropped: Vec<String>,
 }
 
-impl Converter {
+impl Converter<'_> {
     /// Converts one schema node.
     fn node(&mut self, value: &Value) -> Schema {
         let Value::Object(object) = value else {

@@ -14,9 +14,9 @@
 //! Each table covers the types k8s-openapi's newest version (1.37) has, and (the generator
 //! being built with 1.37) its description breaks are computed against 1.37's words: where an
 //! older version words a doc differently, the word count differs and the text is left alone.
-//! When the selected version is not the compiled one, its descriptions are given with
-//! [`set_descriptions`] (gen-cli reads them from k8s-openapi's sources) and replace the
-//! compiled-in words before the facts apply.
+//! When the selected version is not the compiled one, its k8s-openapi schemas come from
+//! [`selected`](super::selected) (gen-cli reads them from k8s-openapi's sources) and the facts
+//! apply to them alike.
 //! Not applied: `+listType`/`+mapType` facts (kept in the tables; the
 //! [`topology`](super::topology) data, the same markers as published, is applied instead).
 //!
@@ -202,26 +202,6 @@ pub fn select(minor: u32) -> Result<(), String> {
     }
 }
 
-/// One Kubernetes definition's descriptions in another version than k8s-openapi's compiled
-/// one: the type's, and its properties' own, by JSON name.
-#[derive(Clone, Debug, Default)]
-pub struct Descriptions {
-    /// The type's description.
-    pub type_doc: Option<String>,
-    /// The properties' own descriptions.
-    pub properties: HashMap<String, String>,
-}
-
-/// The selected version's descriptions by definition name, when it is not the compiled one.
-static DESCRIPTIONS: OnceLock<HashMap<String, Descriptions>> = OnceLock::new();
-
-/// Gives the descriptions of the [`select`]ed version (gen-cli reads them from k8s-openapi's
-/// sources for that version), once per process and before any schema is built: k8s-openapi's
-/// compiled-in words are another version's.
-pub fn set_descriptions(descriptions: HashMap<String, Descriptions>) {
-    let _ = DESCRIPTIONS.set(descriptions);
-}
-
 /// The Kubernetes minor version whose tables apply.
 pub(super) fn selected() -> u32 {
     SELECTED.get().copied().unwrap_or_else(compiled_minor)
@@ -243,14 +223,6 @@ pub(super) fn lookup(name: &str) -> Option<&'static GoType> {
 
 /// Merges the Go facts of the definition `name` into its converted schema.
 pub(super) fn apply(name: &str, schema: &mut Schema) {
-    if let Some(docs) = DESCRIPTIONS.get().and_then(|all| all.get(name)) {
-        schema.description.clone_from(&docs.type_doc);
-        for (property, node) in &mut schema.properties {
-            if let Some(text) = docs.properties.get(property) {
-                node.description = Some(text.clone());
-            }
-        }
-    }
     let Some(go) = lookup(name) else {
         return;
     };
@@ -260,12 +232,6 @@ pub(super) fn apply(name: &str, schema: &mut Schema) {
     rewrap_description(&mut schema.description, go.breaks);
     if schema.properties.is_empty() {
         return;
-    }
-    if selected() != compiled_minor() {
-        // k8s-openapi's types are another version's: keep the selected version's fields.
-        schema
-            .properties
-            .retain(|name, _| go.fields.iter().any(|field| field.name == name));
     }
     schema.required = go
         .fields

@@ -25,18 +25,18 @@
 
 mod convert;
 mod go_facts;
+mod selected;
 #[macro_use]
 mod topology;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-pub use convert::schema_of;
 pub use go_facts::{
-    Descriptions as KubernetesDescriptions, SUPPORTED as SUPPORTED_KUBERNETES,
-    compiled_minor as compiled_kubernetes, select as select_kubernetes,
-    set_descriptions as set_kubernetes_descriptions,
+    SUPPORTED as SUPPORTED_KUBERNETES, compiled_minor as compiled_kubernetes,
+    select as select_kubernetes,
 };
+pub use selected::{Definitions as KubernetesDefinitions, set as set_kubernetes_definitions};
 
 use crate::model::{Known, Shape};
 use crate::schema::Schema;
@@ -61,7 +61,7 @@ macro_rules! k8s_types {
                 fn shape() -> crate::model::Shape {
                     crate::model::Shape::Known(crate::model::Known {
                         name: concat!("k8s_openapi" $(, "::", stringify!($segment))+),
-                        schema: crate::known::k8s::schema_of::<Self>,
+                        build: crate::known::k8s::convert::compiled::<Self>,
                     })
                 }
             }
@@ -112,13 +112,13 @@ impl super::KubeSchema for k8s_openapi::ByteString {
     fn shape() -> Shape {
         Shape::Known(Known {
             name: "k8s_openapi::ByteString",
-            schema: byte_string,
+            build: byte_string,
         })
     }
 }
 
 /// The schema of `k8s_openapi::ByteString`, as the Kubernetes OpenAPI writes `[]byte` fields.
-fn byte_string() -> Schema {
+fn byte_string(_: &str) -> Schema {
     Schema::formatted("string", "byte")
 }
 
@@ -128,11 +128,22 @@ fn hand_written() -> Vec<Shape> {
 }
 
 /// The shape of the k8s-openapi type at a canonical path (see [`canonical`]); `None` for any
-/// other path, including types the enabled Kubernetes version does not have.
+/// other path, including types the enabled Kubernetes version (or the selected one, see
+/// [`selected`]) does not have.
 pub(super) fn lookup(path: &str) -> Option<Shape> {
     static TABLE: OnceLock<HashMap<&'static str, Known>> = OnceLock::new();
     if !path.starts_with("k8s_openapi::") {
         return None;
+    }
+    if selected::active() {
+        return selected::lookup(path)
+            .or_else(|| {
+                hand_written().into_iter().find_map(|shape| match shape {
+                    Shape::Known(known) if known.name == path => Some(known),
+                    _ => None,
+                })
+            })
+            .map(Shape::Known);
     }
     TABLE
         .get_or_init(types::table)

@@ -7,7 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, MicroTime, Objec
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde_json::{Value, json};
 
-use super::convert::{QUANTITY_PATTERN, convert, overridden};
+use super::convert::{QUANTITY_PATTERN, convert, overridden, schema_of};
 use super::generate::{k8s_openapi_sources, scan};
 use super::*;
 use crate::known::KubeSchema;
@@ -50,7 +50,7 @@ fn trait_dispatch_and_lookup_agree() {
     assert_eq!(by_trait.name, "k8s_openapi::api::core::v1::PodSpec");
     let by_path = known_of(lookup("k8s_openapi::api::core::v1::PodSpec").expect("PodSpec"));
     assert_eq!(by_trait.name, by_path.name);
-    assert_eq!((by_trait.schema)(), (by_path.schema)());
+    assert_eq!(by_trait.schema(), by_path.schema());
 
     // Every entry's key is its name, and the public lookup goes through canonical paths.
     for (path, known) in types::table() {
@@ -1020,7 +1020,7 @@ fn byte_string_is_a_base64_string() {
     let known = known_of(shape.clone());
     assert_eq!(known.name, "k8s_openapi::ByteString");
     assert_eq!(
-        json_of(&(known.schema)()),
+        json_of(&known.schema()),
         json!({"type": "string", "format": "byte"})
     );
     assert_eq!(lookup("k8s_openapi::ByteString"), Some(shape));
