@@ -68,8 +68,21 @@ pub struct Options {
     /// The name of the ClusterRole (and of Roles without `role_name`).
     #[arg(long, value_name = "NAME", default_value = "manager-role")]
     pub role_name: String,
+    /// Write Kubernetes types as this version has them (`v1_36`, `latest`; the k8s-openapi
+    /// feature names) instead of the version the packages resolve. The CRD files then differ
+    /// from what `crd()` renders unless the crate is built with that feature: for comparing
+    /// with what controller-gen writes against another `k8s.io/api`.
+    #[arg(long, value_name = "FEATURE", value_parser = kubernetes_version)]
+    pub kubernetes: Option<u32>,
     /// Shorten every description to this many bytes, as controller-gen's `maxDescLen`
     /// (0 removes them). The files then differ from what `crd()` renders.
     #[arg(long, value_name = "BYTES")]
     pub max_desc_len: Option<usize>,
+}
+
+/// The Kubernetes minor version a k8s-openapi feature name stands for.
+fn kubernetes_version(feature: &str) -> Result<u32, String> {
+    crate::workspace::kubernetes_of(&[feature.to_string()]).ok_or_else(|| {
+        format!("`{feature}` is not a k8s-openapi version feature (`v1_36`, `latest`)")
+    })
 }

@@ -8,7 +8,6 @@
 pub mod cli;
 pub mod collect;
 pub mod generate;
-pub mod k8s_sources;
 pub mod output;
 pub mod source;
 pub mod workspace;
@@ -17,7 +16,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use cli::{Cli, Command, Options};
-use generate::{What, display, generate};
+use generate::{Generated, What, display, generate};
 use kubegen_core::model::{Error, Warning};
 use output::Plan;
 
@@ -104,10 +103,14 @@ fn format_diagnostic(level: &str, e: &Error) -> String {
     }
 }
 
-/// Selects the Kubernetes version whose tables k8s-openapi types get: the one the packages'
-/// k8s-openapi dependency names, else the one the workspace resolves when a package depends on
-/// k8s-openapi without naming one; otherwise the one gen-cli is built with. One per run.
+/// Selects the Kubernetes version whose tables k8s-openapi types get: `--kubernetes`, else
+/// the one the packages' k8s-openapi dependency names, else the one the workspace resolves when
+/// a package depends on k8s-openapi without naming one; otherwise the one gen-cli is built
+/// with. One per run.
 fn select_kubernetes(options: &Options, packages: &[workspace::Package]) -> Result<(), String> {
+    if let Some(minor) = options.kubernetes {
+        return select_minor(options, minor);
+    }
     let mut named: Vec<(u32, &str)> = packages
         .iter()
         .filter_map(|p| Some((p.kubernetes?, p.name.as_str())))
@@ -127,9 +130,15 @@ fn select_kubernetes(options: &Options, packages: &[workspace::Package]) -> Resu
             ));
         }
     };
-    let Some(minor) = minor else {
-        return Ok(());
-    };
+    match minor {
+        Some(minor) => select_minor(options, minor),
+        None => Ok(()),
+    }
+}
+
+/// Selects Kubernetes 1.`minor`, reading its k8s-openapi schemas when gen-cli is built with
+/// another version.
+fn select_minor(options: &Options, minor: u32) -> Result<(), String> {
     kubegen_core::known::select_kubernetes(minor)?;
     if minor != kubegen_core::known::compiled_kubernetes() {
         // This binary's k8s-openapi types are another version's: read the selected one's.
@@ -142,12 +151,16 @@ fn select_kubernetes(options: &Options, packages: &[workspace::Package]) -> Resu
                 dir.display()
             ));
         }
-        kubegen_core::known::set_kubernetes_definitions(k8s_sources::read(&dir)?);
+        kubegen_core::known::set_kubernetes_definitions(
+            kubegen_core::known::read_kubernetes_sources(&dir)?,
+        );
     }
     Ok(())
 }
 
-fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode, Vec<Error>> {
+/// Generates `what` for the packages `options` selects, in memory: every package's files, or
+/// every error of every package. Selects the Kubernetes version (once per process).
+pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Error>> {
     let one = |message: String| vec![Error::new(None, "", message)];
     let packages =
         workspace::discover(options.manifest_path.as_deref(), &options.packages).map_err(one)?;
@@ -157,7 +170,6 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
         ));
     }
     select_kubernetes(options, &packages).map_err(one)?;
-    // Generate everything first: nothing is written unless every package succeeds.
     let mut all = Vec::new();
     let mut errors = Vec::new();
     for package in &packages {
@@ -170,9 +182,16 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
     for w in all.iter().flat_map(|g| &g.warnings) {
         eprintln!("{}", format_warning(w));
     }
-    if !errors.is_empty() {
-        return Err(errors);
+    if errors.is_empty() {
+        Ok(all)
+    } else {
+        Err(errors)
     }
+}
+
+fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode, Vec<Error>> {
+    // Generate everything first: nothing is written unless every package succeeds.
+    let all = render(options, what)?;
     let mut stdout = std::io::stdout().lock();
     if explain {
         for g in &all {

@@ -2,7 +2,7 @@
 //! it is not built with) convert to exactly what the compiled `JsonSchema` impls give: read
 //! for the compiled version itself, every type's schema must be equal both ways.
 
-use gen_cli::{k8s_sources, workspace};
+use gen_cli::workspace;
 use kubegen_core::known;
 use kubegen_core::model::Shape;
 
@@ -19,7 +19,8 @@ fn sources_read_for_the_compiled_version_equal_the_compiled_schemas() {
     let src = workspace::k8s_openapi_src(None)
         .expect("cargo metadata")
         .expect("the workspace resolves k8s-openapi");
-    let definitions = k8s_sources::read(&src.join(format!("v1_{minor}"))).expect("readable");
+    let definitions =
+        known::read_kubernetes_sources(&src.join(format!("v1_{minor}"))).expect("readable");
     let mut paths: Vec<String> = definitions.names.keys().cloned().collect();
     paths.sort();
     assert!(paths.len() > 600, "{} types", paths.len());

@@ -30,6 +30,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         check: true,
         stdout: false,
         role_name: "manager-role".into(),
+        kubernetes: None,
         max_desc_len: None,
     };
     let what = What {

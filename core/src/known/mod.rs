@@ -8,6 +8,8 @@ pub mod info;
 mod k8s;
 mod std_types;
 
+#[cfg(all(feature = "k8s", feature = "parse"))]
+pub use k8s::read_kubernetes_sources;
 #[cfg(feature = "k8s")]
 pub use k8s::{
     KubernetesDefinitions, SUPPORTED_KUBERNETES, compiled_kubernetes, select_kubernetes,

@@ -11,9 +11,9 @@
 //!
 //! Every supported version's table is compiled in; [`select`] picks one (gen-cli, from the
 //! version the user's crate resolved), by default the one k8s-openapi is compiled for (`crd()`).
-//! Each table covers the types k8s-openapi's newest version (1.37) has, and (the generator
-//! being built with 1.37) its description breaks are computed against 1.37's words: where an
-//! older version words a doc differently, the word count differs and the text is left alone.
+//! Each table covers the types and fields of k8s-openapi's schemas of its version, and its
+//! description breaks are computed against that version's words (the generator reads them
+//! from k8s-openapi's sources).
 //! When the selected version is not the compiled one, its k8s-openapi schemas come from
 //! [`selected`](super::selected) (gen-cli reads them from k8s-openapi's sources) and the facts
 //! apply to them alike.
@@ -60,6 +60,9 @@ pub(super) enum Fact {
     ListMapKeys(&'static [&'static str]),
     /// `x-kubernetes-map-type` (`+mapType`, or `+structType` on the field).
     MapType(&'static str),
+    /// The description of a list's items or a map's values: the doc of their named scalar Go
+    /// type (`[]Capability`), which k8s-openapi does not keep.
+    ItemsDoc(&'static str),
 }
 
 /// One field of a Go struct, by JSON name (inline embedded structs' fields included).
@@ -313,6 +316,11 @@ fn put(node: &mut Schema, fact: Fact) {
         Fact::Maximum(n) => node.maximum = Some(n),
         Fact::MinItems(n) => node.min_items = Some(n),
         Fact::MaxItems(n) => node.max_items = Some(n),
+        Fact::ItemsDoc(text) => {
+            if let Some(element) = node.items.as_mut().or(node.additional_properties.as_mut()) {
+                element.description.get_or_insert_with(|| text.to_string());
+            }
+        }
         Fact::ListType(_) | Fact::ListMapKeys(_) | Fact::MapType(_) => {}
     }
 }

@@ -1,7 +1,7 @@
 // @generated from k8s.io/api and k8s.io/apimachinery v0.35.7 (api cfdecb500cd4, apimachinery 3e341b59324b) by `bless_go_tables` in
 // `go_generate.rs`; do not edit (see the README for the command).
 //
-// The Go facts of 600 types: `t(definition, atomic, fields)`,
+// The Go facts of 617 types: `t(definition, atomic, fields)`,
 // `f(json name, R(equired) or O(ptional), facts)`; `tb`, `fb`: the same and
 // where controller-gen's description breaks k8s-openapi's words (`go_facts.rs`).
 
@@ -11,33 +11,33 @@ pub(super) const TYPES: &[GoType] = &[
         fb("valueExpression", R, &[], "118|10n,11n,13n,11n,12n,10n,13n,5nn,6n,9n,9n,8nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ExpressionWarning", false, &[
-        f("fieldRef", R, &[]),
-        f("warning", R, &[]),
+        fb("fieldRef", R, &[], "24|9n,12n"),
+        fb("warning", R, &[], "33|10n,13n"),
     ]),
     t("io.k8s.api.admissionregistration.v1.MatchCondition", false, &[
-        f("name", R, &[]),
-        f("expression", R, &[]),
+        fb("name", R, &[], "79|14n,16n,3n,15n,10ss,2ss,1n,9n,8nn"),
+        fb("expression", R, &[], "108|14n,16nn,15n,12n,7n,22nss,2n,13nss,2n,4nn"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.MatchResources", true, "36|13n,7n", &[
-        f("namespaceSelector", O, &[]),
-        f("objectSelector", O, &[]),
-        f("resourceRules", O, &[ListType("atomic")]),
-        f("excludeResourceRules", O, &[ListType("atomic")]),
+        fb("namespaceSelector", O, &[], "156|13n,12n,10n,9n,5nn,13n,7ss,6n,1n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,13n,10n,7n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,1n,1n,6nn"),
+        fb("objectSelector", O, &[], "108|11n,9n,13n,12n,13n,10n,9n,1n,12n,10n"),
+        fb("resourceRules", O, &[ListType("atomic")], "21|10n"),
+        fb("excludeResourceRules", O, &[ListType("atomic")], "29|13n"),
         fb("matchPolicy", O, &[], "122|12n,6nn,13n,12n,8n,13nn,19n,12n,8n,16nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1.MutatingWebhook", false, &[
-        f("name", R, &[]),
-        f("clientConfig", R, &[]),
-        f("rules", O, &[ListType("atomic")]),
-        f("failurePolicy", O, &[]),
+        fb("name", R, &[], "30|6n,8n,12n,3n"),
+        fb("clientConfig", R, &[], "9|8n"),
+        fb("rules", O, &[ListType("atomic")], "61|11n,11n,8n,14n,9n"),
+        fb("failurePolicy", O, &[], "21|12n"),
         fb("matchPolicy", O, &[], "122|12n,6nn,13n,12n,8n,13nn,19n,12n,8n,16nn"),
-        f("namespaceSelector", O, &[]),
-        f("objectSelector", O, &[]),
-        f("sideEffects", R, &[]),
-        f("timeoutSeconds", O, &[]),
-        f("admissionReviewVersions", R, &[ListType("atomic")]),
+        fb("namespaceSelector", O, &[], "154|11n,12n,10n,9n,5nn,13n,7ss,6n,1n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,13n,10n,7n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,1n,1n,6nn"),
+        fb("objectSelector", O, &[], "107|11n,9n,12n,12n,13n,10n,9n,1n,12n,10n"),
+        fb("sideEffects", R, &[], "74|8n,15n,14n,18n,14n"),
+        fb("timeoutSeconds", O, &[], "42|11n,15n,2n,10n"),
+        fb("admissionReviewVersions", R, &[ListType("atomic")], "77|8n,13n,14n,10n,11n,14n"),
         fb("reinvocationPolicy", O, &[], "155|17n,6nn,15nn,17n,16n,15n,1n,13n,19n,16n,17nn"),
-        f("matchConditions", O, &[ListType("map"), ListMapKeys(&["name"])]),
+        fb("matchConditions", O, &[ListType("map"), ListMapKeys(&["name"])], "110|18n,13n,11n,9nn,7nss,11nss,11nss,12nsssss,6nsssss"),
     ]),
     t("io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -47,34 +47,34 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        f("operations", O, &[ListType("atomic")]),
-        f("apiGroups", O, &[ListType("atomic")]),
-        f("apiVersions", O, &[ListType("atomic")]),
-        f("resources", O, &[ListType("atomic")]),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
+        fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
         fb("scope", O, &[], "58|7n,7n,10n,5n,10n,8n,8n"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ParamKind", true, &[
-        f("apiVersion", O, &[]),
-        f("kind", O, &[]),
+        fb("apiVersion", O, &[], "15|10n,4n"),
+        fb("kind", O, &[], "10|9n"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.ParamRef", true, "21|13n", &[
         fb("name", O, &[], "60|9nn,13n,12nn,11n,11n"),
         fb("namespace", O, &[], "107|10n,13n,2nn,10n,9nn,12n,6nn,11n,13n,14n"),
         fb("selector", O, &[], "67|13n,10nn,13n,6nn,13n"),
-        f("parameterNotFoundAction", O, &[]),
+        fb("parameterNotFoundAction", O, &[], "70|10n,12n,13n,11n,13n,4nn,6nn"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.RuleWithOperations", false, "21|13n", &[
-        f("operations", O, &[ListType("atomic")]),
-        f("apiGroups", O, &[ListType("atomic")]),
-        f("apiVersions", O, &[ListType("atomic")]),
-        f("resources", O, &[ListType("atomic")]),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
+        fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
         fb("scope", O, &[], "58|7n,7n,10n,5n,10n,8n,8n"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ServiceReference", false, &[
-        f("namespace", R, &[]),
-        f("name", R, &[]),
-        f("path", O, &[]),
-        f("port", O, &[]),
+        fb("namespace", R, &[], "8|7n"),
+        fb("name", R, &[], "8|7n"),
+        fb("path", O, &[], "16|14n"),
+        fb("port", O, &[], "25|10n,6n"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.TypeChecking", false, "11|10n", &[
         f("expressionWarnings", O, &[ListType("atomic")]),
@@ -84,7 +84,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("spec", O, &[]),
-        f("status", O, &[]),
+        fb("status", O, &[], "25|15n,5n,4n"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding", false, "107|7n,13nn,13n,12n,12nn,15n,14n,10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -93,37 +93,37 @@ pub(super) const TYPES: &[GoType] = &[
         f("spec", O, &[]),
     ]),
     t("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", false, &[
-        f("policyName", O, &[]),
+        fb("policyName", O, &[], "27|10n,16n"),
         fb("paramRef", O, &[], "77|12n,16n,28n"),
-        f("matchResources", O, &[]),
-        fb("validationActions", O, &[ListType("set")], "278|10n,14nn,9n,15n,12nn,11n,11nn,5nn,11nn,12n,14n,7nn,11n,11n,3n,12n,10n,7n,8n,8n,11n,10n,3n,12nn,9n,4nn,11n,8n,8nn"),
+        fb("matchResources", O, &[], "89|13n,23n,15n,26n"),
+        fb("validationActions", O, &[ListType("set"), ItemsDoc("ValidationAction specifies a policy enforcement action.")], "278|10n,14nn,9n,15n,12nn,11n,11nn,5nn,11nn,12n,14n,7nn,11n,11n,3n,12n,10n,7n,8n,8n,11n,10n,3n,12nn,9n,4nn,11n,8n,8nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec", false, &[
-        f("paramKind", O, &[]),
-        f("matchConstraints", O, &[]),
-        f("validations", O, &[ListType("atomic")]),
+        fb("paramKind", O, &[], "65|11n,21n,17n"),
+        fb("matchConstraints", O, &[], "49|10n,11n,21n,6n"),
+        fb("validations", O, &[ListType("atomic")], "28|11n,16n"),
         fb("failurePolicy", O, &[], "87|12n,13n,6nn,11n,11nn,12nn,8n,5nn"),
         fb("auditAnnotations", O, &[ListType("atomic")], "36|10n,9n,16n"),
-        f("matchConditions", O, &[ListType("map"), ListMapKeys(&["name"])]),
-        f("variables", O, &[ListType("map"), ListMapKeys(&["name"])]),
+        fb("matchConditions", O, &[ListType("map"), ListMapKeys(&["name"])], "123|16n,12n,11n,9nn,17n,4nn,7nss,11nss,11nss,12nsssss,6nsssss"),
+        fb("variables", O, &[ListType("map"), ListMapKeys(&["name"])], "82|14n,9n,15n,12nn,19n"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus", false, &[
         f("observedGeneration", O, &[]),
-        f("typeChecking", O, &[]),
+        fb("typeChecking", O, &[], "19|8n"),
         f("conditions", O, &[ListType("map"), ListMapKeys(&["type"])]),
     ]),
     t("io.k8s.api.admissionregistration.v1.ValidatingWebhook", false, &[
-        f("name", R, &[]),
-        f("clientConfig", R, &[]),
-        f("rules", O, &[ListType("atomic")]),
-        f("failurePolicy", O, &[]),
+        fb("name", R, &[], "30|6n,8n,12n,3n"),
+        fb("clientConfig", R, &[], "9|8n"),
+        fb("rules", O, &[ListType("atomic")], "61|11n,11n,8n,14n,9n"),
+        fb("failurePolicy", O, &[], "21|12n"),
         fb("matchPolicy", O, &[], "122|12n,6nn,13n,12n,8n,13nn,19n,12n,8n,16nn"),
-        f("namespaceSelector", O, &[]),
-        f("objectSelector", O, &[]),
-        f("sideEffects", R, &[]),
-        f("timeoutSeconds", O, &[]),
-        f("admissionReviewVersions", R, &[ListType("atomic")]),
-        f("matchConditions", O, &[ListType("map"), ListMapKeys(&["name"])]),
+        fb("namespaceSelector", O, &[], "154|11n,12n,10n,9n,5nn,13n,7ss,6n,1n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,13n,10n,7n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,1n,1n,6nn"),
+        fb("objectSelector", O, &[], "107|11n,9n,12n,12n,13n,10n,9n,1n,12n,10n"),
+        fb("sideEffects", R, &[], "74|8n,15n,14n,18n,14n"),
+        fb("timeoutSeconds", O, &[], "42|11n,15n,2n,10n"),
+        fb("admissionReviewVersions", R, &[ListType("atomic")], "77|8n,13n,14n,10n,11n,14n"),
+        fb("matchConditions", O, &[ListType("map"), ListMapKeys(&["name"])], "110|18n,13n,11n,9nn,7nss,11nss,11nss,12nsssss,6nsssss"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -132,19 +132,19 @@ pub(super) const TYPES: &[GoType] = &[
         f("webhooks", O, &[ListType("map"), ListMapKeys(&["name"])]),
     ]),
     t("io.k8s.api.admissionregistration.v1.Validation", false, &[
-        f("expression", R, &[]),
-        f("message", O, &[]),
-        f("reason", O, &[]),
+        fb("expression", R, &[], "422|10n,2n,22nn,16n,13n,8n,21n,19n,15nss,11n,23nss,2n,14nss,2nn,14n,7nn,9n,15n,5n,5n,5n,5n,16ntss,12ntss,6n,1nss,11nss,11nss,11nn,19n,12nss,20nssss,10nss,22nssss,19nssss,8n"),
+        fb("message", O, &[], "67|16n,9n,8n,10n,9n,7n"),
+        fb("reason", O, &[], "61|10n,17n,8n,5n,9n"),
         fb("messageExpression", O, &[], "154|19n,14n,18n,19n,22n,21n,17n,16n,1n"),
     ]),
     t("io.k8s.api.admissionregistration.v1.Variable", true, &[
-        f("name", R, &[]),
-        f("expression", R, &[]),
+        fb("name", R, &[], "43|20n,10n"),
+        fb("expression", R, &[], "29|14n"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.WebhookClientConfig", false, "12|8n", &[
-        f("url", O, &[]),
-        f("service", O, &[]),
-        f("caBundle", O, &[]),
+        fb("url", O, &[], "190|11n,7n,3nn,13n,11n,8n,11n,5nn,11n,13n,12n,11n,7nn,11nn,13n,14n,6nn,12n,9n"),
+        fb("service", O, &[], "30|11n,6nn"),
+        fb("caBundle", O, &[], "27|17n"),
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.ApplyConfiguration", false, &[
         fb("expression", O, &[], "309|11n,2nn,14n,9nnt,1ntss,2ntssss,2ntss,1nt,1nn,18n,7nn,13nn,9n,11n,11nn,22nn,16n,13n,8n,21n,19n,15nss,11n,23nss,2n,14nss,2nn,14n,7nn,9n"),
@@ -153,14 +153,14 @@ pub(super) const TYPES: &[GoType] = &[
         fb("expression", O, &[], "421|11n,2nn,8nn,14nntss,1ntssss,6ntssss,6ntss,1nn,13nntss,1ntssss,1ntssssss,2ntssssss,2ntssssss,4ntssss,1ntss,1nn,15nntss,1ntssss,1ntssssss,2ntssssss,4ntssssss,2ntssss,1ntss,1nn,14nn,18nss,16nss,5ss,12nss,7nss,12n,9n,11n,11nn,22nn,16n,13n,8n,21n,19n,15nss,11n,23nss,2n,14nss,2nn,9n,3nn,9ss,8nn,9n"),
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.MatchCondition", false, &[
-        f("name", R, &[]),
-        f("expression", R, &[]),
+        fb("name", R, &[], "79|14n,16n,3n,15n,10ss,2ss,1n,9n,8nn"),
+        fb("expression", R, &[], "108|14n,16nn,15n,12n,7n,22nss,2n,13nss,2n,4nn"),
     ]),
     tb("io.k8s.api.admissionregistration.v1alpha1.MatchResources", true, "36|13n,7n", &[
-        f("namespaceSelector", O, &[]),
-        f("objectSelector", O, &[]),
-        f("resourceRules", O, &[ListType("atomic")]),
-        f("excludeResourceRules", O, &[ListType("atomic")]),
+        fb("namespaceSelector", O, &[], "156|13n,12n,10n,9n,5nn,13n,7ss,6n,1n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,13n,10n,7n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,1n,1n,6nn"),
+        fb("objectSelector", O, &[], "109|11n,9n,14n,12n,13n,10n,9n,1n,12n,10n"),
+        fb("resourceRules", O, &[ListType("atomic")], "22|11n"),
+        fb("excludeResourceRules", O, &[ListType("atomic")], "29|13n"),
         fb("matchPolicy", O, &[], "132|12n,6nn,13n,12n,8n,13nn,19n,12n,8n,11n,15nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy", false, &[
@@ -196,25 +196,25 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        f("operations", O, &[ListType("atomic")]),
-        f("apiGroups", O, &[ListType("atomic")]),
-        f("apiVersions", O, &[ListType("atomic")]),
-        f("resources", O, &[ListType("atomic")]),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
+        fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
         fb("scope", O, &[], "58|7n,7n,10n,5n,10n,8n,8n"),
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.ParamKind", true, &[
-        f("apiVersion", O, &[]),
-        f("kind", O, &[]),
+        fb("apiVersion", O, &[], "15|10n,4n"),
+        fb("kind", O, &[], "10|9n"),
     ]),
     tb("io.k8s.api.admissionregistration.v1alpha1.ParamRef", true, "21|13n", &[
-        f("name", O, &[]),
+        fb("name", O, &[], "25|9nn,11n"),
         fb("namespace", O, &[], "107|10n,13n,2nn,10n,9nn,12n,6nn,11n,13n,14n"),
         fb("selector", O, &[], "67|13n,10nn,13n,6nn,13n"),
-        f("parameterNotFoundAction", O, &[]),
+        fb("parameterNotFoundAction", O, &[], "72|10n,12n,13n,11n,13n,4nn,6n"),
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.Variable", false, &[
-        f("name", R, &[]),
-        f("expression", R, &[]),
+        fb("name", R, &[], "43|20n,10n"),
+        fb("expression", R, &[], "29|14n"),
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration", false, &[
         fb("expression", O, &[], "309|11n,2nn,14n,9nnt,1ntss,2ntssss,2ntss,1nt,1nn,18n,7nn,13nn,9n,11n,11nn,22nn,16n,13n,8n,21n,19n,15nss,11n,23nss,2n,14nss,2nn,14n,7nn,9n"),
@@ -223,14 +223,14 @@ pub(super) const TYPES: &[GoType] = &[
         fb("expression", O, &[], "421|11n,2nn,8nn,14nntss,1ntssss,6ntssss,6ntss,1nn,13nntss,1ntssss,1ntssssss,2ntssssss,2ntssssss,4ntssss,1ntss,1nn,15nntss,1ntssss,1ntssssss,2ntssssss,4ntssssss,2ntssss,1ntss,1nn,14nn,18nss,16nss,5ss,12nss,7nss,12n,9n,11n,11nn,22nn,16n,13n,8n,21n,19n,15nss,11n,23nss,2n,14nss,2nn,9n,3nn,9ss,8nn,9n"),
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.MatchCondition", false, &[
-        f("name", R, &[]),
-        f("expression", R, &[]),
+        fb("name", R, &[], "79|14n,16n,3n,15n,10ss,2ss,1n,9n,8nn"),
+        fb("expression", R, &[], "108|14n,16nn,15n,12n,7n,22nss,2n,13nss,2n,4nn"),
     ]),
     tb("io.k8s.api.admissionregistration.v1beta1.MatchResources", true, "36|13n,7n", &[
-        f("namespaceSelector", O, &[]),
-        f("objectSelector", O, &[]),
-        f("resourceRules", O, &[ListType("atomic")]),
-        f("excludeResourceRules", O, &[ListType("atomic")]),
+        fb("namespaceSelector", O, &[], "156|13n,12n,10n,9n,5nn,13n,7ss,6n,1n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,13n,10n,7n,2nss,2nssss,1nssssss,2nssssss,2nssssss,2nssssssss,1nssssssss,1nssssss,1nssss,1nss,1n,1nn,1n,1n,6nn"),
+        fb("objectSelector", O, &[], "108|11n,9n,13n,12n,13n,10n,9n,1n,12n,10n"),
+        fb("resourceRules", O, &[ListType("atomic")], "21|10n"),
+        fb("excludeResourceRules", O, &[ListType("atomic")], "29|13n"),
         fb("matchPolicy", O, &[], "122|12n,6nn,13n,12n,8n,13nn,19n,12n,8n,16nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy", false, &[
@@ -266,38 +266,38 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        f("operations", O, &[ListType("atomic")]),
-        f("apiGroups", O, &[ListType("atomic")]),
-        f("apiVersions", O, &[ListType("atomic")]),
-        f("resources", O, &[ListType("atomic")]),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
+        fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
+        fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
         fb("scope", O, &[], "58|7n,7n,10n,5n,10n,8n,8n"),
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.ParamKind", true, &[
-        f("apiVersion", O, &[]),
-        f("kind", O, &[]),
+        fb("apiVersion", O, &[], "15|10n,4n"),
+        fb("kind", O, &[], "10|9n"),
     ]),
     tb("io.k8s.api.admissionregistration.v1beta1.ParamRef", true, "21|13n", &[
         fb("name", O, &[], "60|9nn,13n,12nn,11n,11n"),
         fb("namespace", O, &[], "107|10n,13n,2nn,10n,9nn,12n,6nn,11n,13n,14n"),
         fb("selector", O, &[], "67|13n,10nn,13n,6nn,13n"),
-        f("parameterNotFoundAction", O, &[]),
+        fb("parameterNotFoundAction", O, &[], "70|10n,12n,13n,11n,13n,4nn,6nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.Variable", true, &[
-        f("name", R, &[]),
-        f("expression", R, &[]),
+        fb("name", R, &[], "43|20n,10n"),
+        fb("expression", R, &[], "29|14n"),
     ]),
     tb("io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion", false, "23|14n", &[
         f("apiServerID", O, &[]),
-        f("encodingVersion", O, &[]),
-        f("decodableVersions", O, &[ListType("set")]),
-        f("servedVersions", O, &[ListType("set")]),
+        fb("encodingVersion", O, &[], "17|13n"),
+        fb("decodableVersions", O, &[ListType("set")], "18|10n"),
+        fb("servedVersions", O, &[ListType("set")], "12|7n"),
     ]),
     t("io.k8s.api.apiserverinternal.v1alpha1.StorageVersion", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("spec", R, &[]),
-        f("status", R, &[]),
+        fb("status", R, &[], "22|13n"),
     ]),
     t("io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition", false, &[
         f("type", R, &[]),
@@ -311,7 +311,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     tb("io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus", false, "22|13n", &[
         f("storageVersions", O, &[ListType("map"), ListMapKeys(&["apiServerID"])]),
-        f("commonEncodingVersion", O, &[]),
+        fb("commonEncodingVersion", O, &[], "49|12n,14n,9n"),
         f("conditions", O, &[ListType("map"), ListMapKeys(&["type"])]),
     ]),
     tb("io.k8s.api.apps.v1.ControllerRevision", false, "105|9n,10n,3n,12n,13n,16n,14n,16n", &[
@@ -498,7 +498,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.authentication.v1.SelfSubjectReview", false, "49|15n,14ss,3n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("status", O, &[]),
     ]),
     t("io.k8s.api.authentication.v1.SelfSubjectReviewStatus", false, &[
@@ -507,14 +507,14 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.authentication.v1.TokenRequest", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", R, &[]),
         f("status", O, &[]),
     ]),
     t("io.k8s.api.authentication.v1.TokenRequestSpec", false, &[
-        f("audiences", R, &[ListType("atomic")]),
-        f("expirationSeconds", O, &[]),
-        f("boundObjectRef", O, &[]),
+        fb("audiences", R, &[ListType("atomic")], "61|12n,11n,11n,10n,12n"),
+        fb("expirationSeconds", O, &[], "34|11n,13n"),
+        fb("boundObjectRef", O, &[], "51|14n,14n,9n,8n"),
     ]),
     t("io.k8s.api.authentication.v1.TokenRequestStatus", false, &[
         f("token", R, &[]),
@@ -523,23 +523,23 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.authentication.v1.TokenReview", false, "25|10n,11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", R, &[]),
         f("status", O, &[]),
     ]),
     t("io.k8s.api.authentication.v1.TokenReviewSpec", false, &[
         f("token", O, &[]),
-        f("audiences", O, &[ListType("atomic")]),
+        fb("audiences", O, &[ListType("atomic")], "53|12n,9n,14n,13n"),
     ]),
     t("io.k8s.api.authentication.v1.TokenReviewStatus", false, &[
         f("authenticated", O, &[]),
         f("user", O, &[]),
-        f("audiences", O, &[ListType("atomic")]),
+        fb("audiences", O, &[ListType("atomic")], "90|10n,11n,10n,11n,9n,11n,10n,9n"),
         f("error", O, &[]),
     ]),
     tb("io.k8s.api.authentication.v1.UserInfo", false, "13|11n", &[
         f("username", O, &[]),
-        f("uid", O, &[]),
+        fb("uid", O, &[], "28|13n,13n"),
         f("groups", O, &[ListType("atomic")]),
         f("extra", O, &[]),
     ]),
@@ -554,8 +554,8 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.authorization.v1.LocalSubjectAccessReview", false, "35|17n,17n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
-        f("spec", R, &[]),
+        fb("metadata", O, &[], "6|3n"),
+        fb("spec", R, &[], "25|8ss,7n,5ss"),
         f("status", O, &[]),
     ]),
     t("io.k8s.api.authorization.v1.NonResourceAttributes", false, &[
@@ -564,10 +564,10 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.authorization.v1.NonResourceRule", false, &[
         f("verbs", R, &[ListType("atomic")]),
-        f("nonResourceURLs", O, &[ListType("atomic")]),
+        fb("nonResourceURLs", O, &[ListType("atomic")], "30|14ss,8n,5ss"),
     ]),
     t("io.k8s.api.authorization.v1.ResourceAttributes", false, &[
-        f("namespace", O, &[]),
+        fb("namespace", O, &[], "46|9ss,11n,6n,7n"),
         f("verb", O, &[]),
         f("group", O, &[]),
         f("version", O, &[]),
@@ -579,25 +579,25 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     tb("io.k8s.api.authorization.v1.ResourceRule", false, "26|19n", &[
         f("verbs", R, &[ListType("atomic")]),
-        f("apiGroups", O, &[ListType("atomic")]),
+        fb("apiGroups", O, &[ListType("atomic")], "36|11ss,12n,10ss"),
         f("resources", O, &[ListType("atomic")]),
         f("resourceNames", O, &[ListType("atomic")]),
     ]),
     tb("io.k8s.api.authorization.v1.SelfSubjectAccessReview", false, "39|11ss,4n,5ss,11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", R, &[]),
         f("status", O, &[]),
     ]),
-    t("io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec", false, &[
+    tb("io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec", false, "17|8ss,4n", &[
         f("resourceAttributes", O, &[]),
         f("nonResourceAttributes", O, &[]),
     ]),
     tb("io.k8s.api.authorization.v1.SelfSubjectRulesReview", false, "92|14n,14n,16n,20n,13n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", R, &[]),
         f("status", O, &[]),
     ]),
@@ -607,29 +607,29 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.authorization.v1.SubjectAccessReview", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", R, &[]),
         f("status", O, &[]),
     ]),
-    t("io.k8s.api.authorization.v1.SubjectAccessReviewSpec", false, &[
+    tb("io.k8s.api.authorization.v1.SubjectAccessReviewSpec", false, "17|8ss,4n", &[
         f("resourceAttributes", O, &[]),
         f("nonResourceAttributes", O, &[]),
-        f("user", O, &[]),
+        fb("user", O, &[], "29|7n"),
         f("groups", O, &[ListType("atomic")]),
-        f("extra", O, &[]),
+        fb("extra", O, &[], "21|9ss,7n"),
         f("uid", O, &[]),
     ]),
     t("io.k8s.api.authorization.v1.SubjectAccessReviewStatus", false, &[
         f("allowed", R, &[]),
-        f("denied", O, &[]),
+        fb("denied", O, &[], "42|11n,12n,11n"),
         f("reason", O, &[]),
-        f("evaluationError", O, &[]),
+        fb("evaluationError", O, &[], "53|12n,20n"),
     ]),
     tb("io.k8s.api.authorization.v1.SubjectRulesReviewStatus", false, "57|15n,15n,21n", &[
-        f("resourceRules", R, &[ListType("atomic")]),
-        f("nonResourceRules", R, &[ListType("atomic")]),
-        f("incomplete", R, &[]),
-        f("evaluationError", O, &[]),
+        fb("resourceRules", R, &[ListType("atomic")], "26|14n"),
+        fb("nonResourceRules", R, &[ListType("atomic")], "26|14n"),
+        fb("incomplete", R, &[], "29|16n"),
+        fb("evaluationError", O, &[], "32|13n,13n"),
     ]),
     t("io.k8s.api.autoscaling.v1.CrossVersionObjectReference", true, &[
         f("kind", R, &[]),
@@ -644,7 +644,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("status", O, &[]),
     ]),
     t("io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec", false, &[
-        f("scaleTargetRef", R, &[]),
+        fb("scaleTargetRef", R, &[], "26|13n"),
         fb("minReplicas", O, &[], "59|14n,3ss,5ss,8n,13n,3ss,12n"),
         f("maxReplicas", R, &[]),
         fb("targetCPUUtilizationPercentage", O, &[], "28|18n"),
@@ -698,11 +698,11 @@ pub(super) const TYPES: &[GoType] = &[
         fb("value", R, &[], "18|12n"),
         fb("periodSeconds", R, &[], "28|13n"),
     ]),
-    t("io.k8s.api.autoscaling.v2.HPAScalingRules", false, &[
+    tb("io.k8s.api.autoscaling.v2.HPAScalingRules", false, "100|9n,8nn,13n,10n,12n,14n,3nn,12n,11n", &[
         fb("stabilizationWindowSeconds", O, &[], "67|12n,7n,18n,7n,10n"),
         fb("selectPolicy", O, &[], "19|10n"),
         fb("policies", O, &[ListType("atomic")], "56|14n,7n,21n"),
-        f("tolerance", O, &[]),
+        fb("tolerance", O, &[], "101|12n,13n,15n,10nn,13n,13n,11nn,10n"),
     ]),
     tb("io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", false, "27|8n,10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -754,7 +754,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("object", O, &[], "17|10n"),
         fb("pods", O, &[], "29|13n,3ss,4n"),
         fb("resource", O, &[], "54|11n,11n,13n,11n"),
-        f("containerResource", O, &[]),
+        fb("containerResource", O, &[], "59|12n,15n,13n,11n"),
         fb("external", O, &[], "44|10n,10n,7n,10n"),
     ]),
     t("io.k8s.api.autoscaling.v2.MetricTarget", false, &[
@@ -766,7 +766,7 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.autoscaling.v2.MetricValueStatus", false, &[
         f("value", O, &[]),
         fb("averageValue", O, &[], "18|10n"),
-        f("averageUtilization", O, &[]),
+        fb("averageUtilization", O, &[], "30|10n,11n"),
     ]),
     tb("io.k8s.api.autoscaling.v2.ObjectMetricSource", false, "19|10n", &[
         f("describedObject", R, &[]),
@@ -856,7 +856,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("active", O, &[], "21|12n,2n"),
         fb("succeeded", O, &[], "29|8n,11n"),
         fb("failed", O, &[], "12|8n"),
-        f("terminating", O, &[]),
+        fb("terminating", O, &[], "36|12n,4nn,11n"),
         fb("completedIndexes", O, &[], "70|8n,12n,12n,11n,9n,15n"),
         fb("failedIndexes", O, &[], "93|9n,12n,9n,12n,11n,9n,15n,3n"),
         fb("uncountedTerminatedPods", O, &[], "101|10n,11nn,12n,12n,4nn,11n,5n,12nssss,1nn,14n,2n"),
@@ -891,8 +891,8 @@ pub(super) const TYPES: &[GoType] = &[
         fb("succeededCount", O, &[], "99|14n,13n,10n,10n,14n,11n,12n,6n"),
     ]),
     tb("io.k8s.api.batch.v1.UncountedTerminatedPods", false, "16|10n", &[
-        f("succeeded", O, &[ListType("set")]),
-        f("failed", O, &[ListType("set")]),
+        f("succeeded", O, &[ListType("set"), ItemsDoc("UID is a type that holds unique ID values, including UUIDs.  Because we\ndon't ONLY use UUIDs, this is an alias to string.  Being a type captures\nintent and helps make sure that UIDs and names do not get conflated.")]),
+        f("failed", O, &[ListType("set"), ItemsDoc("UID is a type that holds unique ID values, including UUIDs.  Because we\ndon't ONLY use UUIDs, this is an alias to string.  Being a type captures\nintent and helps make sure that UIDs and names do not get conflated.")]),
     ]),
     tb("io.k8s.api.certificates.v1.CertificateSigningRequest", false, "79|9n,13nn,6ns,11ns,15nn,13n,4n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -913,7 +913,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("request", R, &[], "25|14n"),
         f("signerName", R, &[]),
         fb("expirationSeconds", O, &[], "145|10n,11n,13n,12nn,10n,14n,9n,6nn,10nnss,13nsssss,4nss,11nss,11nn"),
-        f("usages", O, &[ListType("atomic")]),
+        f("usages", O, &[ListType("atomic"), ItemsDoc("KeyUsage specifies valid usage contexts for keys.\nSee:\n\n\thttps://tools.ietf.org/html/rfc5280#section-4.2.1.3\n\thttps://tools.ietf.org/html/rfc5280#section-4.2.1.12")]),
         fb("username", O, &[], "20|11n"),
         fb("uid", O, &[], "20|11n"),
         fb("groups", O, &[ListType("atomic")], "20|11n"),
@@ -923,7 +923,17 @@ pub(super) const TYPES: &[GoType] = &[
         f("conditions", O, &[ListType("map"), ListType("map"), ListMapKeys(&["type", "type"])]),
         fb("certificate", O, &[], "205|16n,14nn,19n,19nn,2ns,9ns,16nss,14ns,15nss,12nn,15n,11n,14nn,7nn,15nnssss,1nssss,2nssss,1nssss,2nssss"),
     ]),
-    t("io.k8s.api.certificates.v1beta1.ClusterTrustBundle", false, &[
+    tb("io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", false, "128|9n,2nn,10n,13n,2ss,7n,3ss,6n,10n,5nn,13n,13n,10n,13n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        f("metadata", O, &[]),
+        f("spec", R, &[]),
+    ]),
+    t("io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec", false, &[
+        fb("signerName", O, &[], "98|7nn,11n,7n,5n,1nn,11n,12n,8n,6n,1nn,10n,5nn,9n"),
+        fb("trustBundle", R, &[], "94|9n,9nn,13n,2ss,7n,6ss,7n,9nn,10n,11n"),
+    ]),
+    tb("io.k8s.api.certificates.v1beta1.ClusterTrustBundle", false, "128|9n,2nn,10n,13n,2ss,7n,3ss,6n,10n,5nn,13n,13n,10n,13n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
@@ -949,8 +959,8 @@ pub(super) const TYPES: &[GoType] = &[
         f("nodeName", R, &[]),
         f("nodeUID", R, &[]),
         fb("maxExpirationSeconds", O, &[Default("86400")], "78|8n,1nn,10n,8ss,3n,5nn,12n,9n,3ss,6n,9n"),
-        f("pkixPublicKey", R, &[]),
-        f("proofOfPossession", R, &[]),
+        fb("pkixPublicKey", R, &[], "100|11n,2nn,11n,12nn,12n,3ss,9n,11n,13n,12n"),
+        fb("proofOfPossession", R, &[], "122|9n,4nn,13n,1nn,10n,1nn,16n,13n,5nn,16n,6n,4nn,15n,5n"),
         fb("unverifiedUserAnnotations", O, &[], "78|9n,3ss,7n,4nn,11n,11n,13nn,9ss,2n"),
     ]),
     tb("io.k8s.api.certificates.v1beta1.PodCertificateRequestStatus", false, "17|9n", &[
@@ -972,8 +982,8 @@ pub(super) const TYPES: &[GoType] = &[
         f("acquireTime", O, &[]),
         fb("renewTime", O, &[], "16|13n"),
         fb("leaseTransitions", O, &[], "11|10n"),
-        f("strategy", O, &[]),
-        f("preferredHolder", O, &[]),
+        fb("strategy", O, &[], "38|12n,14n"),
+        fb("preferredHolder", O, &[], "30|11n,8n"),
     ]),
     tb("io.k8s.api.coordination.v1alpha2.LeaseCandidate", false, "26|8n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -982,12 +992,12 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", O, &[], "10|7n"),
     ]),
     t("io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec", false, &[
-        f("leaseName", R, &[]),
-        f("pingTime", O, &[]),
-        f("renewTime", O, &[]),
-        f("binaryVersion", R, &[]),
-        f("emulationVersion", O, &[]),
-        f("strategy", R, &[]),
+        fb("leaseName", R, &[], "17|13n"),
+        fb("pingTime", O, &[], "40|12n,13n,9n"),
+        fb("renewTime", O, &[], "65|10n,12n,11n,2n,12n,12n"),
+        fb("binaryVersion", R, &[], "19|15n"),
+        fb("emulationVersion", O, &[], "32|15n,9n"),
+        fb("strategy", R, &[], "58|14n,13n,15n"),
     ]),
     tb("io.k8s.api.coordination.v1beta1.LeaseCandidate", false, "26|8n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -996,12 +1006,12 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", O, &[], "10|7n"),
     ]),
     t("io.k8s.api.coordination.v1beta1.LeaseCandidateSpec", false, &[
-        f("leaseName", R, &[]),
-        f("pingTime", O, &[]),
-        f("renewTime", O, &[]),
-        f("binaryVersion", R, &[]),
-        f("emulationVersion", O, &[]),
-        f("strategy", R, &[]),
+        fb("leaseName", R, &[], "36|13n,14n,5n"),
+        fb("pingTime", O, &[], "40|12n,13n,9n"),
+        fb("renewTime", O, &[], "65|10n,12n,11n,2n,12n,12n"),
+        fb("binaryVersion", R, &[], "19|15n"),
+        fb("emulationVersion", O, &[], "32|15n,9n"),
+        fb("strategy", R, &[], "58|14n,13n,15n"),
     ]),
     tb("io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource", false, "51|7nn,13n,15n,11n", &[
         fb("volumeID", R, &[], "17|14n"),
@@ -1067,8 +1077,8 @@ pub(super) const TYPES: &[GoType] = &[
         fb("nodePublishSecretRef", O, &[], "52|9n,12n,4n,5ss,10n"),
     ]),
     t("io.k8s.api.core.v1.Capabilities", false, &[
-        f("add", O, &[ListType("atomic")]),
-        f("drop", O, &[ListType("atomic")]),
+        f("add", O, &[ListType("atomic"), ItemsDoc("Capability represent POSIX capabilities type")]),
+        f("drop", O, &[ListType("atomic"), ItemsDoc("Capability represent POSIX capabilities type")]),
     ]),
     tb("io.k8s.api.core.v1.CephFSPersistentVolumeSource", false, "22|12n", &[
         fb("monitors", R, &[ListType("atomic")], "13|10n"),
@@ -1126,9 +1136,9 @@ pub(super) const TYPES: &[GoType] = &[
         fb("metadata", O, &[], "6|3n"),
         fb("immutable", O, &[], "37|13n,8n,13n"),
         fb("data", O, &[], "47|5n,11n,10n,12n"),
-        f("binaryData", O, &[]),
+        fb("binaryData", O, &[], "58|5n,11n,12n,12n,9n,8n"),
     ]),
-    t("io.k8s.api.core.v1.ConfigMapEnvSource", true, &[
+    tb("io.k8s.api.core.v1.ConfigMapEnvSource", true, "26|8n,2nn,11n", &[
         fb("name", O, &[Default("\"\"")], "35|4n,11n,14n,3n"),
         f("optional", O, &[]),
     ]),
@@ -1559,7 +1569,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("message", O, &[]),
     ]),
     t("io.k8s.api.core.v1.NamespaceSpec", false, &[
-        fb("finalizers", O, &[ListType("atomic")], "20|17n"),
+        fb("finalizers", O, &[ListType("atomic"), ItemsDoc("FinalizerName is the name identifying a finalizer during namespace lifecycle.")], "20|17n"),
     ]),
     t("io.k8s.api.core.v1.NamespaceStatus", false, &[
         fb("phase", O, &[], "12|9n"),
@@ -1706,8 +1716,8 @@ pub(super) const TYPES: &[GoType] = &[
         f("volumeName", O, &[]),
         fb("storageClassName", O, &[], "14|11n"),
         fb("volumeMode", O, &[], "22|11n"),
-        f("dataSource", O, &[]),
-        f("dataSourceRef", O, &[]),
+        fb("dataSource", O, &[], "87|8n,6n,5n,13n,15n,14n,13n"),
+        fb("dataSourceRef", O, &[], "225|15n,14n,6n,14n,10n,1n,13n,13n,7n,11n,13n,6n,11n,9n,11nss,9n,9nss,12nss,1n,10nss,3n,12n"),
         fb("volumeAttributesClassName", O, &[], "120|12n,15n,11n,18n,15n,15n,14n,16n,1n"),
     ]),
     t("io.k8s.api.core.v1.PersistentVolumeClaimStatus", false, &[
@@ -1716,7 +1726,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("capacity", O, &[]),
         fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "24|15n"),
         fb("allocatedResources", O, &[], "188|11n,11nt,3ntt,8nt,11n,15n,7nn,15n,2n,12n,12n,11n,15n,8nn,10n,16n,17n"),
-        fb("allocatedResourceStatuses", O, &[MapType("granular")], "260|11n,11nt,3ntt,8nt,11n,15n,7nn,8nt,2ntt,11nt,2ntt,13nt,2ntt,14ntt,6nt,2ntt,8nt,2ntt,16ntt,1n,19nt,4nsssss,4nsssss,4nsssss,4nsssss,4n,19nn,12n,16n,17n"),
+        fb("allocatedResourceStatuses", O, &[MapType("granular"), ItemsDoc("When a controller receives persistentvolume claim update with ClaimResourceStatus for a resource\nthat it does not recognizes, then it should ignore that update and let other controllers\nhandle it.")], "260|11n,11nt,3ntt,8nt,11n,15n,7nn,8nt,2ntt,11nt,2ntt,13nt,2ntt,14ntt,6nt,2ntt,8nt,2ntt,16ntt,1n,19nt,4nsssss,4nsssss,4nsssss,4nsssss,4n,19nn,12n,16n,17n"),
         fb("currentVolumeAttributesClassName", O, &[], "22|12n"),
         fb("modifyVolumeStatus", O, &[], "19|8n"),
     ]),
@@ -1747,7 +1757,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("quobyte", O, &[], "26|13n"),
         fb("azureDisk", O, &[], "34|16n,11n"),
         fb("photonPersistentDisk", O, &[], "26|13n"),
-        f("portworxVolume", O, &[]),
+        fb("portworxVolume", O, &[], "36|12n,11n,11n"),
         fb("scaleIO", O, &[], "25|12n"),
         f("local", O, &[]),
         fb("storageos", O, &[], "34|18n,13n"),
@@ -1805,7 +1815,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.core.v1.PodCondition", false, &[
         fb("type", R, &[], "10|7n"),
-        f("observedGeneration", O, &[]),
+        fb("observedGeneration", O, &[], "25|14n"),
         fb("status", R, &[], "15|7n,5n"),
         f("lastProbeTime", O, &[]),
         f("lastTransitionTime", O, &[]),
@@ -1834,14 +1844,14 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.core.v1.PodReadinessGate", false, &[
         f("conditionType", R, &[]),
     ]),
-    t("io.k8s.api.core.v1.PodResourceClaim", false, &[
+    tb("io.k8s.api.core.v1.PodResourceClaim", false, "48|7n,12n,3nn,14n", &[
         fb("name", R, &[], "14|9n"),
         fb("resourceClaimName", O, &[], "24|11n,4nn,7n"),
-        f("resourceClaimTemplateName", O, &[]),
+        fb("resourceClaimTemplateName", O, &[], "102|7n,8nn,12n,12n,13n,12n,7nn,12n,9n,1nn,7n"),
     ]),
     tb("io.k8s.api.core.v1.PodResourceClaimStatus", false, "22|9n,10n", &[
         fb("name", R, &[], "28|9n,10n"),
-        f("resourceClaimName", O, &[]),
+        fb("resourceClaimName", O, &[], "39|9n,13n,9n"),
     ]),
     t("io.k8s.api.core.v1.PodSchedulingGate", false, &[
         fb("name", R, &[], "14|5n"),
@@ -1859,7 +1869,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("fsGroupChangePolicy", O, &[], "68|11n,11n,8n,13n,2n,12n"),
         fb("seccompProfile", O, &[], "22|11n"),
         fb("appArmorProfile", O, &[], "24|13n"),
-        f("seLinuxChangePolicy", O, &[]),
+        fb("seLinuxChangePolicy", O, &[], "243|16n,18n,6nn,14n,22nn,11n,15n,14n,12n,12n,8n,11nn,12n,15n,6nn,19nn,21n"),
     ]),
     t("io.k8s.api.core.v1.PodSpec", false, &[
         fb("volumes", O, &[ListType("map"), ListMapKeys(&["name"])], "16|13n"),
@@ -1893,17 +1903,17 @@ pub(super) const TYPES: &[GoType] = &[
         fb("readinessGates", O, &[ListType("atomic")], "37|11n,11n,12n"),
         fb("runtimeClassName", O, &[], "60|14n,4ss,14n,17n,8n"),
         fb("enableServiceLinks", O, &[], "23|11n,8n"),
-        f("preemptionPolicy", O, &[]),
+        fb("preemptionPolicy", O, &[], "19|10n,4n"),
         fb("overhead", O, &[], "91|14n,14n,15n,14n,17n,14n"),
         fb("topologySpreadConstraints", O, &[ListType("map"), ListMapKeys(&["topologyKey", "whenUnsatisfiable"])], "29|12n,13n"),
         fb("setHostnameAsFQDN", O, &[], "72|19n,21n,18n,11n"),
         fb("os", O, &[], "98|9n,11nn,14n,1nn,13n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n,2n"),
-        f("hostUsers", O, &[]),
+        fb("hostUsers", O, &[], "102|5n,4n,18n,16n,6n,17n,10n,11n"),
         fb("schedulingGates", O, &[ListType("map"), ListMapKeys(&["name"])], "52|15n,15n,8nn"),
         fb("resourceClaims", O, &[ListType("map"), ListMapKeys(&["name"])], "48|7n,11n,10n,2nn,9n,5nn"),
         fb("resources", O, &[], "67|13n,11n,11nn,10n,10nn,11n"),
-        f("hostnameOverride", O, &[]),
-        f("workloadRef", O, &[]),
+        fb("hostnameOverride", O, &[], "102|14n,14n,9n,12n,10n,9n,7nn,19n"),
+        fb("workloadRef", O, &[], "82|13n,14n,8n,13n,12n,11n"),
     ]),
     tb("io.k8s.api.core.v1.PodStatus", false, "31|14n,16n", &[
         fb("observedGeneration", O, &[], "25|14n"),
@@ -2045,7 +2055,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.core.v1.ResourceQuotaSpec", false, &[
         fb("hard", O, &[], "15|12n"),
-        fb("scopes", O, &[ListType("atomic")], "21|13n"),
+        fb("scopes", O, &[ListType("atomic"), ItemsDoc("A ResourceQuotaScope defines a filter that must match each object tracked by a quota")], "21|13n"),
         fb("scopeSelector", O, &[], "43|18n,9n"),
     ]),
     t("io.k8s.api.core.v1.ResourceQuotaStatus", false, &[
@@ -2058,7 +2068,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("claims", O, &[ListType("map"), ListMapKeys(&["name"])], "34|9n,6nn,5n,3nn"),
     ]),
     t("io.k8s.api.core.v1.ResourceStatus", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "54|25n,8n"),
         fb("resources", O, &[ListType("map"), ListMapKeys(&["resourceID"])], "78|18n,23n,23n"),
     ]),
     t("io.k8s.api.core.v1.SELinuxOptions", false, &[
@@ -2146,7 +2156,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("runAsNonRoot", O, &[], "70|10n,14n,16n,10n,6ss,6n"),
         fb("readOnlyRootFilesystem", O, &[], "22|8n,3n"),
         fb("allowPrivilegeEscalation", O, &[], "54|8n,10n,10n,8n,4n,3n"),
-        f("procMount", O, &[]),
+        fb("procMount", O, &[], "49|12n,12n,5n,9n"),
         fb("seccompProfile", O, &[], "38|12n,11n,4n"),
         fb("appArmorProfile", O, &[], "29|14n,4n"),
     ]),
@@ -2193,7 +2203,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("healthCheckNodePort", O, &[], "110|8n,10n,11n,10ss,5n,4ss,4n,14n,3ss,9n,13n,12n"),
         fb("publishNotReadyAddresses", O, &[], "92|11n,7n,15n,13n,10n,14n,11n"),
         f("sessionAffinityConfig", O, &[]),
-        fb("ipFamilies", O, &[ListType("atomic")], "158|13n,10n,10n,9n,11n,11n,13n,12n,2ss,9n,9n,12nn,12n,2ss,9n,9n"),
+        fb("ipFamilies", O, &[ListType("atomic"), ItemsDoc("IPFamily represents the IP Family (IPv4 or IPv6). This type is used\nto express the family of an IP expressed by a type (e.g. service.spec.ipFamilies).")], "158|13n,10n,10n,9n,11n,11n,13n,12n,2ss,9n,9n,12nn,12n,2ss,9n,9n"),
         fb("ipFamilyPolicy", O, &[], "83|8n,14n,10n,9n,9n,10n,12n"),
         fb("allocateLoadBalancerNodePorts", O, &[], "74|7n,6ss,4n,13n,1ss,9n,10n,13n"),
         fb("loadBalancerClass", O, &[], "148|13n,16n,10n,18n,14n,16n,13n,11n,15n"),
@@ -2299,12 +2309,12 @@ pub(super) const TYPES: &[GoType] = &[
         fb("azureDisk", O, &[], "34|16n,11n"),
         fb("photonPersistentDisk", O, &[], "26|13n"),
         f("projected", O, &[]),
-        f("portworxVolume", O, &[]),
+        fb("portworxVolume", O, &[], "36|12n,11n,11n"),
         fb("scaleIO", O, &[], "25|12n"),
         fb("storageos", O, &[], "24|11n"),
         f("csi", O, &[]),
         fb("ephemeral", O, &[], "167|12n,20n,7nn,3n,10n,11nsss,3n,11n,9nsss,6nsss,8nsss,2nn,7n,10n,4nn,14n,12n,2nn,10n"),
-        f("image", O, &[]),
+        fb("image", O, &[], "254|18n,14nn,18n,25n,26nn,23n,39n,36n,23n,11n,11n"),
     ]),
     t("io.k8s.api.core.v1.VolumeDevice", false, &[
         f("name", R, &[]),
@@ -2314,7 +2324,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("name", R, &[]),
         fb("readOnly", O, &[], "12|9n"),
         fb("recursiveReadOnly", O, &[], "135|8n,1nn,13nn,16n,2ss,11n,10ss,2n,14n,13n,9nn,14n,8nn"),
-        f("mountPath", R, &[]),
+        fb("mountPath", R, &[], "15|11ss,1n"),
         fb("subPath", O, &[], "17|12n"),
         fb("mountPropagation", O, &[], "47|9n,7n,6n,6n,15n"),
         fb("subPathExpr", O, &[], "39|13n,15n,5n"),
@@ -2355,6 +2365,11 @@ pub(super) const TYPES: &[GoType] = &[
         fb("gmsaCredentialSpec", O, &[], "21|7n,6n"),
         fb("runAsUserName", O, &[], "42|12n,10n,12n"),
         fb("hostProcess", O, &[], "53|13n,12n,14n"),
+    ]),
+    tb("io.k8s.api.core.v1.WorkloadReference", false, "23|8n,12n", &[
+        fb("name", R, &[], "51|12n,10n,12n,11n"),
+        fb("podGroup", R, &[], "47|13n,12n,11n"),
+        fb("podGroupReplicaKey", O, &[], "46|11n,12n,15n"),
     ]),
     t("io.k8s.api.discovery.v1.Endpoint", false, &[
         fb("addresses", R, &[ListType("set")], "71|11n,13n,12n,11n,12n"),
@@ -2398,7 +2413,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.events.v1.Event", false, "72|20n,12n,2ss,11n,11n,7ss,3n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("eventTime", R, &[]),
         f("series", O, &[]),
         fb("reportingController", O, &[], "21|13n"),
@@ -2434,7 +2449,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.flowcontrol.v1.FlowSchemaCondition", false, &[
         fb("type", O, &[], "8|7n"),
-        f("status", O, &[]),
+        fb("status", O, &[], "13|7n,5n"),
         f("lastTransitionTime", O, &[]),
         f("reason", O, &[]),
         f("message", O, &[]),
@@ -2479,7 +2494,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition", false, &[
         fb("type", O, &[], "8|7n"),
-        f("status", O, &[]),
+        fb("status", O, &[], "13|7n,5n"),
         f("lastTransitionTime", O, &[]),
         f("reason", O, &[]),
         f("message", O, &[]),
@@ -2531,11 +2546,11 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.IPAddress", false, "96|19n,19n,16n,16n,16n,6n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", O, &[], "11|8n"),
     ]),
     t("io.k8s.api.networking.v1.IPAddressSpec", false, &[
-        f("parentRef", R, &[]),
+        fb("parentRef", R, &[], "17|10n"),
     ]),
     tb("io.k8s.api.networking.v1.IPBlock", false, "31|10n,13n", &[
         fb("cidr", R, &[], "13|7n"),
@@ -2544,7 +2559,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.Ingress", false, "39|13n,13n,9n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", O, &[], "11|8n"),
         fb("status", O, &[], "11|8n"),
     ]),
@@ -2555,7 +2570,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.IngressClass", false, "51|11n,6n,12n,11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", O, &[], "11|8n"),
     ]),
     tb("io.k8s.api.networking.v1.IngressClassParametersReference", false, "16|9n", &[
@@ -2606,7 +2621,7 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.networking.v1.NetworkPolicy", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", O, &[]),
     ]),
     tb("io.k8s.api.networking.v1.NetworkPolicyEgressRule", false, "32|13n,13n", &[
@@ -2631,7 +2646,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("podSelector", O, &[], "69|10n,15n,8n,13n,8n"),
         fb("ingress", O, &[ListType("atomic")], "93|14n,14n,13n,14n,12n,14n"),
         fb("egress", O, &[ListType("atomic")], "86|16n,13n,14n,12n,13n,12n"),
-        fb("policyTypes", O, &[ListType("atomic")], "130|12n,8n,18n,14n,13n,16n,15n,16n,12n"),
+        fb("policyTypes", O, &[ListType("atomic"), ItemsDoc("PolicyType string describes the NetworkPolicy type\nThis type is beta-level in 1.8")], "130|12n,8n,18n,14n,13n,16n,15n,16n,12n"),
     ]),
     t("io.k8s.api.networking.v1.ParentReference", false, &[
         f("group", O, &[]),
@@ -2646,14 +2661,42 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.ServiceCIDR", false, "24|14n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", O, &[], "11|8n"),
         fb("status", O, &[], "11|8n"),
     ]),
     t("io.k8s.api.networking.v1.ServiceCIDRSpec", false, &[
-        f("cidrs", O, &[ListType("atomic")]),
+        fb("cidrs", O, &[ListType("atomic")], "34|12n,18n"),
     ]),
     t("io.k8s.api.networking.v1.ServiceCIDRStatus", false, &[
+        fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "16|13n"),
+    ]),
+    tb("io.k8s.api.networking.v1beta1.IPAddress", false, "96|19n,19n,16n,16n,16n,6n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        fb("spec", O, &[], "11|8n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.IPAddressSpec", false, &[
+        fb("parentRef", R, &[], "17|10n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.ParentReference", false, &[
+        f("group", O, &[]),
+        f("resource", R, &[]),
+        f("namespace", O, &[]),
+        f("name", R, &[]),
+    ]),
+    tb("io.k8s.api.networking.v1beta1.ServiceCIDR", false, "24|14n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        fb("spec", O, &[], "11|8n"),
+        fb("status", O, &[], "11|8n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.ServiceCIDRSpec", false, &[
+        fb("cidrs", O, &[ListType("atomic")], "34|12n,18n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.ServiceCIDRStatus", false, &[
         fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "16|13n"),
     ]),
     t("io.k8s.api.node.v1.Overhead", false, &[
@@ -2680,15 +2723,15 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.policy.v1.PodDisruptionBudget", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", O, &[]),
         f("status", O, &[]),
     ]),
     t("io.k8s.api.policy.v1.PodDisruptionBudgetSpec", false, &[
-        f("minAvailable", O, &[]),
-        f("selector", O, &[]),
-        f("maxUnavailable", O, &[]),
-        f("unhealthyPodEvictionPolicy", O, &[]),
+        fb("minAvailable", O, &[], "40|11n,12n,5ss,8n"),
+        fb("selector", O, &[], "31|11n,1n,14n"),
+        fb("maxUnavailable", O, &[], "44|11n,11n,11n"),
+        fb("unhealthyPodEvictionPolicy", O, &[], "171|8n,10n,8nn,6n,11n,6nn,7n,14n,8n,10nn,8n,12n,13n,13n,10nn,8n,10n"),
     ]),
     tb("io.k8s.api.policy.v1.PodDisruptionBudgetStatus", false, "18|8n", &[
         fb("observedGeneration", O, &[], "24|12n"),
@@ -2700,28 +2743,28 @@ pub(super) const TYPES: &[GoType] = &[
         fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "118|10n,11n,8n,12nssssssssssssss,9nssssssssssssss,10n,13nssssssssssssssssssss,7nssssssssssssssssssss,10n,11nssssssssssssssssss,10nssssssssssssssssss"),
     ]),
     t("io.k8s.api.rbac.v1.AggregationRule", false, &[
-        f("clusterRoleSelectors", O, &[ListType("atomic")]),
+        fb("clusterRoleSelectors", O, &[ListType("atomic")], "30|17n"),
     ]),
     t("io.k8s.api.rbac.v1.ClusterRole", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("rules", O, &[ListType("atomic")]),
-        f("aggregationRule", O, &[]),
+        fb("aggregationRule", O, &[], "36|15n,17n"),
     ]),
     tb("io.k8s.api.rbac.v1.ClusterRoleBinding", false, "23|8ss,9n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("subjects", O, &[ListType("atomic")]),
-        f("roleRef", R, &[]),
+        fb("roleRef", R, &[], "26|10n,12n"),
     ]),
     tb("io.k8s.api.rbac.v1.PolicyRule", false, "26|13n", &[
         f("verbs", R, &[ListType("atomic")]),
-        f("apiGroups", O, &[ListType("atomic")]),
+        fb("apiGroups", O, &[ListType("atomic")], "45|11ss,12n"),
         f("resources", O, &[ListType("atomic")]),
         f("resourceNames", O, &[ListType("atomic")]),
-        f("nonResourceURLs", O, &[ListType("atomic")]),
+        fb("nonResourceURLs", O, &[ListType("atomic")], "66|14ss,13n,17n,19ss"),
     ]),
     t("io.k8s.api.rbac.v1.Role", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -2734,7 +2777,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("subjects", O, &[ListType("atomic")]),
-        f("roleRef", R, &[]),
+        fb("roleRef", R, &[], "32|16n,12n"),
     ]),
     t("io.k8s.api.rbac.v1.RoleRef", true, &[
         f("apiGroup", R, &[]),
@@ -2742,10 +2785,10 @@ pub(super) const TYPES: &[GoType] = &[
         f("name", R, &[]),
     ]),
     tb("io.k8s.api.rbac.v1.Subject", true, "35|15ss,9n", &[
-        f("kind", R, &[]),
-        f("apiGroup", O, &[]),
+        fb("kind", R, &[], "31|16n"),
+        fb("apiGroup", O, &[], "23|9n,6n"),
         f("name", R, &[]),
-        f("namespace", O, &[]),
+        fb("namespace", O, &[], "28|5ss,17n"),
     ]),
     tb("io.k8s.api.resource.v1.AllocatedDeviceStatus", false, "35|10n,10nn,13n", &[
         fb("driver", R, &[], "52|10n,12n,4nn,15n"),
@@ -2759,10 +2802,10 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.resource.v1.AllocationResult", false, &[
         f("devices", O, &[]),
         fb("nodeSelector", O, &[], "14|9n"),
-        f("allocationTimestamp", O, &[]),
+        fb("allocationTimestamp", O, &[], "38|9n,15nn,12n"),
     ]),
     t("io.k8s.api.resource.v1.CELDeviceSelector", false, &[
-        f("expression", R, &[]),
+        fb("expression", R, &[], "337|11n,10n,12n,10nn,10n,3ns,12ns,9nsss,8nsss,8ns,9ns,9nsss,6nn,8n,8n,10n,5nnssss,1nssss,1nssss,1nssss,1nn,12n,11n,11n,9nn,11n,10n,10n,3nn,12n,11n,11n,1nn,10n,3nn,13n,9n,4nnssss,5nn,14n,12n"),
     ]),
     t("io.k8s.api.resource.v1.CapacityRequestPolicy", false, &[
         fb("default", O, &[], "23|12n"),
@@ -2792,10 +2835,10 @@ pub(super) const TYPES: &[GoType] = &[
         fb("nodeName", O, &[], "30|9nn,10n"),
         fb("nodeSelector", O, &[], "35|9nn,5nn,10n"),
         fb("allNodes", O, &[], "31|10nn,10n"),
-        f("taints", O, &[ListType("atomic")]),
-        f("bindsToNode", O, &[]),
-        f("bindingConditions", O, &[ListType("atomic")]),
-        f("bindingFailureConditions", O, &[ListType("atomic")]),
+        fb("taints", O, &[ListType("atomic")], "50|7nn,12n,10n,9nn,10n"),
+        fb("bindsToNode", O, &[], "59|11n,15n,10n,9nn,12n"),
+        fb("bindingConditions", O, &[ListType("atomic")], "69|8n,11n,15n,4nn,8nn,9nn,12n"),
+        fb("bindingFailureConditions", O, &[ListType("atomic")], "58|7n,9n,10nn,9nn,9nn,12n"),
         fb("allowMultipleAllocations", O, &[], "43|13nn,14n"),
     ]),
     t("io.k8s.api.resource.v1.DeviceAllocationConfiguration", false, &[
@@ -2826,7 +2869,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("requests", O, &[ListType("atomic"), ListType("atomic")], "51|10n,7nn,11n,12n"),
         f("opaque", O, &[]),
     ]),
-    t("io.k8s.api.resource.v1.DeviceClass", false, &[
+    tb("io.k8s.api.resource.v1.DeviceClass", false, "42|9n,9n,10n,2nn,10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
@@ -2838,12 +2881,12 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.resource.v1.DeviceClassSpec", false, "17|12n", &[
         f("selectors", O, &[ListType("atomic")]),
         fb("config", O, &[ListType("atomic")], "50|15n,15n,6nn"),
-        f("extendedResourceName", O, &[]),
+        fb("extendedResourceName", O, &[], "99|12n,15n,13n,12n,13n,9n,15n,5nn"),
     ]),
     t("io.k8s.api.resource.v1.DeviceConstraint", false, &[
         fb("requests", O, &[ListType("atomic"), ListType("atomic")], "83|14n,10n,10n,11n,4nn,11n,12n"),
-        f("matchAttribute", O, &[]),
-        f("distinctAttribute", O, &[]),
+        fb("matchAttribute", O, &[], "91|9n,12n,1nn,9n,14n,12n,15n,13n,1nn"),
+        fb("distinctAttribute", O, &[], "77|9n,12nn,7nn,13n,4nn,15n"),
     ]),
     tb("io.k8s.api.resource.v1.DeviceCounterConsumption", false, "14|7n", &[
         fb("counterSet", R, &[], "15|10n"),
@@ -2859,10 +2902,10 @@ pub(super) const TYPES: &[GoType] = &[
         fb("driver", R, &[], "52|10n,12n,4nn,15n"),
         fb("pool", R, &[], "39|12n,9nn,13n"),
         fb("device", R, &[], "19|11n"),
-        f("adminAccess", O, &[]),
-        f("tolerations", O, &[ListType("atomic")]),
-        f("bindingConditions", O, &[ListType("atomic")]),
-        f("bindingFailureConditions", O, &[ListType("atomic")]),
+        fb("adminAccess", O, &[], "49|8n,7n,5nn,10n,12n"),
+        fb("tolerations", O, &[ListType("atomic")], "36|12n,5nn,7nn,10n"),
+        fb("bindingConditions", O, &[ListType("atomic")], "30|7n,9nn,12n"),
+        fb("bindingFailureConditions", O, &[ListType("atomic")], "30|7n,9nn,12n"),
         fb("shareID", O, &[], "33|10n,8n,11n"),
         fb("consumedCapacity", O, &[], "85|15n,17n,17nn,13nn,11n"),
     ]),
@@ -2875,14 +2918,14 @@ pub(super) const TYPES: &[GoType] = &[
         fb("selectors", O, &[ListType("atomic")], "33|10n,11n,11n"),
         fb("allocationMode", O, &[], "117|10n,7nn,11nss,11nss,2nn,14nss,9nss,4nn,11n,13n,8nn,13n"),
         fb("count", O, &[], "29|15n"),
-        f("tolerations", O, &[ListType("atomic")]),
+        fb("tolerations", O, &[ListType("atomic")], "102|5nn,8n,11n,2nn,10n,10n,10n,12n,11n,4nn,7nn,10n"),
         fb("capacity", O, &[], "101|7nn,11n,12n,13nn,5n,4n,12n,6n,12n"),
     ]),
     tb("io.k8s.api.resource.v1.DeviceTaint", false, "28|11n,12n", &[
         fb("key", R, &[], "14|9n"),
         fb("value", O, &[], "13|8n"),
         fb("effect", R, &[], "53|13n,9nn,11n,13n"),
-        f("timeAdded", O, &[]),
+        fb("timeAdded", O, &[], "19|10n"),
     ]),
     tb("io.k8s.api.resource.v1.DeviceToleration", false, "20|12n", &[
         fb("key", O, &[], "40|16n,19n"),
@@ -2896,12 +2939,12 @@ pub(super) const TYPES: &[GoType] = &[
         fb("selectors", O, &[ListType("atomic")], "33|10n,11n,11n"),
         fb("allocationMode", O, &[], "131|10n,7nn,11nss,11nss,2nn,14nss,14nss,9nss,4nn,11n,13n,8nn,13n"),
         fb("count", O, &[], "29|15n"),
-        f("adminAccess", O, &[]),
-        f("tolerations", O, &[ListType("atomic")]),
+        fb("adminAccess", O, &[], "76|10n,12n,8ss,2n,12n,3nn,10n,12n"),
+        fb("tolerations", O, &[ListType("atomic")], "102|5nn,8n,11n,2nn,10n,10n,10n,12n,11n,4nn,7nn,10n"),
         fb("capacity", O, &[], "101|7nn,11n,12n,13nn,5n,4n,12n,6n,12n"),
     ]),
     tb("io.k8s.api.resource.v1.NetworkDeviceData", false, "28|8n,12n", &[
-        f("interfaceName", O, &[]),
+        fb("interfaceName", O, &[], "37|10n,13n,7nn"),
         fb("ips", O, &[ListType("atomic"), ListType("atomic")], "44|11n,8n,14n,3n"),
         f("hardwareAddress", O, &[]),
     ]),
@@ -2909,7 +2952,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("driver", R, &[], "60|9n,6nn,11n,8nn,15n"),
         fb("parameters", R, &[], "50|10n,10n,9n,7nn"),
     ]),
-    t("io.k8s.api.resource.v1.ResourceClaim", false, &[
+    tb("io.k8s.api.resource.v1.ResourceClaim", false, "63|11n,13n,12n,11n,4nn,10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
@@ -2930,7 +2973,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("reservedFor", O, &[ListType("map"), ListType("map"), ListMapKeys(&["uid", "uid"])], "158|9n,11n,13n,14n,1nn,11n,8n,10n,8nn,10n,12n,11n,14n,8nn,13n"),
         fb("devices", O, &[ListType("map"), ListType("map"), ListMapKeys(&["driver", "device", "pool", "shareID", "driver", "device", "pool", "shareID"])], "28|10n,10n"),
     ]),
-    t("io.k8s.api.resource.v1.ResourceClaimTemplate", false, &[
+    tb("io.k8s.api.resource.v1.ResourceClaimTemplate", false, "19|7nn,10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
@@ -2941,11 +2984,11 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "30|10n,10n"),
     ]),
     t("io.k8s.api.resource.v1.ResourcePool", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "45|11n,10nn,17n"),
         fb("generation", R, &[], "101|12n,13n,11n,8n,10n,11n,11n,3nn,8n,10n"),
         fb("resourceSliceCount", R, &[], "36|12n,7nn,12n"),
     ]),
-    t("io.k8s.api.resource.v1.ResourceSlice", false, &[
+    tb("io.k8s.api.resource.v1.ResourceSlice", false, "235|12n,17n,9nn,13n,16n,15n,12nn,13n,14n,13nn,12n,10n,12n,13n,12nn,16n,14nn,10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
@@ -2965,7 +3008,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("key", R, &[], "14|9n"),
         fb("value", O, &[], "13|8n"),
         fb("effect", R, &[], "53|13n,9nn,11n,13n"),
-        f("timeAdded", O, &[]),
+        fb("timeAdded", O, &[], "19|10n"),
     ]),
     tb("io.k8s.api.resource.v1alpha3.DeviceTaintRule", false, "30|11n,12n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -2998,7 +3041,7 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.resource.v1beta1.AllocationResult", false, &[
         f("devices", O, &[]),
         fb("nodeSelector", O, &[], "14|9n"),
-        f("allocationTimestamp", O, &[]),
+        fb("allocationTimestamp", O, &[], "38|9n,15nn,12n"),
     ]),
     t("io.k8s.api.resource.v1beta1.BasicDevice", false, &[
         fb("attributes", O, &[], "30|9n,11nn"),
@@ -3007,14 +3050,14 @@ pub(super) const TYPES: &[GoType] = &[
         fb("nodeName", O, &[], "30|9nn,10n"),
         fb("nodeSelector", O, &[], "35|9nn,5nn,10n"),
         fb("allNodes", O, &[], "31|10nn,10n"),
-        f("taints", O, &[ListType("atomic")]),
-        f("bindsToNode", O, &[]),
-        f("bindingConditions", O, &[ListType("atomic")]),
-        f("bindingFailureConditions", O, &[ListType("atomic")]),
+        fb("taints", O, &[ListType("atomic")], "50|7nn,12n,10n,9nn,10n"),
+        fb("bindsToNode", O, &[], "59|11n,15n,10n,9nn,12n"),
+        fb("bindingConditions", O, &[ListType("atomic")], "69|8n,11n,15n,4nn,8nn,9nn,12n"),
+        fb("bindingFailureConditions", O, &[ListType("atomic")], "56|7n,9n,8nn,9nn,9nn,12n"),
         fb("allowMultipleAllocations", O, &[], "43|13nn,14n"),
     ]),
     t("io.k8s.api.resource.v1beta1.CELDeviceSelector", false, &[
-        f("expression", R, &[]),
+        fb("expression", R, &[], "337|11n,10n,12n,10nn,10n,3ns,12ns,9nsss,8nsss,8ns,9ns,9nsss,6nn,8n,8n,10n,5nnssss,1nssss,1nssss,1nssss,1nn,12n,11n,11n,9nn,11n,10n,10n,3nn,12n,11n,11n,1nn,10n,3nn,13n,9n,4nnssss,5nn,14n,12n"),
     ]),
     t("io.k8s.api.resource.v1beta1.CapacityRequestPolicy", false, &[
         fb("default", O, &[], "23|12n"),
@@ -3080,12 +3123,12 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.resource.v1beta1.DeviceClassSpec", false, "17|12n", &[
         f("selectors", O, &[ListType("atomic")]),
         fb("config", O, &[ListType("atomic")], "50|15n,15n,6nn"),
-        f("extendedResourceName", O, &[]),
+        fb("extendedResourceName", O, &[], "99|12n,15n,13n,12n,13n,9n,15n,5nn"),
     ]),
     t("io.k8s.api.resource.v1beta1.DeviceConstraint", false, &[
         fb("requests", O, &[ListType("atomic"), ListType("atomic")], "83|14n,10n,10n,11n,4nn,11n,12n"),
-        f("matchAttribute", O, &[]),
-        f("distinctAttribute", O, &[]),
+        fb("matchAttribute", O, &[], "91|9n,12n,1nn,9n,14n,12n,15n,13n,1nn"),
+        fb("distinctAttribute", O, &[], "77|9n,12nn,7nn,13n,4nn,15n"),
     ]),
     tb("io.k8s.api.resource.v1beta1.DeviceCounterConsumption", false, "14|7n", &[
         fb("counterSet", R, &[], "15|10n"),
@@ -3099,7 +3142,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("count", O, &[], "48|15n,14nn,13n"),
         fb("adminAccess", O, &[], "95|10n,12n,8ss,2n,12n,3nn,13n,6nn,10n,12n"),
         fb("firstAvailable", O, &[ListType("atomic"), ListType("atomic"), ListMapKeys(&["name"])], "140|9n,11n,13n,12n,13nn,11nn,10n,10n,9n,10n,12n,11n"),
-        f("tolerations", O, &[ListType("atomic")]),
+        fb("tolerations", O, &[ListType("atomic")], "121|5nn,8n,11n,2nn,10n,10n,10n,12n,11n,4nn,7nn,13n,6nn,10n"),
         fb("capacity", O, &[], "101|7nn,11n,12n,13nn,5n,4n,12n,6n,12n"),
     ]),
     t("io.k8s.api.resource.v1beta1.DeviceRequestAllocationResult", false, &[
@@ -3108,9 +3151,9 @@ pub(super) const TYPES: &[GoType] = &[
         fb("pool", R, &[], "39|12n,9nn,13n"),
         fb("device", R, &[], "19|11n"),
         fb("adminAccess", O, &[], "49|8n,7n,5nn,10n,12n"),
-        f("tolerations", O, &[ListType("atomic")]),
-        f("bindingConditions", O, &[ListType("atomic")]),
-        f("bindingFailureConditions", O, &[ListType("atomic")]),
+        fb("tolerations", O, &[ListType("atomic")], "36|12n,5nn,7nn,10n"),
+        fb("bindingConditions", O, &[ListType("atomic")], "30|7n,9nn,12n"),
+        fb("bindingFailureConditions", O, &[ListType("atomic")], "30|7n,9nn,12n"),
         fb("shareID", O, &[], "33|10n,8n,11n"),
         fb("consumedCapacity", O, &[], "85|15n,17n,17nn,13nn,11n"),
     ]),
@@ -3123,14 +3166,14 @@ pub(super) const TYPES: &[GoType] = &[
         fb("selectors", O, &[ListType("atomic")], "33|10n,11n,11n"),
         fb("allocationMode", O, &[], "117|10n,7nn,11nss,11nss,2nn,14nss,9nss,4nn,11n,13n,8nn,13n"),
         fb("count", O, &[], "29|15n"),
-        f("tolerations", O, &[ListType("atomic")]),
+        fb("tolerations", O, &[ListType("atomic")], "102|5nn,8n,11n,2nn,10n,10n,10n,12n,11n,4nn,7nn,10n"),
         fb("capacity", O, &[], "101|7nn,11n,12n,13nn,5n,4n,12n,6n,12n"),
     ]),
     tb("io.k8s.api.resource.v1beta1.DeviceTaint", false, "28|11n,12n", &[
         fb("key", R, &[], "14|9n"),
         fb("value", O, &[], "13|8n"),
         fb("effect", R, &[], "53|13n,9nn,11n,13n"),
-        f("timeAdded", O, &[]),
+        fb("timeAdded", O, &[], "19|10n"),
     ]),
     tb("io.k8s.api.resource.v1beta1.DeviceToleration", false, "20|12n", &[
         fb("key", O, &[], "40|16n,19n"),
@@ -3140,7 +3183,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("tolerationSeconds", O, &[], "75|11n,13n,15n,12n,18n"),
     ]),
     tb("io.k8s.api.resource.v1beta1.NetworkDeviceData", false, "28|8n,12n", &[
-        f("interfaceName", O, &[]),
+        fb("interfaceName", O, &[], "37|10n,13n,7nn"),
         fb("ips", O, &[ListType("atomic"), ListType("atomic")], "51|11n,8n,14n,3n,8nn"),
         f("hardwareAddress", O, &[]),
     ]),
@@ -3180,7 +3223,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "30|10n,10n"),
     ]),
     t("io.k8s.api.resource.v1beta1.ResourcePool", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "45|11n,10nn,17n"),
         fb("generation", R, &[], "101|12n,13n,11n,8n,10n,11n,11n,3nn,8n,10n"),
         fb("resourceSliceCount", R, &[], "36|12n,7nn,12n"),
     ]),
@@ -3212,10 +3255,10 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.resource.v1beta2.AllocationResult", false, &[
         f("devices", O, &[]),
         fb("nodeSelector", O, &[], "14|9n"),
-        f("allocationTimestamp", O, &[]),
+        fb("allocationTimestamp", O, &[], "38|9n,15nn,12n"),
     ]),
     t("io.k8s.api.resource.v1beta2.CELDeviceSelector", false, &[
-        f("expression", R, &[]),
+        fb("expression", R, &[], "337|11n,10n,12n,10nn,10n,3ns,12ns,9nsss,8nsss,8ns,9ns,9nsss,6nn,8n,8n,10n,5nnssss,1nssss,1nssss,1nssss,1nn,12n,11n,11n,9nn,11n,10n,10n,3nn,12n,11n,11n,1nn,10n,3nn,13n,9n,4nnssss,5nn,14n,12n"),
     ]),
     t("io.k8s.api.resource.v1beta2.CapacityRequestPolicy", false, &[
         fb("default", O, &[], "23|12n"),
@@ -3245,10 +3288,10 @@ pub(super) const TYPES: &[GoType] = &[
         fb("nodeName", O, &[], "30|9nn,10n"),
         fb("nodeSelector", O, &[], "35|9nn,5nn,10n"),
         fb("allNodes", O, &[], "31|10nn,10n"),
-        f("taints", O, &[ListType("atomic")]),
-        f("bindsToNode", O, &[]),
-        f("bindingConditions", O, &[ListType("atomic")]),
-        f("bindingFailureConditions", O, &[ListType("atomic")]),
+        fb("taints", O, &[ListType("atomic")], "50|7nn,12n,10n,9nn,10n"),
+        fb("bindsToNode", O, &[], "59|11n,15n,10n,9nn,12n"),
+        fb("bindingConditions", O, &[ListType("atomic")], "69|8n,11n,15n,4nn,8nn,9nn,12n"),
+        fb("bindingFailureConditions", O, &[ListType("atomic")], "58|7n,9n,10nn,9nn,9nn,12n"),
         fb("allowMultipleAllocations", O, &[], "43|13nn,14n"),
     ]),
     t("io.k8s.api.resource.v1beta2.DeviceAllocationConfiguration", false, &[
@@ -3291,12 +3334,12 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.resource.v1beta2.DeviceClassSpec", false, "17|12n", &[
         f("selectors", O, &[ListType("atomic")]),
         fb("config", O, &[ListType("atomic")], "50|15n,15n,6nn"),
-        f("extendedResourceName", O, &[]),
+        fb("extendedResourceName", O, &[], "99|12n,15n,13n,12n,13n,9n,15n,5nn"),
     ]),
     t("io.k8s.api.resource.v1beta2.DeviceConstraint", false, &[
         fb("requests", O, &[ListType("atomic"), ListType("atomic")], "83|14n,10n,10n,11n,4nn,11n,12n"),
-        f("matchAttribute", O, &[]),
-        f("distinctAttribute", O, &[]),
+        fb("matchAttribute", O, &[], "91|9n,12n,1nn,9n,14n,12n,15n,13n,1nn"),
+        fb("distinctAttribute", O, &[], "77|9n,12nn,7nn,13n,4nn,15n"),
     ]),
     tb("io.k8s.api.resource.v1beta2.DeviceCounterConsumption", false, "14|7n", &[
         fb("counterSet", R, &[], "15|10n"),
@@ -3313,9 +3356,9 @@ pub(super) const TYPES: &[GoType] = &[
         fb("pool", R, &[], "39|12n,9nn,13n"),
         fb("device", R, &[], "19|11n"),
         fb("adminAccess", O, &[], "49|8n,7n,5nn,10n,12n"),
-        f("tolerations", O, &[ListType("atomic")]),
-        f("bindingConditions", O, &[ListType("atomic")]),
-        f("bindingFailureConditions", O, &[ListType("atomic")]),
+        fb("tolerations", O, &[ListType("atomic")], "36|12n,5nn,7nn,10n"),
+        fb("bindingConditions", O, &[ListType("atomic")], "30|7n,9nn,12n"),
+        fb("bindingFailureConditions", O, &[ListType("atomic")], "30|7n,9nn,12n"),
         fb("shareID", O, &[], "33|10n,8n,11n"),
         fb("consumedCapacity", O, &[], "85|15n,17n,17nn,13nn,11n"),
     ]),
@@ -3328,14 +3371,14 @@ pub(super) const TYPES: &[GoType] = &[
         fb("selectors", O, &[ListType("atomic")], "33|10n,11n,11n"),
         fb("allocationMode", O, &[], "117|10n,7nn,11nss,11nss,2nn,14nss,9nss,4nn,11n,13n,8nn,13n"),
         fb("count", O, &[], "29|15n"),
-        f("tolerations", O, &[ListType("atomic")]),
+        fb("tolerations", O, &[ListType("atomic")], "102|5nn,8n,11n,2nn,10n,10n,10n,12n,11n,4nn,7nn,10n"),
         fb("capacity", O, &[], "101|7nn,11n,12n,13nn,5n,4n,12n,6n,12n"),
     ]),
     tb("io.k8s.api.resource.v1beta2.DeviceTaint", false, "28|11n,12n", &[
         fb("key", R, &[], "14|9n"),
         fb("value", O, &[], "13|8n"),
         fb("effect", R, &[], "53|13n,9nn,11n,13n"),
-        f("timeAdded", O, &[]),
+        fb("timeAdded", O, &[], "19|10n"),
     ]),
     tb("io.k8s.api.resource.v1beta2.DeviceToleration", false, "20|12n", &[
         fb("key", O, &[], "40|16n,19n"),
@@ -3350,11 +3393,11 @@ pub(super) const TYPES: &[GoType] = &[
         fb("allocationMode", O, &[], "131|10n,7nn,11nss,11nss,2nn,14nss,14nss,9nss,4nn,11n,13n,8nn,13n"),
         fb("count", O, &[], "29|15n"),
         fb("adminAccess", O, &[], "76|10n,12n,8ss,2n,12n,3nn,10n,12n"),
-        f("tolerations", O, &[ListType("atomic")]),
+        fb("tolerations", O, &[ListType("atomic")], "102|5nn,8n,11n,2nn,10n,10n,10n,12n,11n,4nn,7nn,10n"),
         fb("capacity", O, &[], "101|7nn,11n,12n,13nn,5n,4n,12n,6n,12n"),
     ]),
     tb("io.k8s.api.resource.v1beta2.NetworkDeviceData", false, "28|8n,12n", &[
-        f("interfaceName", O, &[]),
+        fb("interfaceName", O, &[], "37|10n,13n,7nn"),
         fb("ips", O, &[ListType("atomic"), ListType("atomic")], "44|11n,8n,14n,3n"),
         f("hardwareAddress", O, &[]),
     ]),
@@ -3394,7 +3437,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "30|10n,10n"),
     ]),
     t("io.k8s.api.resource.v1beta2.ResourcePool", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "45|11n,10nn,17n"),
         fb("generation", R, &[], "101|12n,13n,11n,8n,10n,11n,11n,3nn,8n,10n"),
         fb("resourceSliceCount", R, &[], "36|12n,7nn,12n"),
     ]),
@@ -3417,34 +3460,62 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.scheduling.v1.PriorityClass", false, "20|11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("value", R, &[], "29|16n"),
         fb("globalDefault", O, &[], "58|9n,12n,12n,10n"),
         fb("description", O, &[], "17|10n"),
         fb("preemptionPolicy", O, &[], "19|10n,4n"),
     ]),
+    tb("io.k8s.api.scheduling.v1alpha1.BasicSchedulingPolicy", false, "10|5n", &[
+    ]),
+    t("io.k8s.api.scheduling.v1alpha1.GangSchedulingPolicy", false, &[
+        fb("minCount", R, &[], "31|13n,12n"),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha1.PodGroup", false, &[
+        fb("name", R, &[], "21|11n"),
+        f("policy", R, &[]),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha1.PodGroupPolicy", false, &[
+        fb("basic", O, &[], "16|12n"),
+        fb("gang", O, &[], "14|12n"),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha1.TypedLocalObjectReference", false, &[
+        fb("apiGroup", O, &[], "38|9n,14n,9n"),
+        fb("kind", R, &[], "15|8n"),
+        fb("name", R, &[], "15|8n"),
+    ]),
+    tb("io.k8s.api.scheduling.v1alpha1.Workload", false, "25|10n,8n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "9|3n"),
+        f("spec", R, &[]),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha1.WorkloadSpec", false, &[
+        fb("controllerRef", O, &[], "41|12n,13n,10n"),
+        fb("podGroups", R, &[ListType("map"), ListMapKeys(&["name"])], "24|12n"),
+    ]),
     tb("io.k8s.api.storage.v1.CSIDriver", false, "47|9n,6n,13n,15n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "59|3n,11n,13n,4n,13n,10n,2n"),
         f("spec", R, &[]),
     ]),
     t("io.k8s.api.storage.v1.CSIDriverSpec", false, &[
         fb("attachRequired", O, &[], "89|9n,7n,10n,9n,11n,10n,9n,13n,7nn"),
         fb("podInfoOnMount", O, &[], "201|14n,7n,12n,3nn,10n,14n,15nn,12n,10n,2n,2n,2n,10nssssssssssssssssssssssssssssssss,6nn,11n,11n,11n,14n,15n,8nn"),
-        fb("volumeLifecycleModes", O, &[ListType("set")], "125|11n,16n,11nn,16n,13n,22nn,8n,1n,19nn,4n"),
+        fb("volumeLifecycleModes", O, &[ListType("set"), ItemsDoc("VolumeLifecycleMode is an enumeration of possible usage modes for a volume\nprovided by a CSI driver. More modes may be added in the future.")], "125|11n,16n,11nn,16n,13n,22nn,8n,1n,19nn,4n"),
         fb("storageCapacity", O, &[], "100|14n,9n,9nn,10n,9n,8n,4nn,9n,11n,5nn"),
         fb("fsGroupPolicy", O, &[], "81|10n,7n,9nn,12nn,8n,12n,11n"),
         fb("tokenRequests", O, &[ListType("atomic")], "86|9n,11n,11n,10n,2nss,2nssss,2nssss,5nss,1nss,1n,1nn,10n,13n"),
         fb("requiresRepublish", O, &[], "54|7n,11n,6nn,9n,11n"),
         fb("seLinuxMount", O, &[], "136|9n,2nn,14n,12n,11n,6n,10n,11n,13n,12n,7nn,13n,13nn"),
-        f("nodeAllocatableUpdatePeriodSeconds", O, &[]),
+        fb("nodeAllocatableUpdatePeriodSeconds", O, &[], "74|8n,13n,12n,10n,13nn,14nn"),
         fb("serviceAccountTokenInSecrets", O, &[], "156|10n,12n,12n,12n,11n,6nn,15n,9n,8nn,15n,6n,5nn,15n,8nn"),
     ]),
     tb("io.k8s.api.storage.v1.CSINode", false, "98|11n,14n,9n,12n,3n,16n,15n,7n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "10|3n"),
         f("spec", R, &[]),
     ]),
     t("io.k8s.api.storage.v1.CSINodeDriver", false, &[
@@ -3459,7 +3530,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.CSIStorageCapacity", false, "182|9n,11n,3ss,8n,3nn,7n,9n,9nn,12n,3n,11n,10n,10nn,12nn,12n,6n,10n,12n,13n,11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "60|3n,16n,14n,13n,8nn,3nn"),
         fb("nodeTopology", O, &[], "41|9n,11n,11n,9n"),
         fb("storageClassName", R, &[], "51|13n,12n,10n,11n,1n"),
         fb("capacity", O, &[], "56|12n,10n,2nn,9n,12n,10n"),
@@ -3468,7 +3539,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.StorageClass", false, "31|10n,6nn,9n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("provisioner", R, &[]),
         fb("parameters", O, &[], "15|9n"),
         fb("reclaimPolicy", O, &[], "15|12n"),
@@ -3484,7 +3555,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.VolumeAttachment", false, "19|11n,4nn", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", R, &[], "14|9n"),
         fb("status", O, &[], "20|7n,9n"),
     ]),
@@ -3506,8 +3577,8 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.VolumeAttributesClass", false, "31|8n,13n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
-        f("driverName", R, &[]),
+        fb("metadata", O, &[], "6|3n"),
+        fb("driverName", R, &[], "9|5n"),
         fb("parameters", O, &[], "121|11n,13n,10n,10n,11n,10n,3nn,12n,14n,13n,12n"),
     ]),
     t("io.k8s.api.storage.v1.VolumeError", false, &[
@@ -3517,6 +3588,13 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.storage.v1.VolumeNodeResources", false, &[
         fb("count", O, &[], "74|20n,19n,18n"),
+    ]),
+    tb("io.k8s.api.storage.v1beta1.VolumeAttributesClass", false, "31|8n,13n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        fb("driverName", R, &[], "9|5n"),
+        fb("parameters", O, &[], "121|11n,13n,10n,10n,11n,10n,3nn,12n,14n,13n,12n"),
     ]),
     tb("io.k8s.api.storagemigration.v1beta1.StorageVersionMigration", false, "12|10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),

@@ -1,7 +1,7 @@
 // @generated from k8s.io/api and k8s.io/apimachinery v0.36.3 (api 3fde3c43c3cf, apimachinery 40bf4b2b62f8) by `bless_go_tables` in
 // `go_generate.rs`; do not edit (see the README for the command).
 //
-// The Go facts of 620 types: `t(definition, atomic, fields)`,
+// The Go facts of 648 types: `t(definition, atomic, fields)`,
 // `f(json name, R(equired) or O(ptional), facts)`; `tb`, `fb`: the same and
 // where controller-gen's description breaks k8s-openapi's words (`go_facts.rs`).
 
@@ -84,7 +84,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -101,7 +101,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("parameterNotFoundAction", O, &[], "70|10n,12n,13n,11n,13n,4nn,6nn"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.RuleWithOperations", false, "21|13n", &[
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -133,7 +133,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("policyName", R, &[], "27|10n,16n"),
         fb("paramRef", O, &[], "77|12n,16n,28n"),
         fb("matchResources", O, &[], "89|13n,23n,15n,26n"),
-        fb("validationActions", R, &[ListType("set")], "278|10n,14nn,9n,15n,12nn,11n,11nn,5nn,11nn,12n,14n,7nn,11n,11n,3n,12n,10n,7n,8n,8n,11n,10n,3n,12nn,9n,4nn,11n,8n,8nn"),
+        fb("validationActions", R, &[ListType("set"), ItemsDoc("ValidationAction specifies a policy enforcement action.")], "278|10n,14nn,9n,15n,12nn,11n,11nn,5nn,11nn,12n,14n,7nn,11n,11n,3n,12n,10n,7n,8n,8n,11n,10n,3n,12nn,9n,4nn,11n,8n,8nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec", false, &[
         fb("paramKind", O, &[], "65|11n,21n,17n"),
@@ -233,7 +233,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -303,7 +303,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -681,7 +681,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("status", O, &[]),
     ]),
     t("io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec", false, &[
-        f("scaleTargetRef", R, &[]),
+        fb("scaleTargetRef", R, &[], "26|13n"),
         fb("minReplicas", O, &[], "59|14n,3ss,5ss,8n,13n,3ss,12n"),
         f("maxReplicas", R, &[]),
         fb("targetCPUUtilizationPercentage", O, &[], "28|18n"),
@@ -735,11 +735,11 @@ pub(super) const TYPES: &[GoType] = &[
         fb("value", R, &[], "18|12n"),
         fb("periodSeconds", R, &[], "28|13n"),
     ]),
-    t("io.k8s.api.autoscaling.v2.HPAScalingRules", false, &[
+    tb("io.k8s.api.autoscaling.v2.HPAScalingRules", false, "100|9n,8nn,13n,10n,12n,14n,3nn,12n,11n", &[
         fb("stabilizationWindowSeconds", O, &[], "67|12n,7n,18n,7n,10n"),
         fb("selectPolicy", O, &[], "19|10n"),
         fb("policies", O, &[ListType("atomic")], "56|14n,7n,21n"),
-        f("tolerance", O, &[]),
+        fb("tolerance", O, &[], "101|12n,13n,15n,10nn,13n,13n,11nn,10n"),
     ]),
     tb("io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", false, "27|8n,10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -791,7 +791,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("object", O, &[], "17|10n"),
         fb("pods", O, &[], "29|13n,3ss,4n"),
         fb("resource", O, &[], "54|11n,11n,13n,11n"),
-        f("containerResource", O, &[]),
+        fb("containerResource", O, &[], "59|12n,15n,13n,11n"),
         fb("external", O, &[], "44|10n,10n,7n,10n"),
     ]),
     t("io.k8s.api.autoscaling.v2.MetricTarget", false, &[
@@ -803,7 +803,7 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.autoscaling.v2.MetricValueStatus", false, &[
         f("value", O, &[]),
         fb("averageValue", O, &[], "18|10n"),
-        f("averageUtilization", O, &[]),
+        fb("averageUtilization", O, &[], "30|10n,11n"),
     ]),
     tb("io.k8s.api.autoscaling.v2.ObjectMetricSource", false, "19|10n", &[
         f("describedObject", R, &[]),
@@ -893,7 +893,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("active", O, &[], "21|12n,2n"),
         fb("succeeded", O, &[], "29|8n,11n"),
         fb("failed", O, &[], "12|8n"),
-        f("terminating", O, &[]),
+        fb("terminating", O, &[], "36|12n,4nn,11n"),
         fb("completedIndexes", O, &[], "70|8n,12n,12n,11n,9n,15n"),
         fb("failedIndexes", O, &[], "93|9n,12n,9n,12n,11n,9n,15n,3n"),
         fb("uncountedTerminatedPods", O, &[], "101|10n,11nn,12n,12n,4nn,11n,5n,12nssss,1nn,14n,2n"),
@@ -928,8 +928,8 @@ pub(super) const TYPES: &[GoType] = &[
         fb("succeededCount", O, &[], "99|14n,13n,10n,10n,14n,11n,12n,6n"),
     ]),
     tb("io.k8s.api.batch.v1.UncountedTerminatedPods", false, "16|10n", &[
-        f("succeeded", O, &[ListType("set")]),
-        f("failed", O, &[ListType("set")]),
+        f("succeeded", O, &[ListType("set"), ItemsDoc("UID is a type that holds unique ID values, including UUIDs.  Because we\ndon't ONLY use UUIDs, this is an alias to string.  Being a type captures\nintent and helps make sure that UIDs and names do not get conflated.")]),
+        f("failed", O, &[ListType("set"), ItemsDoc("UID is a type that holds unique ID values, including UUIDs.  Because we\ndon't ONLY use UUIDs, this is an alias to string.  Being a type captures\nintent and helps make sure that UIDs and names do not get conflated.")]),
     ]),
     tb("io.k8s.api.certificates.v1.CertificateSigningRequest", false, "79|9n,13nn,6ns,11ns,15nn,13n,4n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -950,7 +950,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("request", R, &[], "25|14n"),
         f("signerName", R, &[]),
         fb("expirationSeconds", O, &[], "145|10n,11n,13n,12nn,10n,14n,9n,6nn,10nnss,13nsssss,4nss,11nss,11nn"),
-        f("usages", O, &[ListType("atomic")]),
+        f("usages", O, &[ListType("atomic"), ItemsDoc("KeyUsage specifies valid usage contexts for keys.\nSee:\n\n\thttps://tools.ietf.org/html/rfc5280#section-4.2.1.3\n\thttps://tools.ietf.org/html/rfc5280#section-4.2.1.12")]),
         fb("username", O, &[], "20|11n"),
         fb("uid", O, &[], "20|11n"),
         fb("groups", O, &[ListType("atomic")], "20|11n"),
@@ -960,7 +960,17 @@ pub(super) const TYPES: &[GoType] = &[
         f("conditions", O, &[ListType("map"), ListMapKeys(&["type"])]),
         fb("certificate", O, &[], "205|16n,14nn,19n,19nn,2ns,9ns,16nss,14ns,15nss,12nn,15n,11n,14nn,7nn,15nnssss,1nssss,2nssss,1nssss,2nssss"),
     ]),
-    t("io.k8s.api.certificates.v1beta1.ClusterTrustBundle", false, &[
+    tb("io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", false, "128|9n,2nn,10n,13n,2ss,7n,3ss,6n,10n,5nn,13n,13n,10n,13n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        f("metadata", O, &[]),
+        f("spec", R, &[]),
+    ]),
+    t("io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec", false, &[
+        fb("signerName", O, &[], "98|7nn,11n,7n,5n,1nn,11n,12n,8n,6n,1nn,10n,5nn,9n"),
+        fb("trustBundle", R, &[], "94|9n,9nn,13n,2ss,7n,6ss,7n,9nn,10n,11n"),
+    ]),
+    tb("io.k8s.api.certificates.v1beta1.ClusterTrustBundle", false, "128|9n,2nn,10n,13n,2ss,7n,3ss,6n,10n,5nn,13n,13n,10n,13n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
@@ -1010,8 +1020,8 @@ pub(super) const TYPES: &[GoType] = &[
         f("acquireTime", O, &[]),
         fb("renewTime", O, &[], "16|13n"),
         fb("leaseTransitions", O, &[], "11|10n"),
-        f("strategy", O, &[]),
-        f("preferredHolder", O, &[]),
+        fb("strategy", O, &[], "38|12n,14n"),
+        fb("preferredHolder", O, &[], "30|11n,8n"),
     ]),
     tb("io.k8s.api.coordination.v1alpha2.LeaseCandidate", false, "26|8n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -1020,12 +1030,12 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "10|7n"),
     ]),
     t("io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec", false, &[
-        f("leaseName", R, &[]),
-        f("pingTime", O, &[]),
-        f("renewTime", O, &[]),
-        f("binaryVersion", R, &[]),
-        f("emulationVersion", O, &[]),
-        f("strategy", R, &[]),
+        fb("leaseName", R, &[], "17|13n"),
+        fb("pingTime", O, &[], "40|12n,13n,9n"),
+        fb("renewTime", O, &[], "65|10n,12n,11n,2n,12n,12n"),
+        fb("binaryVersion", R, &[], "19|15n"),
+        fb("emulationVersion", O, &[], "32|15n,9n"),
+        fb("strategy", R, &[], "58|14n,13n,15n"),
     ]),
     tb("io.k8s.api.coordination.v1beta1.LeaseCandidate", false, "26|8n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -1034,12 +1044,12 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "10|7n"),
     ]),
     t("io.k8s.api.coordination.v1beta1.LeaseCandidateSpec", false, &[
-        f("leaseName", R, &[]),
-        f("pingTime", O, &[]),
-        f("renewTime", O, &[]),
-        f("binaryVersion", R, &[]),
-        f("emulationVersion", O, &[]),
-        f("strategy", R, &[]),
+        fb("leaseName", R, &[], "36|13n,14n,5n"),
+        fb("pingTime", O, &[], "40|12n,13n,9n"),
+        fb("renewTime", O, &[], "65|10n,12n,11n,2n,12n,12n"),
+        fb("binaryVersion", R, &[], "19|15n"),
+        fb("emulationVersion", O, &[], "32|15n,9n"),
+        fb("strategy", R, &[], "58|14n,13n,15n"),
     ]),
     tb("io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource", false, "51|7nn,13n,15n,11n", &[
         fb("volumeID", R, &[], "17|14n"),
@@ -1105,8 +1115,8 @@ pub(super) const TYPES: &[GoType] = &[
         fb("nodePublishSecretRef", O, &[], "52|9n,12n,4n,5ss,10n"),
     ]),
     t("io.k8s.api.core.v1.Capabilities", false, &[
-        f("add", O, &[ListType("atomic")]),
-        f("drop", O, &[ListType("atomic")]),
+        f("add", O, &[ListType("atomic"), ItemsDoc("Capability represent POSIX capabilities type")]),
+        f("drop", O, &[ListType("atomic"), ItemsDoc("Capability represent POSIX capabilities type")]),
     ]),
     tb("io.k8s.api.core.v1.CephFSPersistentVolumeSource", false, "22|12n", &[
         fb("monitors", R, &[ListType("atomic")], "13|10n"),
@@ -1164,9 +1174,9 @@ pub(super) const TYPES: &[GoType] = &[
         fb("metadata", O, &[], "6|3n"),
         fb("immutable", O, &[], "37|13n,8n,13n"),
         fb("data", O, &[], "47|5n,11n,10n,12n"),
-        f("binaryData", O, &[]),
+        fb("binaryData", O, &[], "58|5n,11n,12n,12n,9n,8n"),
     ]),
-    t("io.k8s.api.core.v1.ConfigMapEnvSource", true, &[
+    tb("io.k8s.api.core.v1.ConfigMapEnvSource", true, "26|8n,2nn,11n", &[
         fb("name", O, &[Default("\"\"")], "35|4n,11n,14n,3n"),
         f("optional", O, &[]),
     ]),
@@ -1600,7 +1610,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("message", O, &[]),
     ]),
     t("io.k8s.api.core.v1.NamespaceSpec", false, &[
-        fb("finalizers", O, &[ListType("atomic")], "20|17n"),
+        fb("finalizers", O, &[ListType("atomic"), ItemsDoc("FinalizerName is the name identifying a finalizer during namespace lifecycle.")], "20|17n"),
     ]),
     t("io.k8s.api.core.v1.NamespaceStatus", false, &[
         fb("phase", O, &[], "12|9n"),
@@ -1752,8 +1762,8 @@ pub(super) const TYPES: &[GoType] = &[
         f("volumeName", O, &[]),
         fb("storageClassName", O, &[], "14|11n"),
         fb("volumeMode", O, &[], "22|11n"),
-        f("dataSource", O, &[]),
-        f("dataSourceRef", O, &[]),
+        fb("dataSource", O, &[], "87|8n,6n,5n,13n,15n,14n,13n"),
+        fb("dataSourceRef", O, &[], "225|15n,14n,6n,14n,10n,1n,13n,13n,7n,11n,13n,6n,11n,9n,11nss,9n,9nss,12nss,1n,10nss,3n,12n"),
         fb("volumeAttributesClassName", O, &[], "120|12n,15n,11n,18n,15n,15n,14n,16n,1n"),
     ]),
     t("io.k8s.api.core.v1.PersistentVolumeClaimStatus", false, &[
@@ -1762,7 +1772,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("capacity", O, &[]),
         fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "24|15n"),
         fb("allocatedResources", O, &[], "188|11n,11nt,3ntt,8nt,11n,15n,7nn,15n,2n,12n,12n,11n,15n,8nn,10n,16n,17n"),
-        fb("allocatedResourceStatuses", O, &[MapType("granular")], "260|11n,11nt,3ntt,8nt,11n,15n,7nn,8nt,2ntt,11nt,2ntt,13nt,2ntt,14ntt,6nt,2ntt,8nt,2ntt,16ntt,1n,19nt,4nsssss,4nsssss,4nsssss,4nsssss,4n,19nn,12n,16n,17n"),
+        fb("allocatedResourceStatuses", O, &[MapType("granular"), ItemsDoc("When a controller receives persistentvolume claim update with ClaimResourceStatus for a resource\nthat it does not recognizes, then it should ignore that update and let other controllers\nhandle it.")], "260|11n,11nt,3ntt,8nt,11n,15n,7nn,8nt,2ntt,11nt,2ntt,13nt,2ntt,14ntt,6nt,2ntt,8nt,2ntt,16ntt,1n,19nt,4nsssss,4nsssss,4nsssss,4nsssss,4n,19nn,12n,16n,17n"),
         fb("currentVolumeAttributesClassName", O, &[], "22|12n"),
         fb("modifyVolumeStatus", O, &[], "19|8n"),
     ]),
@@ -1908,7 +1918,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("fsGroupChangePolicy", O, &[], "68|11n,11n,8n,13n,2n,12n"),
         fb("seccompProfile", O, &[], "22|11n"),
         fb("appArmorProfile", O, &[], "24|13n"),
-        f("seLinuxChangePolicy", O, &[]),
+        fb("seLinuxChangePolicy", O, &[], "243|16n,18n,6nn,14n,22nn,11n,15n,14n,12n,12n,8n,11nn,12n,15n,6nn,19nn,21n"),
     ]),
     t("io.k8s.api.core.v1.PodSpec", false, &[
         fb("volumes", O, &[ListType("map"), ListMapKeys(&["name"])], "16|13n"),
@@ -1942,7 +1952,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("readinessGates", O, &[ListType("atomic")], "37|11n,11n,12n"),
         fb("runtimeClassName", O, &[], "60|14n,4ss,14n,17n,8n"),
         fb("enableServiceLinks", O, &[], "23|11n,8n"),
-        f("preemptionPolicy", O, &[]),
+        fb("preemptionPolicy", O, &[], "19|10n,4n"),
         fb("overhead", O, &[], "91|14n,14n,15n,14n,17n,14n"),
         fb("topologySpreadConstraints", O, &[ListType("map"), ListMapKeys(&["topologyKey", "whenUnsatisfiable"])], "29|12n,13n"),
         fb("setHostnameAsFQDN", O, &[], "72|19n,21n,18n,11n"),
@@ -1951,7 +1961,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("schedulingGates", O, &[ListType("map"), ListMapKeys(&["name"])], "52|15n,15n,8nn"),
         fb("resourceClaims", O, &[ListType("map"), ListMapKeys(&["name"])], "48|7n,11n,10n,2nn,9n,5nn"),
         fb("resources", O, &[], "67|13n,11n,11nn,10n,10nn,11n"),
-        f("hostnameOverride", O, &[]),
+        fb("hostnameOverride", O, &[], "102|14n,14n,9n,12n,10n,9n,7nn,19n"),
         fb("schedulingGroup", O, &[], "128|9n,7n,14n,10n,14n,10n,13n,14n,3n,14n,9n"),
     ]),
     tb("io.k8s.api.core.v1.PodStatus", false, "31|14n,16n", &[
@@ -2096,7 +2106,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.core.v1.ResourceQuotaSpec", false, &[
         fb("hard", O, &[], "15|12n"),
-        fb("scopes", O, &[ListType("atomic")], "21|13n"),
+        fb("scopes", O, &[ListType("atomic"), ItemsDoc("A ResourceQuotaScope defines a filter that must match each object tracked by a quota")], "21|13n"),
         fb("scopeSelector", O, &[], "43|18n,9n"),
     ]),
     t("io.k8s.api.core.v1.ResourceQuotaStatus", false, &[
@@ -2109,7 +2119,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("claims", O, &[ListType("map"), ListMapKeys(&["name"])], "34|9n,6nn,5n,3nn"),
     ]),
     t("io.k8s.api.core.v1.ResourceStatus", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "54|25n,8n"),
         fb("resources", O, &[ListType("map"), ListMapKeys(&["resourceID"])], "78|18n,23n,23n"),
     ]),
     t("io.k8s.api.core.v1.SELinuxOptions", false, &[
@@ -2244,7 +2254,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("healthCheckNodePort", O, &[], "110|8n,10n,11n,10ss,5n,4ss,4n,14n,3ss,9n,13n,12n"),
         fb("publishNotReadyAddresses", O, &[], "92|11n,7n,15n,13n,10n,14n,11n"),
         f("sessionAffinityConfig", O, &[]),
-        fb("ipFamilies", O, &[ListType("atomic")], "158|13n,10n,10n,9n,11n,11n,13n,12n,2ss,9n,9n,12nn,12n,2ss,9n,9n"),
+        fb("ipFamilies", O, &[ListType("atomic"), ItemsDoc("IPFamily represents the IP Family (IPv4 or IPv6). This type is used\nto express the family of an IP expressed by a type (e.g. service.spec.ipFamilies).")], "158|13n,10n,10n,9n,11n,11n,13n,12n,2ss,9n,9n,12nn,12n,2ss,9n,9n"),
         fb("ipFamilyPolicy", O, &[], "83|8n,14n,10n,9n,9n,10n,12n"),
         fb("allocateLoadBalancerNodePorts", O, &[], "74|7n,6ss,4n,13n,1ss,9n,10n,13n"),
         fb("loadBalancerClass", O, &[], "148|13n,16n,10n,18n,14n,16n,13n,11n,15n"),
@@ -2365,7 +2375,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("name", R, &[]),
         fb("readOnly", O, &[], "12|9n"),
         fb("recursiveReadOnly", O, &[], "135|8n,1nn,13nn,16n,2ss,11n,10ss,2n,14n,13n,9nn,14n,8nn"),
-        f("mountPath", R, &[]),
+        fb("mountPath", R, &[], "15|11ss,1n"),
         fb("subPath", O, &[], "17|12n"),
         fb("mountPropagation", O, &[], "47|9n,7n,6n,6n,15n"),
         fb("subPathExpr", O, &[], "39|13n,15n,5n"),
@@ -2453,7 +2463,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.events.v1.Event", false, "72|20n,12n,2ss,11n,11n,7ss,3n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("eventTime", R, &[]),
         f("series", O, &[]),
         fb("reportingController", O, &[], "21|13n"),
@@ -2489,7 +2499,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.flowcontrol.v1.FlowSchemaCondition", false, &[
         fb("type", O, &[], "8|7n"),
-        f("status", O, &[]),
+        fb("status", O, &[], "13|7n,5n"),
         f("lastTransitionTime", O, &[]),
         f("reason", O, &[]),
         f("message", O, &[]),
@@ -2534,7 +2544,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition", false, &[
         fb("type", O, &[], "8|7n"),
-        f("status", O, &[]),
+        fb("status", O, &[], "13|7n,5n"),
         f("lastTransitionTime", O, &[]),
         f("reason", O, &[]),
         f("message", O, &[]),
@@ -2586,11 +2596,11 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.IPAddress", false, "96|19n,19n,16n,16n,16n,6n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", R, &[], "11|8n"),
     ]),
     t("io.k8s.api.networking.v1.IPAddressSpec", false, &[
-        f("parentRef", R, &[]),
+        fb("parentRef", R, &[], "17|10n"),
     ]),
     tb("io.k8s.api.networking.v1.IPBlock", false, "31|10n,13n", &[
         fb("cidr", R, &[], "13|7n"),
@@ -2599,7 +2609,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.Ingress", false, "39|13n,13n,9n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", O, &[], "11|8n"),
         fb("status", O, &[], "11|8n"),
     ]),
@@ -2610,7 +2620,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.IngressClass", false, "51|11n,6n,12n,11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", O, &[], "11|8n"),
     ]),
     tb("io.k8s.api.networking.v1.IngressClassParametersReference", false, "16|9n", &[
@@ -2661,7 +2671,7 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.networking.v1.NetworkPolicy", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", O, &[]),
     ]),
     tb("io.k8s.api.networking.v1.NetworkPolicyEgressRule", false, "32|13n,13n", &[
@@ -2686,7 +2696,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("podSelector", O, &[], "69|10n,15n,8n,13n,8n"),
         fb("ingress", O, &[ListType("atomic")], "93|14n,14n,13n,14n,12n,14n"),
         fb("egress", O, &[ListType("atomic")], "86|16n,13n,14n,12n,13n,12n"),
-        fb("policyTypes", O, &[ListType("atomic")], "130|12n,8n,18n,14n,13n,16n,15n,16n,12n"),
+        fb("policyTypes", O, &[ListType("atomic"), ItemsDoc("PolicyType string describes the NetworkPolicy type\nThis type is beta-level in 1.8")], "130|12n,8n,18n,14n,13n,16n,15n,16n,12n"),
     ]),
     t("io.k8s.api.networking.v1.ParentReference", false, &[
         f("group", O, &[]),
@@ -2701,14 +2711,42 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.networking.v1.ServiceCIDR", false, "24|14n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", O, &[], "11|8n"),
         fb("status", O, &[], "11|8n"),
     ]),
     t("io.k8s.api.networking.v1.ServiceCIDRSpec", false, &[
-        f("cidrs", O, &[ListType("atomic")]),
+        fb("cidrs", O, &[ListType("atomic")], "34|12n,18n"),
     ]),
     t("io.k8s.api.networking.v1.ServiceCIDRStatus", false, &[
+        fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "16|13n"),
+    ]),
+    tb("io.k8s.api.networking.v1beta1.IPAddress", false, "96|19n,19n,16n,16n,16n,6n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        fb("spec", R, &[], "11|8n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.IPAddressSpec", false, &[
+        fb("parentRef", R, &[], "17|10n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.ParentReference", false, &[
+        f("group", O, &[]),
+        f("resource", R, &[]),
+        f("namespace", O, &[]),
+        f("name", R, &[]),
+    ]),
+    tb("io.k8s.api.networking.v1beta1.ServiceCIDR", false, "24|14n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        fb("spec", O, &[], "11|8n"),
+        fb("status", O, &[], "11|8n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.ServiceCIDRSpec", false, &[
+        fb("cidrs", O, &[ListType("atomic")], "34|12n,18n"),
+    ]),
+    t("io.k8s.api.networking.v1beta1.ServiceCIDRStatus", false, &[
         fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "16|13n"),
     ]),
     t("io.k8s.api.node.v1.Overhead", false, &[
@@ -2735,15 +2773,15 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.policy.v1.PodDisruptionBudget", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("spec", O, &[]),
         f("status", O, &[]),
     ]),
     t("io.k8s.api.policy.v1.PodDisruptionBudgetSpec", false, &[
-        f("minAvailable", O, &[]),
-        f("selector", O, &[]),
-        f("maxUnavailable", O, &[]),
-        f("unhealthyPodEvictionPolicy", O, &[]),
+        fb("minAvailable", O, &[], "40|11n,12n,5ss,8n"),
+        fb("selector", O, &[], "31|11n,1n,14n"),
+        fb("maxUnavailable", O, &[], "44|11n,11n,11n"),
+        fb("unhealthyPodEvictionPolicy", O, &[], "171|8n,10n,8nn,6n,11n,6nn,7n,14n,8n,10nn,8n,12n,13n,13n,10nn,8n,10n"),
     ]),
     tb("io.k8s.api.policy.v1.PodDisruptionBudgetStatus", false, "18|8n", &[
         fb("observedGeneration", O, &[], "24|12n"),
@@ -2755,28 +2793,28 @@ pub(super) const TYPES: &[GoType] = &[
         fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "118|10n,11n,8n,12nssssssssssssss,9nssssssssssssss,10n,13nssssssssssssssssssss,7nssssssssssssssssssss,10n,11nssssssssssssssssss,10nssssssssssssssssss"),
     ]),
     t("io.k8s.api.rbac.v1.AggregationRule", false, &[
-        f("clusterRoleSelectors", O, &[ListType("atomic")]),
+        fb("clusterRoleSelectors", O, &[ListType("atomic")], "30|17n"),
     ]),
     t("io.k8s.api.rbac.v1.ClusterRole", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("rules", O, &[ListType("atomic")]),
-        f("aggregationRule", O, &[]),
+        fb("aggregationRule", O, &[], "36|15n,17n"),
     ]),
     tb("io.k8s.api.rbac.v1.ClusterRoleBinding", false, "23|8ss,9n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("subjects", O, &[ListType("atomic")]),
-        f("roleRef", R, &[]),
+        fb("roleRef", R, &[], "26|10n,12n"),
     ]),
     tb("io.k8s.api.rbac.v1.PolicyRule", false, "26|13n", &[
         f("verbs", R, &[ListType("atomic")]),
-        f("apiGroups", O, &[ListType("atomic")]),
+        fb("apiGroups", O, &[ListType("atomic")], "45|11ss,12n"),
         f("resources", O, &[ListType("atomic")]),
         f("resourceNames", O, &[ListType("atomic")]),
-        f("nonResourceURLs", O, &[ListType("atomic")]),
+        fb("nonResourceURLs", O, &[ListType("atomic")], "66|14ss,13n,17n,19ss"),
     ]),
     t("io.k8s.api.rbac.v1.Role", false, &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -2789,7 +2827,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
         f("metadata", O, &[]),
         f("subjects", O, &[ListType("atomic")]),
-        f("roleRef", R, &[]),
+        fb("roleRef", R, &[], "32|16n,12n"),
     ]),
     t("io.k8s.api.rbac.v1.RoleRef", true, &[
         f("apiGroup", O, &[]),
@@ -2797,10 +2835,10 @@ pub(super) const TYPES: &[GoType] = &[
         f("name", R, &[]),
     ]),
     tb("io.k8s.api.rbac.v1.Subject", true, "35|15ss,9n", &[
-        f("kind", R, &[]),
-        f("apiGroup", O, &[]),
+        fb("kind", R, &[], "31|16n"),
+        fb("apiGroup", O, &[], "23|9n,6n"),
         f("name", R, &[]),
-        f("namespace", O, &[]),
+        fb("namespace", O, &[], "28|5ss,17n"),
     ]),
     tb("io.k8s.api.resource.v1.AllocatedDeviceStatus", false, "35|10n,10nn,13n", &[
         fb("driver", R, &[], "52|10n,12n,4nn,15n"),
@@ -2817,7 +2855,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("allocationTimestamp", O, &[], "38|9n,15nn,12n"),
     ]),
     t("io.k8s.api.resource.v1.CELDeviceSelector", false, &[
-        f("expression", R, &[]),
+        fb("expression", R, &[], "380|11n,10n,12n,10nn,10n,3ns,12ns,9nsss,8nsss,8ns,9ns,9nsss,6nn,8n,8n,10n,5nnssss,1nssss,1nssss,1nssss,1nn,12n,11n,11n,9nn,11n,10n,10n,3nn,12n,11n,11n,1nn,10n,3nn,13n,9n,4nnssss,5nn,7n,12n,10n,8n,5nnssss,1nn,14n,12n"),
     ]),
     t("io.k8s.api.resource.v1.CapacityRequestPolicy", false, &[
         fb("default", O, &[], "23|12n"),
@@ -2852,7 +2890,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("bindingConditions", O, &[ListType("atomic")], "69|8n,11n,15n,4nn,8nn,9nn,12n"),
         fb("bindingFailureConditions", O, &[ListType("atomic")], "58|7n,9n,10nn,9nn,9nn,12n"),
         fb("allowMultipleAllocations", O, &[], "43|13nn,14n"),
-        f("nodeAllocatableResourceMappings", O, &[]),
+        fb("nodeAllocatableResourceMappings", O, &[], "103|7n,14n,9n,2n,7n,12n,12n,14n,5n,13n"),
     ]),
     t("io.k8s.api.resource.v1.DeviceAllocationConfiguration", false, &[
         fb("source", R, &[], "28|11n,13n"),
@@ -2898,7 +2936,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.resource.v1.DeviceClassSpec", false, "17|12n", &[
         f("selectors", O, &[ListType("atomic")]),
         fb("config", O, &[ListType("atomic")], "50|15n,15n,6nn"),
-        f("extendedResourceName", O, &[]),
+        fb("extendedResourceName", O, &[], "99|12n,15n,13n,12n,13n,9n,15n,5nn"),
     ]),
     t("io.k8s.api.resource.v1.DeviceConstraint", false, &[
         fb("requests", O, &[ListType("atomic"), ListType("atomic")], "83|14n,10n,10n,11n,4nn,11n,12n"),
@@ -2965,6 +3003,10 @@ pub(super) const TYPES: &[GoType] = &[
         fb("ips", O, &[ListType("atomic"), ListType("atomic")], "44|11n,8n,14n,3n"),
         f("hardwareAddress", O, &[]),
     ]),
+    tb("io.k8s.api.resource.v1.NodeAllocatableResourceMapping", false, "19|8n", &[
+        fb("capacityKey", O, &[], "102|11n,11n,6n,10n,11n,5n,9n,12n,11n,10n"),
+        fb("allocationMultiplier", O, &[], "192|18n,19n,1ss,14ntsss,13nsssssss,6nsssssss,9nttss,15nssss,13nsssssss,5ss,2nttss,12nn,1ss,14ntsss,10nssss,9nssss,10nssss,6nssss"),
+    ]),
     tb("io.k8s.api.resource.v1.OpaqueDeviceConfiguration", false, "15|7n", &[
         fb("driver", R, &[], "60|9n,6nn,11n,8nn,15n"),
         fb("parameters", R, &[], "50|10n,10n,9n,7nn"),
@@ -3001,7 +3043,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "30|10n,10n"),
     ]),
     t("io.k8s.api.resource.v1.ResourcePool", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "45|11n,10nn,17n"),
         fb("generation", R, &[], "101|12n,13n,11n,8n,10n,11n,11n,3nn,8n,10n"),
         fb("resourceSliceCount", R, &[], "36|12n,7nn,12n"),
     ]),
@@ -3101,10 +3143,10 @@ pub(super) const TYPES: &[GoType] = &[
         fb("bindingConditions", O, &[ListType("atomic")], "69|8n,11n,15n,4nn,8nn,9nn,12n"),
         fb("bindingFailureConditions", O, &[ListType("atomic")], "56|7n,9n,8nn,9nn,9nn,12n"),
         fb("allowMultipleAllocations", O, &[], "43|13nn,14n"),
-        f("nodeAllocatableResourceMappings", O, &[]),
+        fb("nodeAllocatableResourceMappings", O, &[], "103|7n,14n,9n,2n,7n,12n,12n,14n,5n,13n"),
     ]),
     t("io.k8s.api.resource.v1beta1.CELDeviceSelector", false, &[
-        f("expression", R, &[]),
+        fb("expression", R, &[], "380|11n,10n,12n,10nn,10n,3ns,12ns,9nsss,8nsss,8ns,9ns,9nsss,6nn,8n,8n,10n,5nnssss,1nssss,1nssss,1nssss,1nn,12n,11n,11n,9nn,11n,10n,10n,3nn,12n,11n,11n,1nn,10n,3nn,13n,9n,4nnssss,5nn,7n,12n,10n,8n,5nnssss,1nn,14n,12n"),
     ]),
     t("io.k8s.api.resource.v1beta1.CapacityRequestPolicy", false, &[
         fb("default", O, &[], "23|12n"),
@@ -3174,7 +3216,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.resource.v1beta1.DeviceClassSpec", false, "17|12n", &[
         f("selectors", O, &[ListType("atomic")]),
         fb("config", O, &[ListType("atomic")], "50|15n,15n,6nn"),
-        f("extendedResourceName", O, &[]),
+        fb("extendedResourceName", O, &[], "99|12n,15n,13n,12n,13n,9n,15n,5nn"),
     ]),
     t("io.k8s.api.resource.v1beta1.DeviceConstraint", false, &[
         fb("requests", O, &[ListType("atomic"), ListType("atomic")], "83|14n,10n,10n,11n,4nn,11n,12n"),
@@ -3238,6 +3280,10 @@ pub(super) const TYPES: &[GoType] = &[
         fb("ips", O, &[ListType("atomic"), ListType("atomic")], "51|11n,8n,14n,3n,8nn"),
         f("hardwareAddress", O, &[]),
     ]),
+    tb("io.k8s.api.resource.v1beta1.NodeAllocatableResourceMapping", false, "19|8n", &[
+        fb("capacityKey", O, &[], "102|11n,11n,6n,10n,11n,5n,9n,12n,11n,10n"),
+        fb("allocationMultiplier", O, &[], "192|18n,19n,1ss,14ntsss,13nsssssss,6nsssssss,9nttss,15nssss,13nsssssss,5ss,2nttss,12nn,1ss,14ntsss,10nssss,9nssss,10nssss,6nssss"),
+    ]),
     tb("io.k8s.api.resource.v1beta1.OpaqueDeviceConfiguration", false, "15|7n", &[
         fb("driver", R, &[], "60|9n,6nn,11n,8nn,15n"),
         fb("parameters", R, &[], "50|10n,10n,9n,7nn"),
@@ -3274,7 +3320,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "30|10n,10n"),
     ]),
     t("io.k8s.api.resource.v1beta1.ResourcePool", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "45|11n,10nn,17n"),
         fb("generation", R, &[], "101|12n,13n,11n,8n,10n,11n,11n,3nn,8n,10n"),
         fb("resourceSliceCount", R, &[], "36|12n,7nn,12n"),
     ]),
@@ -3309,7 +3355,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("allocationTimestamp", O, &[], "38|9n,15nn,12n"),
     ]),
     t("io.k8s.api.resource.v1beta2.CELDeviceSelector", false, &[
-        f("expression", R, &[]),
+        fb("expression", R, &[], "380|11n,10n,12n,10nn,10n,3ns,12ns,9nsss,8nsss,8ns,9ns,9nsss,6nn,8n,8n,10n,5nnssss,1nssss,1nssss,1nssss,1nn,12n,11n,11n,9nn,11n,10n,10n,3nn,12n,11n,11n,1nn,10n,3nn,13n,9n,4nnssss,5nn,7n,12n,10n,8n,5nnssss,1nn,14n,12n"),
     ]),
     t("io.k8s.api.resource.v1beta2.CapacityRequestPolicy", false, &[
         fb("default", O, &[], "23|12n"),
@@ -3344,7 +3390,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("bindingConditions", O, &[ListType("atomic")], "69|8n,11n,15n,4nn,8nn,9nn,12n"),
         fb("bindingFailureConditions", O, &[ListType("atomic")], "58|7n,9n,10nn,9nn,9nn,12n"),
         fb("allowMultipleAllocations", O, &[], "43|13nn,14n"),
-        f("nodeAllocatableResourceMappings", O, &[]),
+        fb("nodeAllocatableResourceMappings", O, &[], "103|7n,14n,9n,2n,7n,12n,12n,14n,5n,13n"),
     ]),
     t("io.k8s.api.resource.v1beta2.DeviceAllocationConfiguration", false, &[
         fb("source", R, &[], "28|11n,13n"),
@@ -3390,7 +3436,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.resource.v1beta2.DeviceClassSpec", false, "17|12n", &[
         f("selectors", O, &[ListType("atomic")]),
         fb("config", O, &[ListType("atomic")], "50|15n,15n,6nn"),
-        f("extendedResourceName", O, &[]),
+        fb("extendedResourceName", O, &[], "99|12n,15n,13n,12n,13n,9n,15n,5nn"),
     ]),
     t("io.k8s.api.resource.v1beta2.DeviceConstraint", false, &[
         fb("requests", O, &[ListType("atomic"), ListType("atomic")], "83|14n,10n,10n,11n,4nn,11n,12n"),
@@ -3476,6 +3522,10 @@ pub(super) const TYPES: &[GoType] = &[
         fb("ips", O, &[ListType("atomic"), ListType("atomic")], "44|11n,8n,14n,3n"),
         f("hardwareAddress", O, &[]),
     ]),
+    tb("io.k8s.api.resource.v1beta2.NodeAllocatableResourceMapping", false, "19|8n", &[
+        fb("capacityKey", O, &[], "102|11n,11n,6n,10n,11n,5n,9n,12n,11n,10n"),
+        fb("allocationMultiplier", O, &[], "192|18n,19n,1ss,14ntsss,13nsssssss,6nsssssss,9nttss,15nssss,13nsssssss,5ss,2nttss,12nn,1ss,14ntsss,10nssss,9nssss,10nssss,6nssss"),
+    ]),
     tb("io.k8s.api.resource.v1beta2.OpaqueDeviceConfiguration", false, "15|7n", &[
         fb("driver", R, &[], "60|9n,6nn,11n,8nn,15n"),
         fb("parameters", R, &[], "50|10n,10n,9n,7nn"),
@@ -3512,7 +3562,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("spec", R, &[], "30|10n,10n"),
     ]),
     t("io.k8s.api.resource.v1beta2.ResourcePool", false, &[
-        f("name", R, &[]),
+        fb("name", R, &[], "45|11n,10nn,17n"),
         fb("generation", R, &[], "101|12n,13n,11n,8n,10n,11n,11n,3nn,8n,10n"),
         fb("resourceSliceCount", R, &[], "36|12n,7nn,12n"),
     ]),
@@ -3535,22 +3585,97 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.scheduling.v1.PriorityClass", false, "20|11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("value", O, &[], "29|16n"),
         fb("globalDefault", O, &[], "58|9n,12n,12n,10n"),
         fb("description", O, &[], "17|10n"),
         fb("preemptionPolicy", O, &[], "19|10n,4n"),
     ]),
+    tb("io.k8s.api.scheduling.v1alpha2.BasicSchedulingPolicy", false, "10|5n", &[
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.GangSchedulingPolicy", false, &[
+        fb("minCount", R, &[], "31|13n,12n"),
+    ]),
+    tb("io.k8s.api.scheduling.v1alpha2.PodGroup", false, "31|9n,11n,1n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        f("spec", R, &[]),
+        f("status", O, &[]),
+    ]),
+    tb("io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaim", false, "63|7n,12n,3nn,14n,13n,11n", &[
+        fb("name", R, &[], "14|9n"),
+        fb("resourceClaimName", O, &[], "37|11n,11n,6nn,7n"),
+        fb("resourceClaimTemplateName", O, &[], "102|7n,8nn,12n,12n,13n,12n,7nn,12n,9n,1nn,7n"),
+    ]),
+    tb("io.k8s.api.scheduling.v1alpha2.PodGroupResourceClaimStatus", false, "22|8n,8n", &[
+        fb("name", R, &[], "28|10n,10n"),
+        fb("resourceClaimName", O, &[], "39|11n,13n,7n"),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingConstraints", false, &[
+        fb("topology", O, &[ListType("atomic"), ListType("atomic")], "24|9n"),
+    ]),
+    tb("io.k8s.api.scheduling.v1alpha2.PodGroupSchedulingPolicy", false, "14|8n", &[
+        fb("basic", O, &[], "16|12n"),
+        fb("gang", O, &[], "14|12n"),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.PodGroupSpec", false, &[
+        fb("podGroupTemplateRef", O, &[], "22|9n"),
+        fb("schedulingPolicy", R, &[], "28|11n,13n"),
+        fb("schedulingConstraints", O, &[], "39|10n,13n,4n"),
+        fb("resourceClaims", O, &[ListType("map"), ListType("map"), ListMapKeys(&["name", "name"])], "68|10n,12n,10n,13n,5nn,9n,5nn"),
+        fb("disruptionMode", O, &[Default("\"Pod\"")], "50|12n,13n,9n,4n,10n"),
+        fb("priorityClassName", O, &[], "83|13n,13n,12n,16n,13n,4n,10n"),
+        fb("priority", O, &[], "69|13n,14n,12n,6n,8n,4n,10n"),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.PodGroupStatus", false, &[
+        fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "110|9nn,3n,10n,11nss,6nn,6n,11nss,8n,12nss,11nn,6n,13nss"),
+        f("resourceClaimStatuses", O, &[ListType("map"), ListType("map"), ListMapKeys(&["name", "name"])]),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.PodGroupTemplate", false, &[
+        fb("name", R, &[], "21|11n"),
+        f("schedulingPolicy", R, &[]),
+        fb("schedulingConstraints", O, &[], "22|10n"),
+        fb("resourceClaims", O, &[ListType("map"), ListType("map"), ListMapKeys(&["name", "name"])], "68|10n,12n,10n,13n,5nn,9n,5nn"),
+        fb("disruptionMode", O, &[], "28|12n,4n,10n"),
+        fb("priorityClassName", O, &[], "63|10n,14n,14n,13n,10n"),
+        fb("priority", O, &[], "68|14n,14n,12n,8n,8n,10n"),
+    ]),
+    tb("io.k8s.api.scheduling.v1alpha2.PodGroupTemplateReference", false, "17|11n", &[
+        fb("workload", O, &[], "15|13n"),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.TopologyConstraint", false, &[
+        fb("key", R, &[], "43|12n,13n,16n"),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.TypedLocalObjectReference", false, &[
+        fb("apiGroup", O, &[], "38|9n,14n,9n"),
+        fb("kind", R, &[], "15|8n"),
+        fb("name", R, &[], "15|8n"),
+    ]),
+    tb("io.k8s.api.scheduling.v1alpha2.Workload", false, "37|10n,10n,7n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        f("spec", R, &[]),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.WorkloadPodGroupTemplateReference", false, &[
+        f("workloadName", R, &[]),
+        f("podGroupTemplateName", R, &[]),
+    ]),
+    t("io.k8s.api.scheduling.v1alpha2.WorkloadSpec", false, &[
+        fb("controllerRef", O, &[], "39|12n,13n,10n"),
+        fb("podGroupTemplates", R, &[ListType("map"), ListType("map"), ListMapKeys(&["name", "name"])], "22|11n"),
+    ]),
     tb("io.k8s.api.storage.v1.CSIDriver", false, "47|9n,6n,13n,15n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "59|3n,11n,13n,4n,13n,10n,2n"),
         f("spec", R, &[]),
     ]),
     t("io.k8s.api.storage.v1.CSIDriverSpec", false, &[
         fb("attachRequired", O, &[], "89|9n,7n,10n,9n,11n,10n,9n,13n,7nn"),
         fb("podInfoOnMount", O, &[], "201|14n,7n,12n,3nn,10n,14n,15nn,12n,10n,2n,2n,2n,10nssssssssssssssssssssssssssssssss,6nn,11n,11n,11n,14n,15n,8nn"),
-        fb("volumeLifecycleModes", O, &[ListType("set")], "125|11n,16n,11nn,16n,13n,22nn,8n,1n,19nn,4n"),
+        fb("volumeLifecycleModes", O, &[ListType("set"), ItemsDoc("VolumeLifecycleMode is an enumeration of possible usage modes for a volume\nprovided by a CSI driver. More modes may be added in the future.")], "125|11n,16n,11nn,16n,13n,22nn,8n,1n,19nn,4n"),
         fb("storageCapacity", O, &[], "100|14n,9n,9nn,10n,9n,8n,4nn,9n,11n,5nn"),
         fb("fsGroupPolicy", O, &[], "81|10n,7n,9nn,12nn,8n,12n,11n"),
         fb("tokenRequests", O, &[ListType("atomic")], "86|9n,11n,11n,10n,2nss,2nssss,2nssss,5nss,1nss,1n,1nn,10n,13n"),
@@ -3558,12 +3683,12 @@ pub(super) const TYPES: &[GoType] = &[
         fb("seLinuxMount", O, &[], "136|9n,2nn,14n,12n,11n,6n,10n,11n,13n,12n,7nn,13n,13nn"),
         fb("nodeAllocatableUpdatePeriodSeconds", O, &[], "70|8n,13n,12n,10n,13nn,10nn"),
         fb("serviceAccountTokenInSecrets", O, &[], "156|10n,12n,12n,12n,11n,6nn,15n,9n,8nn,15n,6n,5nn,15n,8nn"),
-        f("preventPodSchedulingIfMissing", O, &[]),
+        fb("preventPodSchedulingIfMissing", O, &[], "136|10n,10nn,10n,9n,10nn,10n,11n,11n,11n,9n,14n,4nn,14n"),
     ]),
     tb("io.k8s.api.storage.v1.CSINode", false, "98|11n,14n,9n,12n,3n,16n,15n,7n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "10|3n"),
         f("spec", R, &[]),
     ]),
     t("io.k8s.api.storage.v1.CSINodeDriver", false, &[
@@ -3578,7 +3703,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.CSIStorageCapacity", false, "182|9n,11n,3ss,8n,3nn,7n,9n,9nn,12n,3n,11n,10n,10nn,12nn,12n,6n,10n,12n,13n,11n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "60|3n,16n,14n,13n,8nn,3nn"),
         fb("nodeTopology", O, &[], "41|9n,11n,11n,9n"),
         fb("storageClassName", R, &[], "51|13n,12n,10n,11n,1n"),
         fb("capacity", O, &[], "56|12n,10n,2nn,9n,12n,10n"),
@@ -3587,7 +3712,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.StorageClass", false, "31|10n,6nn,9n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         f("provisioner", R, &[]),
         fb("parameters", O, &[], "15|9n"),
         fb("reclaimPolicy", O, &[], "15|12n"),
@@ -3603,7 +3728,7 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.VolumeAttachment", false, "19|11n,4nn", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
+        fb("metadata", O, &[], "6|3n"),
         fb("spec", R, &[], "14|9n"),
         fb("status", O, &[], "20|7n,9n"),
     ]),
@@ -3625,8 +3750,8 @@ pub(super) const TYPES: &[GoType] = &[
     tb("io.k8s.api.storage.v1.VolumeAttributesClass", false, "31|8n,13n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
         fb("apiVersion", O, &[], "29|11n,11n,4n"),
-        f("metadata", O, &[]),
-        f("driverName", R, &[]),
+        fb("metadata", O, &[], "6|3n"),
+        fb("driverName", R, &[], "9|5n"),
         fb("parameters", O, &[], "121|11n,13n,10n,10n,11n,10n,3nn,12n,14n,13n,12n"),
     ]),
     t("io.k8s.api.storage.v1.VolumeError", false, &[
@@ -3636,6 +3761,13 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.storage.v1.VolumeNodeResources", false, &[
         fb("count", O, &[], "74|20n,19n,18n"),
+    ]),
+    tb("io.k8s.api.storage.v1beta1.VolumeAttributesClass", false, "31|8n,13n", &[
+        fb("kind", O, &[], "32|12n,12n,3n,2n"),
+        fb("apiVersion", O, &[], "29|11n,11n,4n"),
+        fb("metadata", O, &[], "6|3n"),
+        fb("driverName", R, &[], "9|5n"),
+        fb("parameters", O, &[], "121|11n,13n,10n,10n,11n,10n,3nn,12n,14n,13n,12n"),
     ]),
     tb("io.k8s.api.storagemigration.v1beta1.StorageVersionMigration", false, "12|10n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),

@@ -84,7 +84,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -101,7 +101,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("parameterNotFoundAction", O, &[], "70|10n,12n,13n,11n,13n,4nn,6nn"),
     ]),
     tb("io.k8s.api.admissionregistration.v1.RuleWithOperations", false, "21|13n", &[
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -133,7 +133,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("policyName", R, &[], "27|10n,16n"),
         fb("paramRef", O, &[], "77|12n,16n,28n"),
         fb("matchResources", O, &[], "89|13n,23n,15n,26n"),
-        fb("validationActions", R, &[ListType("set")], "278|10n,14nn,9n,15n,12nn,11n,11nn,5nn,11nn,12n,14n,7nn,11n,11n,3n,12n,10n,7n,8n,8n,11n,10n,3n,12nn,9n,4nn,11n,8n,8nn"),
+        fb("validationActions", R, &[ListType("set"), ItemsDoc("ValidationAction specifies a policy enforcement action.")], "278|10n,14nn,9n,15n,12nn,11n,11nn,5nn,11nn,12n,14n,7nn,11n,11n,3n,12n,10n,7n,8n,8n,11n,10n,3n,12nn,9n,4nn,11n,8n,8nn"),
     ]),
     t("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec", false, &[
         fb("paramKind", O, &[], "65|11n,21n,17n"),
@@ -233,7 +233,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -303,7 +303,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations", true, &[
         f("resourceNames", O, &[ListType("atomic")]),
-        fb("operations", O, &[ListType("atomic")], "42|16n,13n,12n"),
+        fb("operations", O, &[ListType("atomic"), ItemsDoc("OperationType specifies an operation for a request.")], "42|16n,13n,12n"),
         fb("apiGroups", O, &[ListType("atomic")], "26|13n,12n"),
         fb("apiVersions", O, &[ListType("atomic")], "26|13n,12n"),
         fb("resources", O, &[ListType("atomic")], "74|10nn,2n,3n,7n,7n,6n,5n,7nn,12n,4nn,10n"),
@@ -937,8 +937,8 @@ pub(super) const TYPES: &[GoType] = &[
         fb("succeededCount", O, &[], "99|14n,13n,10n,10n,14n,11n,12n,6n"),
     ]),
     tb("io.k8s.api.batch.v1.UncountedTerminatedPods", false, "16|10n", &[
-        f("succeeded", O, &[ListType("set")]),
-        f("failed", O, &[ListType("set")]),
+        f("succeeded", O, &[ListType("set"), ItemsDoc("UID is a type that holds unique ID values, including UUIDs.  Because we\ndon't ONLY use UUIDs, this is an alias to string.  Being a type captures\nintent and helps make sure that UIDs and names do not get conflated.")]),
+        f("failed", O, &[ListType("set"), ItemsDoc("UID is a type that holds unique ID values, including UUIDs.  Because we\ndon't ONLY use UUIDs, this is an alias to string.  Being a type captures\nintent and helps make sure that UIDs and names do not get conflated.")]),
     ]),
     tb("io.k8s.api.certificates.v1.CertificateSigningRequest", false, "79|9n,13nn,6ns,11ns,15nn,13n,4n", &[
         fb("kind", O, &[], "32|12n,12n,3n,2n"),
@@ -959,7 +959,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("request", R, &[], "25|14n"),
         f("signerName", R, &[]),
         fb("expirationSeconds", O, &[], "145|10n,11n,13n,12nn,10n,14n,9n,6nn,10nnss,13nsssss,4nss,11nss,11nn"),
-        f("usages", O, &[ListType("atomic")]),
+        f("usages", O, &[ListType("atomic"), ItemsDoc("KeyUsage specifies valid usage contexts for keys.\nSee:\n\n\thttps://tools.ietf.org/html/rfc5280#section-4.2.1.3\n\thttps://tools.ietf.org/html/rfc5280#section-4.2.1.12")]),
         fb("username", O, &[], "20|11n"),
         fb("uid", O, &[], "20|11n"),
         fb("groups", O, &[ListType("atomic")], "20|11n"),
@@ -1150,8 +1150,8 @@ pub(super) const TYPES: &[GoType] = &[
         fb("nodePublishSecretRef", O, &[], "52|9n,12n,4n,5ss,10n"),
     ]),
     t("io.k8s.api.core.v1.Capabilities", false, &[
-        f("add", O, &[ListType("atomic")]),
-        f("drop", O, &[ListType("atomic")]),
+        f("add", O, &[ListType("atomic"), ItemsDoc("Capability represent POSIX capabilities type")]),
+        f("drop", O, &[ListType("atomic"), ItemsDoc("Capability represent POSIX capabilities type")]),
     ]),
     tb("io.k8s.api.core.v1.CephFSPersistentVolumeSource", false, "22|12n", &[
         fb("monitors", R, &[ListType("atomic")], "13|10n"),
@@ -1657,7 +1657,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("message", O, &[]),
     ]),
     t("io.k8s.api.core.v1.NamespaceSpec", false, &[
-        fb("finalizers", O, &[ListType("atomic")], "20|17n"),
+        fb("finalizers", O, &[ListType("atomic"), ItemsDoc("FinalizerName is the name identifying a finalizer during namespace lifecycle.")], "20|17n"),
     ]),
     t("io.k8s.api.core.v1.NamespaceStatus", false, &[
         fb("phase", O, &[], "12|9n"),
@@ -1833,7 +1833,7 @@ pub(super) const TYPES: &[GoType] = &[
         f("capacity", O, &[]),
         fb("conditions", O, &[ListType("map"), ListMapKeys(&["type"])], "24|15n"),
         fb("allocatedResources", O, &[], "188|11n,11nt,3ntt,8nt,11n,15n,7nn,15n,2n,12n,12n,11n,15n,8nn,10n,16n,17n"),
-        fb("allocatedResourceStatuses", O, &[MapType("granular")], "260|11n,11nt,3ntt,8nt,11n,15n,7nn,8nt,2ntt,11nt,2ntt,13nt,2ntt,14ntt,6nt,2ntt,8nt,2ntt,16ntt,1n,19nt,4nsssss,4nsssss,4nsssss,4nsssss,4n,19nn,12n,16n,17n"),
+        fb("allocatedResourceStatuses", O, &[MapType("granular"), ItemsDoc("When a controller receives persistentvolume claim update with ClaimResourceStatus for a resource\nthat it does not recognizes, then it should ignore that update and let other controllers\nhandle it.")], "260|11n,11nt,3ntt,8nt,11n,15n,7nn,8nt,2ntt,11nt,2ntt,13nt,2ntt,14ntt,6nt,2ntt,8nt,2ntt,16ntt,1n,19nt,4nsssss,4nsssss,4nsssss,4nsssss,4n,19nn,12n,16n,17n"),
         fb("currentVolumeAttributesClassName", O, &[], "22|12n"),
         fb("modifyVolumeStatus", O, &[], "19|8n"),
         fb("healthStatus", O, &[], "14|7n"),
@@ -2177,7 +2177,7 @@ pub(super) const TYPES: &[GoType] = &[
     ]),
     t("io.k8s.api.core.v1.ResourceQuotaSpec", false, &[
         fb("hard", O, &[], "15|12n"),
-        fb("scopes", O, &[ListType("atomic")], "21|13n"),
+        fb("scopes", O, &[ListType("atomic"), ItemsDoc("A ResourceQuotaScope defines a filter that must match each object tracked by a quota")], "21|13n"),
         fb("scopeSelector", O, &[], "43|18n,9n"),
     ]),
     t("io.k8s.api.core.v1.ResourceQuotaStatus", false, &[
@@ -2327,7 +2327,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("healthCheckNodePort", O, &[], "110|8n,10n,11n,10ss,5n,4ss,4n,14n,3ss,9n,13n,12n"),
         fb("publishNotReadyAddresses", O, &[], "92|11n,7n,15n,13n,10n,14n,11n"),
         f("sessionAffinityConfig", O, &[]),
-        fb("ipFamilies", O, &[ListType("atomic")], "158|13n,10n,10n,9n,11n,11n,13n,12n,2ss,9n,9n,12nn,12n,2ss,9n,9n"),
+        fb("ipFamilies", O, &[ListType("atomic"), ItemsDoc("IPFamily represents the IP Family (IPv4 or IPv6). This type is used\nto express the family of an IP expressed by a type (e.g. service.spec.ipFamilies).")], "158|13n,10n,10n,9n,11n,11n,13n,12n,2ss,9n,9n,12nn,12n,2ss,9n,9n"),
         fb("ipFamilyPolicy", O, &[], "83|8n,14n,10n,9n,9n,10n,12n"),
         fb("allocateLoadBalancerNodePorts", O, &[], "74|7n,6ss,4n,13n,1ss,9n,10n,13n"),
         fb("loadBalancerClass", O, &[], "148|13n,16n,10n,18n,14n,16n,13n,11n,15n"),
@@ -2843,7 +2843,7 @@ pub(super) const TYPES: &[GoType] = &[
         fb("podSelector", O, &[], "69|10n,15n,8n,13n,8n"),
         fb("ingress", O, &[ListType("atomic")], "93|14n,14n,13n,14n,12n,14n"),
         fb("egress", O, &[ListType("atomic")], "86|16n,13n,14n,12n,13n,12n"),
-        fb("policyTypes", O, &[ListType("atomic")], "130|12n,8n,18n,14n,13n,16n,15n,16n,12n"),
+        fb("policyTypes", O, &[ListType("atomic"), ItemsDoc("PolicyType string describes the NetworkPolicy type\nThis type is beta-level in 1.8")], "130|12n,8n,18n,14n,13n,16n,15n,16n,12n"),
     ]),
     t("io.k8s.api.networking.v1.ParentReference", false, &[
         f("group", O, &[]),
@@ -4069,7 +4069,7 @@ pub(super) const TYPES: &[GoType] = &[
     t("io.k8s.api.storage.v1.CSIDriverSpec", false, &[
         fb("attachRequired", O, &[], "89|9n,7n,10n,9n,11n,10n,9n,13n,7nn"),
         fb("podInfoOnMount", O, &[], "201|14n,7n,12n,3nn,10n,14n,15nn,12n,10n,2n,2n,2n,10nssssssssssssssssssssssssssssssss,6nn,11n,11n,11n,14n,15n,8nn"),
-        fb("volumeLifecycleModes", O, &[ListType("set")], "125|11n,16n,11nn,16n,13n,22nn,8n,1n,19nn,4n"),
+        fb("volumeLifecycleModes", O, &[ListType("set"), ItemsDoc("VolumeLifecycleMode is an enumeration of possible usage modes for a volume\nprovided by a CSI driver. More modes may be added in the future.")], "125|11n,16n,11nn,16n,13n,22nn,8n,1n,19nn,4n"),
         fb("storageCapacity", O, &[], "100|14n,9n,9nn,10n,9n,8n,4nn,9n,11n,5nn"),
         fb("fsGroupPolicy", O, &[], "81|10n,7n,9nn,12nn,8n,12n,11n"),
         fb("tokenRequests", O, &[ListType("atomic")], "86|9n,11n,11n,10n,2nss,2nssss,2nssss,5nss,1nss,1n,1nn,10n,13n"),

@@ -26,6 +26,8 @@
 mod convert;
 mod go_facts;
 mod selected;
+#[cfg(feature = "parse")]
+mod sources;
 #[macro_use]
 mod topology;
 
@@ -37,6 +39,8 @@ pub use go_facts::{
     select as select_kubernetes,
 };
 pub use selected::{Definitions as KubernetesDefinitions, set as set_kubernetes_definitions};
+#[cfg(feature = "parse")]
+pub use sources::read as read_kubernetes_sources;
 
 use crate::model::{Known, Shape};
 use crate::schema::Schema;
@@ -190,7 +194,7 @@ pub(super) fn canonical(path: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod generate;
-#[cfg(test)]
+#[cfg(all(test, feature = "parse"))]
 mod go_generate;
 #[cfg(test)]
 mod go_source;

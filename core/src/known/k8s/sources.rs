@@ -1,32 +1,34 @@
 //! The schemas of k8s-openapi's types in one Kubernetes version, read from k8s-openapi's own
-//! sources (`src/v1_xx`, in the cargo registry): gen-cli is built with one version's
-//! k8s-openapi (1.37), and the user's crate may use another, with other types, other fields and
-//! other words.
+//! sources (`src/v1_xx`, in the cargo registry; feature `parse`): gen-cli is built with one
+//! version's k8s-openapi (1.37), and the user's crate may use another, with other types, other
+//! fields and other words (see [`selected`](super::selected)). The Go tables' generator reads
+//! each version's words the same way.
 //!
 //! Each generated type's file implements `JsonSchema` the same way: `schema_name()` returns
 //! the Kubernetes definition name and `json_schema()` is one `json_schema!({...})` call, JSON
 //! where a field of another k8s-openapi type is `__gen.subschema_for::<crate::path::Type>()`,
 //! alone or in a block that inserts the field's `"description"`. Those become
-//! [`KubernetesDefinitions::reference`]s with the description beside them, which is what
+//! [`Definitions::reference`]s with the description beside them, which is what
 //! schemars makes of the compiled impls.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::str::FromStr;
 
-use kubegen_core::known::KubernetesDefinitions;
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use serde_json::{Map, Value};
 
+use super::selected::Definitions;
+
 /// Every definition under a k8s-openapi version folder (`src/v1_36`).
-pub fn read(dir: &Path) -> Result<KubernetesDefinitions, String> {
+pub fn read(dir: &Path) -> Result<Definitions, String> {
     let mut types = Vec::new();
     walk(dir, &[], &mut types)?;
     let names: HashMap<String, String> = types
         .iter()
         .map(|t| (t.path.clone(), t.name.clone()))
         .collect();
-    let mut definitions = KubernetesDefinitions::default();
+    let mut definitions = Definitions::default();
     for mut found in types {
         resolve(&mut found.schema, &names)
             .map_err(|path| format!("{}: `{path}` has no schema", found.path))?;
@@ -277,7 +279,7 @@ fn resolve(schema: &mut Value, names: &HashMap<String, String>) -> Result<(), St
             if let Some(Value::String(path)) = object.remove(TYPE_KEY) {
                 let canonical = path.replacen("crate::", "k8s_openapi::", 1);
                 let name = names.get(&canonical).ok_or(canonical)?;
-                object.insert("$ref".to_string(), KubernetesDefinitions::reference(name));
+                object.insert("$ref".to_string(), Definitions::reference(name));
             }
             object.values_mut().try_for_each(|v| resolve(v, names))
         }
@@ -343,7 +345,7 @@ impl crate::schemars::JsonSchema for PodSpec {
             ),
         ]);
         resolve(&mut schema, &names).expect("every path has a definition");
-        let reference = |name: &str| KubernetesDefinitions::reference(name);
+        let reference = |name: &str| Definitions::reference(name);
         assert_eq!(
             schema,
             serde_json::json!({
