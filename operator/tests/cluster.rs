@@ -28,7 +28,7 @@ use kube::api::{
 };
 use kube::client::ClientBuilder;
 use kube::{Api, Client, Config, Resource, ResourceExt};
-use memcached_operator::api::{Memcached, MemcachedSpec};
+use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
 use memcached_operator::cli::{Args, LogFormat};
 use memcached_operator::operator;
 use serde::de::DeserializeOwned;
@@ -233,6 +233,9 @@ impl TestEnv {
             leader_election_namespace: Some(self.namespace.clone()),
             identity: Some(format!("test-{}", self.namespace)),
             log_format: LogFormat::Text,
+            // The webhooks have a test of their own (`cluster_webhooks.rs`).
+            webhook_port: 0,
+            webhook_cert_dir: Default::default(),
         };
         let shutdown = CancellationToken::new();
         let task = tokio::spawn({

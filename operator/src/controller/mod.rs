@@ -21,7 +21,7 @@ use kubegen::rbac;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use crate::api::Memcached;
+use crate::api::v1alpha1::Memcached;
 use crate::metrics::Metrics;
 
 pub use backoff::Backoff;
