@@ -40,5 +40,6 @@ pub struct MemcachedSpec {
     #[serde(default = "default_image")]
     pub image: String,
     /// Compute resources of the memcached container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
 }
