@@ -48,7 +48,10 @@ fn certificates(dir: &std::path::Path) -> String {
     };
     let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
     ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::DigitalSignature];
+    ca.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
     ca.distinguished_name
         .push(rcgen::DnType::CommonName, "memcached-operator test CA");
     let ca = CertifiedIssuer::self_signed(ca, KeyPair::generate().unwrap()).unwrap();
@@ -88,17 +91,22 @@ async fn put_crd(client: &Client, crd: Value) {
     match crds.get_opt(CRD).await.unwrap() {
         Some(current) => {
             crd.metadata.resource_version = current.metadata.resource_version;
-            crds.replace(CRD, &PostParams::default(), &crd).await.unwrap();
+            crds.replace(CRD, &PostParams::default(), &crd)
+                .await
+                .unwrap();
         }
         None => {
             crds.create(&PostParams::default(), &crd).await.unwrap();
         }
     }
     let established = kube::runtime::conditions::is_crd_established();
-    tokio::time::timeout(WAIT, kube::runtime::wait::await_condition(crds, CRD, established))
-        .await
-        .expect("the CRD is established")
-        .unwrap();
+    tokio::time::timeout(
+        WAIT,
+        kube::runtime::wait::await_condition(crds, CRD, established),
+    )
+    .await
+    .expect("the CRD is established")
+    .unwrap();
 }
 
 /// What the test created; removed on drop (also when the test fails).
@@ -127,9 +135,7 @@ impl Drop for Cleanup {
                 .await;
             // Deleted while the conversion webhook still answers (a delete returns the object).
             let memcacheds: Api<v1alpha1::Memcached> = Api::namespaced(client.clone(), &namespace);
-            let _ = memcacheds
-                .delete_collection(&dp, &Default::default())
-                .await;
+            let _ = memcacheds.delete_collection(&dp, &Default::default()).await;
             put_crd(&client, generated_crd()).await;
             shutdown.cancel();
             let _ = Api::<Namespace>::all(client).delete(&namespace, &dp).await;
@@ -223,7 +229,11 @@ async fn the_api_server_calls_the_webhooks_over_tls() {
     // The generated configurations, for this namespace only, calling the test's URLs.
     let pp = PostParams::default();
     let manifests = documents("webhook/manifests.yaml");
-    assert_eq!(manifests.len(), 2, "a mutating and a validating configuration");
+    assert_eq!(
+        manifests.len(),
+        2,
+        "a mutating and a validating configuration"
+    );
     for mut config in manifests {
         config["metadata"]["name"] = json!(cleanup.configurations);
         for webhook in config["webhooks"].as_array_mut().unwrap() {
@@ -254,7 +264,10 @@ async fn the_api_server_calls_the_webhooks_over_tls() {
         ..PostParams::default()
     };
     let denied = eventually("the validating webhook denies", || async {
-        betas.create(&dry_run, &beta("bad", 1, untagged)).await.err()
+        betas
+            .create(&dry_run, &beta("bad", 1, untagged))
+            .await
+            .err()
     })
     .await;
     let kube::Error::Api(status) = &denied else {
@@ -277,14 +290,23 @@ async fn the_api_server_calls_the_webhooks_over_tls() {
 
     // A create is defaulted: the official image gets its tag.
     eventually("the defaulting webhook defaults", || async {
-        let created = betas.create(&dry_run, &beta("probe", 1, "memcached")).await.unwrap();
+        let created = betas
+            .create(&dry_run, &beta("probe", 1, "memcached"))
+            .await
+            .unwrap();
         (created.spec.image == DEFAULT_IMAGE).then_some(())
     })
     .await;
-    let created = betas.create(&pp, &beta("beta", 2, "memcached")).await.unwrap();
+    let created = betas
+        .create(&pp, &beta("beta", 2, "memcached"))
+        .await
+        .unwrap();
     assert_eq!(created.spec.image, DEFAULT_IMAGE);
     // Through v1alpha1 too: converted to v1beta1 for the webhooks and back.
-    let created = alphas.create(&pp, &alpha("alpha", 3, "memcached")).await.unwrap();
+    let created = alphas
+        .create(&pp, &alpha("alpha", 3, "memcached"))
+        .await
+        .unwrap();
     assert_eq!(created.spec.image, DEFAULT_IMAGE);
     let error = alphas
         .create(&pp, &alpha("alpha-bad", 1, untagged))
@@ -294,9 +316,15 @@ async fn the_api_server_calls_the_webhooks_over_tls() {
 
     // A v1alpha1 object read as v1beta1, and a v1beta1 object read as v1alpha1.
     let read = betas.get("alpha").await.unwrap();
-    assert_eq!((read.spec.replicas, read.spec.image.as_str()), (3, DEFAULT_IMAGE));
+    assert_eq!(
+        (read.spec.replicas, read.spec.image.as_str()),
+        (3, DEFAULT_IMAGE)
+    );
     let read = alphas.get("beta").await.unwrap();
-    assert_eq!((read.spec.size, read.spec.image.as_str()), (2, DEFAULT_IMAGE));
+    assert_eq!(
+        (read.spec.size, read.spec.image.as_str()),
+        (2, DEFAULT_IMAGE)
+    );
     // A list converts every object.
     let mut replicas: Vec<_> = betas
         .list(&Default::default())

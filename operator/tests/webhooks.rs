@@ -29,9 +29,8 @@ async fn post(path: &str, body: &Value) -> (StatusCode, Value) {
     let response = webhook::server().router().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let answer = serde_json::from_slice(&bytes).unwrap_or_else(|_| {
-        Value::String(String::from_utf8_lossy(&bytes).into_owned())
-    });
+    let answer = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
     (status, answer)
 }
 
@@ -72,10 +71,17 @@ fn patch(response: &Value) -> Option<Value> {
 
 #[tokio::test]
 async fn the_official_image_without_a_tag_is_defaulted() {
-    let (status, review) = post(MUTATE, &admission("CREATE", memcached("v1beta1", spec("memcached")))).await;
+    let (status, review) = post(
+        MUTATE,
+        &admission("CREATE", memcached("v1beta1", spec("memcached"))),
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     let response = &review["response"];
-    assert_eq!((&response["uid"], &response["allowed"]), (&json!("req-1"), &json!(true)));
+    assert_eq!(
+        (&response["uid"], &response["allowed"]),
+        (&json!("req-1"), &json!(true))
+    );
     assert_eq!(response["patchType"], "JSONPatch");
     assert_eq!(
         patch(response),
@@ -86,7 +92,11 @@ async fn the_official_image_without_a_tag_is_defaulted() {
 #[tokio::test]
 async fn other_images_are_left_alone() {
     for image in ["memcached:1.5", "registry.example.com/memcached"] {
-        let (_, review) = post(MUTATE, &admission("UPDATE", memcached("v1beta1", spec(image)))).await;
+        let (_, review) = post(
+            MUTATE,
+            &admission("UPDATE", memcached("v1beta1", spec(image))),
+        )
+        .await;
         let response = &review["response"];
         assert_eq!(response["allowed"], true, "{image}");
         assert_eq!(patch(response), None, "{image}: {response}");
@@ -106,7 +116,11 @@ async fn an_image_without_a_tag_is_denied_with_the_handlers_message() {
         "spec.image \"registry.example.com/memcached\" has no tag: name the version to run, as in \"registry.example.com/memcached:1.6\", or a digest"
     );
 
-    let (_, review) = post(VALIDATE, &admission("UPDATE", memcached("v1beta1", spec("memcached:1.6")))).await;
+    let (_, review) = post(
+        VALIDATE,
+        &admission("UPDATE", memcached("v1beta1", spec("memcached:1.6"))),
+    )
+    .await;
     assert_eq!(review["response"]["allowed"], true);
 }
 
@@ -114,7 +128,10 @@ async fn an_image_without_a_tag_is_denied_with_the_handlers_message() {
 async fn a_v1alpha1_object_is_not_admitted_as_v1beta1() {
     // The configurations ask for v1beta1 (the API server converts); a review of another
     // version is refused rather than misread.
-    let mut review = admission("CREATE", memcached("v1alpha1", json!({"size": 1, "image": "memcached:1.6"})));
+    let mut review = admission(
+        "CREATE",
+        memcached("v1alpha1", json!({"size": 1, "image": "memcached:1.6"})),
+    );
     review["request"]["kind"]["version"] = json!("v1alpha1");
     let (_, answer) = post(VALIDATE, &review).await;
     assert_eq!(answer["response"]["allowed"], false);
@@ -135,24 +152,45 @@ fn status() -> Value {
 
 #[tokio::test]
 async fn conversion_renames_size_to_replicas_and_back() {
-    let mut alpha = memcached("v1alpha1", json!({"size": 3, "containerPort": 11311, "image": "memcached:1.6"}));
+    let mut alpha = memcached(
+        "v1alpha1",
+        json!({"size": 3, "containerPort": 11311, "image": "memcached:1.6"}),
+    );
     alpha["metadata"]["labels"] = json!({"team": "a"});
     alpha["status"] = status();
-    let mut beta = memcached("v1beta1", json!({"replicas": 3, "containerPort": 11311, "image": "memcached:1.6"}));
+    let mut beta = memcached(
+        "v1beta1",
+        json!({"replicas": 3, "containerPort": 11311, "image": "memcached:1.6"}),
+    );
     beta["metadata"]["labels"] = json!({"team": "a"});
     beta["status"] = status();
 
-    let (code, review) = post("/convert", &conversion("cache.example.com/v1beta1", vec![alpha.clone()])).await;
+    let (code, review) = post(
+        "/convert",
+        &conversion("cache.example.com/v1beta1", vec![alpha.clone()]),
+    )
+    .await;
     assert_eq!(code, StatusCode::OK);
     let response = &review["response"];
-    assert_eq!((&response["uid"], &response["result"]["status"]), (&json!("conv-1"), &json!("Success")));
+    assert_eq!(
+        (&response["uid"], &response["result"]["status"]),
+        (&json!("conv-1"), &json!("Success"))
+    );
     assert_eq!(response["convertedObjects"], json!([beta]));
 
-    let (_, review) = post("/convert", &conversion("cache.example.com/v1alpha1", vec![beta.clone()])).await;
+    let (_, review) = post(
+        "/convert",
+        &conversion("cache.example.com/v1alpha1", vec![beta.clone()]),
+    )
+    .await;
     assert_eq!(review["response"]["convertedObjects"], json!([alpha]));
 
     // Same version: unchanged.
-    let (_, review) = post("/convert", &conversion("cache.example.com/v1alpha1", vec![alpha.clone()])).await;
+    let (_, review) = post(
+        "/convert",
+        &conversion("cache.example.com/v1alpha1", vec![alpha.clone()]),
+    )
+    .await;
     assert_eq!(review["response"]["convertedObjects"], json!([alpha]));
 }
 
@@ -164,7 +202,10 @@ async fn conversion_to_an_unknown_version_fails_the_review() {
     let result = &review["response"]["result"];
     assert_eq!(result["status"], "Failure");
     let message = result["message"].as_str().unwrap();
-    assert!(message.contains("no version cache.example.com/v2"), "{message}");
+    assert!(
+        message.contains("no version cache.example.com/v2"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
@@ -183,7 +224,10 @@ fn the_server_answers_on_the_paths_of_the_generated_manifests() {
     for configuration in documents("webhook/manifests.yaml") {
         for webhook in configuration["webhooks"].as_array().unwrap() {
             let service = &webhook["clientConfig"]["service"];
-            assert_eq!((&service["name"], &service["namespace"]), (&json!("webhook-service"), &json!("system")));
+            assert_eq!(
+                (&service["name"], &service["namespace"]),
+                (&json!("webhook-service"), &json!("system"))
+            );
             called.insert(service["path"].as_str().unwrap().to_string());
         }
     }
@@ -191,7 +235,10 @@ fn the_server_answers_on_the_paths_of_the_generated_manifests() {
     let conversion = &crd["spec"]["conversion"];
     assert_eq!(conversion["strategy"], "Webhook");
     let service = &conversion["webhook"]["clientConfig"]["service"];
-    assert_eq!((&service["name"], &service["namespace"]), (&json!("webhook-service"), &json!("system")));
+    assert_eq!(
+        (&service["name"], &service["namespace"]),
+        (&json!("webhook-service"), &json!("system"))
+    );
     called.insert(service["path"].as_str().unwrap().to_string());
     called.insert("/healthz".into());
 

@@ -10,7 +10,12 @@ use super::{default_image, default_port, default_replicas};
 /// MemcachedSpec defines the desired state of Memcached.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[kube_marker(group = "cache.example.com", version = "v1alpha1", kind = "Memcached")]
-#[kube_marker(storage_version, status = "MemcachedStatus", short_names = "mc", categories = "all")]
+#[kube_marker(
+    storage_version,
+    status = "MemcachedStatus",
+    short_names = "mc",
+    categories = "all"
+)]
 // The API server calls the operator's `/convert` through the Service `webhook-service` in
 // `system` (kustomize gives both their final names).
 #[kube_marker(conversion(webhook(path = "/convert")))]

@@ -27,13 +27,29 @@ mod tests {
             ("memcached", "memcached", false),
             ("memcached:1.6", "memcached", true),
             ("memcached:", "memcached", false),
-            ("registry.example.com:5000/cache/memcached", "registry.example.com:5000/cache/memcached", false),
-            ("registry.example.com:5000/memcached:1.6", "registry.example.com:5000/memcached", true),
+            (
+                "registry.example.com:5000/cache/memcached",
+                "registry.example.com:5000/cache/memcached",
+                false,
+            ),
+            (
+                "registry.example.com:5000/memcached:1.6",
+                "registry.example.com:5000/memcached",
+                true,
+            ),
             ("memcached@sha256:0123", "memcached", true),
-            ("localhost/memcached:1.6@sha256:0123", "localhost/memcached", true),
+            (
+                "localhost/memcached:1.6@sha256:0123",
+                "localhost/memcached",
+                true,
+            ),
         ];
         for (image, repo, pinned) in cases {
-            assert_eq!((repository(image), is_pinned(image)), (repo, pinned), "{image}");
+            assert_eq!(
+                (repository(image), is_pinned(image)),
+                (repo, pinned),
+                "{image}"
+            );
         }
     }
 }

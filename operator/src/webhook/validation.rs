@@ -47,9 +47,16 @@ mod tests {
 
     #[test]
     fn an_image_needs_a_tag_or_digest() {
-        assert_eq!(validate_memcached(&memcached("memcached:1.6"), None), Ok(()));
-        assert_eq!(validate_memcached(&memcached("memcached@sha256:00"), None), Ok(()));
-        let denied = validate_memcached(&memcached("example.com:5000/memcached"), None).unwrap_err();
+        assert_eq!(
+            validate_memcached(&memcached("memcached:1.6"), None),
+            Ok(())
+        );
+        assert_eq!(
+            validate_memcached(&memcached("memcached@sha256:00"), None),
+            Ok(())
+        );
+        let denied =
+            validate_memcached(&memcached("example.com:5000/memcached"), None).unwrap_err();
         assert_eq!(denied.code, 422);
         assert_eq!(
             denied.message,
