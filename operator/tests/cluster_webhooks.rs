@@ -133,7 +133,7 @@ impl Drop for Cleanup {
             let _ = Api::<ValidatingWebhookConfiguration>::all(client.clone())
                 .delete(&name, &dp)
                 .await;
-            // Deleted while the conversion webhook still answers (a delete returns the object).
+            // The objects, while the conversion webhook still answers.
             let memcacheds: Api<v1alpha1::Memcached> = Api::namespaced(client.clone(), &namespace);
             let _ = memcacheds.delete_collection(&dp, &Default::default()).await;
             put_crd(&client, generated_crd()).await;

@@ -1,6 +1,6 @@
 //! The operator's webhooks, served over HTTPS beside the controller:
 //!
-//! - [`default_memcached`] (mutating) and [`validate_memcached`] (validating) admit
+//! - [`default_memcached()`] (mutating) and [`validate_memcached()`] (validating) admit
 //!   `v1beta1` objects; their `#[webhook]` attributes generate `config/webhook/manifests.yaml`
 //!   and give the routes, so the two cannot drift. With the configurations' default
 //!   `matchPolicy: Equivalent`, the API server converts a `v1alpha1` request to `v1beta1`
