@@ -96,6 +96,9 @@ fn validate_widget(new: &v1beta1::Widget, old: Option<&v1beta1::Widget>) -> Resu
     if new.spec.mode == "panic" {
         panic!("the handler broke");
     }
+    if new.spec.mode == "slow" {
+        std::thread::sleep(SLOW);
+    }
     if new.spec.replicas > 10 {
         return Err(Denied::new("replicas must be at most 10"));
     }
@@ -139,6 +142,9 @@ fn default_widget(w: &mut v1beta1::Widget) {
         .get_or_insert_default()
         .insert("example.com/defaulted".into(), "true".into());
 }
+
+/// How long the handlers take in mode `slow`.
+const SLOW: Duration = Duration::from_millis(600);
 
 fn server() -> Server {
     Server::new()
@@ -574,4 +580,27 @@ async fn a_missing_certificate_fails_at_start() {
         .await
         .unwrap_err();
     assert!(error.to_string().contains("tls.crt"), "{error}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_waits_for_the_requests_in_flight() {
+    let (dir, root) = cert_dir("drain");
+    let running = Running::start(server(), &dir).await;
+    let addr = running.addr;
+    let review = admission(
+        "CREATE",
+        "Widget",
+        widget("v1beta1", json!({"replicas": 1, "mode": "slow"})),
+        None,
+    );
+    let started = tokio::time::Instant::now();
+    let in_flight = tokio::spawn(async move { post(addr, &root, VALIDATE, &review).await });
+    tokio::time::sleep(SLOW / 4).await;
+    running.stop().await;
+    // `serve` returned only once the slow handler had answered.
+    assert!(started.elapsed() >= SLOW, "{:?}", started.elapsed());
+    let (status, body) = in_flight.await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["response"]["allowed"], true);
+    let _ = std::fs::remove_dir_all(dir);
 }

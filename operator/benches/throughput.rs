@@ -21,7 +21,7 @@ use http_body_util::{BodyExt, Full, StreamBody};
 use kube::api::PostParams;
 use kube::client::Body;
 use kube::{Api, Client};
-use memcached_operator::api::{Memcached, MemcachedSpec};
+use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
 use memcached_operator::controller::{self, Context};
 use memcached_operator::metrics::Metrics;
 use serde_json::{Value, json};

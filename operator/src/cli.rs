@@ -1,6 +1,7 @@
 //! The operator's command line.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 /// How log lines are written.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +35,15 @@ pub struct Args {
     /// host name).
     #[arg(long, env = "POD_NAME")]
     pub identity: Option<String>,
+    /// Port of the HTTPS webhook server (defaulting, validation, conversion), on all
+    /// interfaces; 0 turns the server off (the CRD's conversion and the webhook configurations
+    /// then fail, so only for running without them installed).
+    #[arg(long, default_value_t = 9443)]
+    pub webhook_port: u16,
+    /// Folder of the webhook server's certificate, `tls.crt` and `tls.key` (a mounted
+    /// `kubernetes.io/tls` Secret); reloaded when the files change.
+    #[arg(long, default_value = "/tmp/k8s-webhook-server/serving-certs")]
+    pub webhook_cert_dir: PathBuf,
     /// Log format.
     #[arg(long, value_enum, default_value = "text")]
     pub log_format: LogFormat,
@@ -63,6 +73,8 @@ mod tests {
             "--leader-elect",
             "--identity=pod-1",
             "--log-format=json",
+            "--webhook-port=0",
+            "--webhook-cert-dir=/certs",
         ])
         .unwrap();
         assert_eq!(args.namespace.as_deref(), Some("team-a"));
@@ -70,5 +82,17 @@ mod tests {
         assert!(args.leader_elect);
         assert_eq!(args.identity(), "pod-1");
         assert_eq!(args.log_format, LogFormat::Json);
+        assert_eq!(args.webhook_port, 0);
+        assert_eq!(args.webhook_cert_dir, PathBuf::from("/certs"));
+    }
+
+    #[test]
+    fn webhooks_default_to_kubebuilders_port_and_folder() {
+        let args = Args::try_parse_from(["memcached-operator"]).unwrap();
+        assert_eq!(args.webhook_port, 9443);
+        assert_eq!(
+            args.webhook_cert_dir,
+            PathBuf::from("/tmp/k8s-webhook-server/serving-certs")
+        );
     }
 }

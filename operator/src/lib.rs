@@ -1,10 +1,12 @@
 //! The memcached operator: a `Memcached` custom resource reconciled into a Deployment.
 //!
-//! - [`api`]: the `cache.example.com/v1alpha1` types (the CRD in `config/crd/bases/` is
-//!   generated from them);
+//! - [`api`]: the `cache.example.com` types, `v1alpha1` and `v1beta1` (the CRD in
+//!   `config/crd/bases/` is generated from them);
 //! - [`controller`]: the reconciler; its `#[rbac]` attributes generate `config/rbac/role.yaml`;
 //! - [`leader`], [`metrics`], [`server`]: leader election, Prometheus metrics and the health
 //!   endpoint;
+//! - [`webhook`]: the defaulting, validating and conversion webhooks; their `#[webhook]`
+//!   attributes generate `config/webhook/manifests.yaml`;
 //! - [`operator`]: all of it together, as the binary runs it; [`cli`]: its flags.
 
 pub mod api;
@@ -14,3 +16,4 @@ pub mod leader;
 pub mod metrics;
 pub mod operator;
 pub mod server;
+pub mod webhook;

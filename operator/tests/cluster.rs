@@ -11,6 +11,8 @@
 //! kube-controller-manager: pods never start and Deployments never get a status there, so the
 //! tests check that the conditions say so, and deletion does not rely on garbage collection.
 
+mod config_files;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,12 +30,14 @@ use kube::api::{
 };
 use kube::client::ClientBuilder;
 use kube::{Api, Client, Config, Resource, ResourceExt};
-use memcached_operator::api::{Memcached, MemcachedSpec};
+use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
 use memcached_operator::cli::{Args, LogFormat};
 use memcached_operator::operator;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
+
+use config_files::documents;
 
 const SERVICE_ACCOUNT: &str = "controller-manager";
 const WAIT: Duration = Duration::from_secs(60);
@@ -98,20 +102,6 @@ struct TestEnv {
     admin: Client,
     namespace: String,
     binding: String,
-}
-
-fn config_file(path: &str) -> String {
-    let full = format!("{}/config/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
-
-/// The YAML documents of a `config/` file as JSON values (comments and `---` handled).
-fn documents(path: &str) -> Vec<Value> {
-    serde_saphyr::from_multiple::<Value>(&config_file(path))
-        .unwrap()
-        .into_iter()
-        .filter(|d| !d.is_null())
-        .collect()
 }
 
 fn typed<T: DeserializeOwned>(value: Value) -> T {
@@ -233,6 +223,9 @@ impl TestEnv {
             leader_election_namespace: Some(self.namespace.clone()),
             identity: Some(format!("test-{}", self.namespace)),
             log_format: LogFormat::Text,
+            // The webhooks have a test of their own (`cluster_webhooks.rs`).
+            webhook_port: 0,
+            webhook_cert_dir: Default::default(),
         };
         let shutdown = CancellationToken::new();
         let task = tokio::spawn({

@@ -9,7 +9,7 @@ use std::time::Duration;
 use http::{Method, StatusCode};
 use k8s_openapi::api::apps::v1::{DeploymentCondition, DeploymentStatus};
 use kube::runtime::controller::Action;
-use memcached_operator::api::{Memcached, MemcachedStatus};
+use memcached_operator::api::v1alpha1::{Memcached, MemcachedStatus};
 use memcached_operator::controller::{Error, deployment, error_policy, reconcile, status};
 use serde_json::{Value, json};
 use support::*;

@@ -13,6 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use kube::Resource;
 use serde::Serialize;
@@ -32,6 +33,10 @@ const MAX_BODY: usize = 8 << 20;
 
 /// How long a client has to finish the TLS handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long requests in flight at shutdown may take to finish: the longest timeout a webhook
+/// configuration can give the API server.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The webhook server: handlers routed by their `#[webhook]` attributes, a conversion
 /// webhook, `/healthz`.
@@ -176,9 +181,10 @@ impl Server {
         self
     }
 
-    /// Serves HTTPS on `listener` with the certificate in `certs` until `shutdown` completes.
-    /// Fails at once when the certificate cannot be read; connections that fail are dropped
-    /// and logged.
+    /// Serves HTTPS on `listener` with the certificate in `certs` until `shutdown` completes,
+    /// then stops accepting, closes idle connections (HTTP/2: `GOAWAY`) and returns once the
+    /// requests in flight are answered (at most 30 s). Fails at once when the certificate
+    /// cannot be read; connections that fail are dropped and logged.
     pub async fn serve(
         self,
         listener: TcpListener,
@@ -195,6 +201,7 @@ impl Server {
         config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         let acceptor = TlsAcceptor::from(Arc::new(config));
         let app = self.router();
+        let connections = GracefulShutdown::new();
         let mut shutdown = std::pin::pin!(shutdown);
         loop {
             let (tcp, peer) = tokio::select! {
@@ -209,6 +216,7 @@ impl Server {
                 },
             };
             let (acceptor, router) = (acceptor.clone(), app.clone());
+            let watcher = connections.watcher();
             tokio::spawn(async move {
                 let tls = match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await
                 {
@@ -217,13 +225,18 @@ impl Server {
                     Err(_) => return tracing::debug!(%peer, "TLS handshake timed out"),
                 };
                 let service = TowerToHyperService::new(router);
-                if let Err(e) = auto::Builder::new(TokioExecutor::new())
-                    .serve_connection(TokioIo::new(tls), service)
-                    .await
-                {
+                let builder = auto::Builder::new(TokioExecutor::new());
+                let connection = builder.serve_connection(TokioIo::new(tls), service);
+                if let Err(e) = watcher.watch(connection).await {
                     tracing::debug!(%peer, "webhook connection failed: {e}");
                 }
             });
+        }
+        if tokio::time::timeout(DRAIN_TIMEOUT, connections.shutdown())
+            .await
+            .is_err()
+        {
+            tracing::warn!("webhook server: requests still in flight after {DRAIN_TIMEOUT:?}");
         }
         reloader.abort();
         Ok(())

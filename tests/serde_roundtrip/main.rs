@@ -155,8 +155,14 @@ fn fixture_and_operator_kinds() {
     kind::<fixture_gen::foo::Foo>(&fixture_gen::foo::Foo::crd(), &[]);
     kind::<fixture_gen::zoo::Zoo>(&fixture_gen::zoo::Zoo::crd(), &[]);
     kind::<fixture_plural::TestQuota>(&fixture_plural::TestQuota::crd(), &[]);
-    use memcached_operator::api::Memcached;
-    kind::<Memcached>(&Memcached::crd(), &[]);
+    use memcached_operator::api as memcached;
+    let memcacheds = crd_for(&[
+        memcached::v1alpha1::Memcached::resource(),
+        memcached::v1beta1::Memcached::resource(),
+    ])
+    .unwrap();
+    kind::<memcached::v1alpha1::Memcached>(&memcacheds, &[]);
+    kind::<memcached::v1beta1::Memcached>(&memcacheds, &[]);
 }
 
 /// The enums below, and the ways a struct can hold one.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use kube::runtime::reflector::ObjectRef;
 
-use crate::api::Memcached;
+use crate::api::v1alpha1::Memcached;
 
 /// Retry delays that double with each consecutive failure of the same object, up to a cap,
 /// and start over once the object reconciles successfully.

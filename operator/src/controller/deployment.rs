@@ -14,7 +14,7 @@ use kube::{Api, Resource, ResourceExt};
 use kubegen::rbac;
 
 use super::{Error, MANAGER};
-use crate::api::Memcached;
+use crate::api::v1alpha1::Memcached;
 
 /// The label naming the application (`memcached`).
 pub const NAME_LABEL: &str = "app.kubernetes.io/name";
@@ -174,7 +174,7 @@ pub async fn delete(api: &Api<Deployment>, deployment: &Deployment) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::MemcachedSpec;
+    use crate::api::v1alpha1::MemcachedSpec;
 
     fn memcached() -> Memcached {
         let mut mc = Memcached::new(

@@ -6,7 +6,7 @@ use kubegen::rbac;
 use tracing::warn;
 
 use super::Context;
-use crate::api::Memcached;
+use crate::api::v1alpha1::Memcached;
 
 /// What happened to a `Memcached`'s Deployment.
 pub enum Happened {

@@ -6,7 +6,7 @@ use kube::runtime::controller::Action;
 
 use super::events::{self, Happened};
 use super::{Context, Error, deployment};
-use crate::api::Memcached;
+use crate::api::v1alpha1::Memcached;
 
 /// The finalizer the operator puts on every `Memcached`, so that it sees the deletion.
 pub const FINALIZER: &str = "cache.example.com/finalizer";

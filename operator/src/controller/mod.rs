@@ -21,11 +21,15 @@ use kubegen::rbac;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use crate::api::Memcached;
+use crate::api::v1alpha1::Memcached;
 use crate::metrics::Metrics;
 
 pub use backoff::Backoff;
 pub use reconcile::{error_policy, reconcile};
+
+/// How long the controller may take to stop once `shutdown` is cancelled: the reconciles in
+/// flight finish within it (well inside the pod's 10 s grace period).
+const STOP_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The name the operator uses as field manager, event reporter and `managed-by` label value.
 pub const MANAGER: &str = "memcached-operator";
@@ -108,7 +112,10 @@ impl Context {
 }
 
 /// Runs the controller until `shutdown` is cancelled: `Memcached` objects in `namespace` (all
-/// namespaces when `None`) and the Deployments the operator labelled as its own.
+/// namespaces when `None`) and the Deployments the operator labelled as its own. Returns at
+/// most 5 s after the cancellation: kube-runtime's controller holds its reconciles
+/// until its caches are filled, and does not stop until then, so a shutdown before the first
+/// lists succeeded (the webhook server failing at start, an unreachable API) would hang.
 #[rbac(
     groups = "cache.example.com",
     resources = "memcacheds",
@@ -129,9 +136,9 @@ pub async fn run(ctx: Arc<Context>, namespace: Option<&str>, shutdown: Cancellat
         namespace = namespace.unwrap_or("*"),
         "starting the Memcached controller"
     );
-    Controller::new(memcacheds, watcher::Config::default())
+    let controller = Controller::new(memcacheds, watcher::Config::default())
         .owns(deployments, owned)
-        .graceful_shutdown_on(shutdown.cancelled_owned())
+        .graceful_shutdown_on(shutdown.clone().cancelled_owned())
         .run(reconcile, error_policy, ctx)
         .for_each(|result| async move {
             match result {
@@ -141,7 +148,13 @@ pub async fn run(ctx: Arc<Context>, namespace: Option<&str>, shutdown: Cancellat
                 }
                 Err(error) => warn!(%error, "controller error"),
             }
-        })
-        .await;
-    info!("the Memcached controller has stopped");
+        });
+    let overdue = async {
+        shutdown.cancelled().await;
+        tokio::time::sleep(STOP_TIMEOUT).await;
+    };
+    tokio::select! {
+        () = controller => info!("the Memcached controller has stopped"),
+        () = overdue => warn!(timeout = ?STOP_TIMEOUT, "the Memcached controller did not stop in time: dropped"),
+    }
 }

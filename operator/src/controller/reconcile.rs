@@ -14,7 +14,7 @@ use tracing::{debug, info, instrument, warn};
 use super::events::{self, Happened};
 use super::finalizer::{FINALIZER, cleanup};
 use super::{Context, Error, deployment, status};
-use crate::api::Memcached;
+use crate::api::v1alpha1::Memcached;
 
 /// How often a settled `Memcached` is looked at again even when nothing changed.
 pub const RESYNC: Duration = Duration::from_secs(300);

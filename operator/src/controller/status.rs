@@ -9,7 +9,7 @@ use kube::{Api, ResourceExt};
 use kubegen::rbac;
 
 use super::{Error, deployment};
-use crate::api::{Memcached, MemcachedStatus};
+use crate::api::v1alpha1::{Memcached, MemcachedStatus};
 
 /// The condition that is `True` when every requested replica is ready.
 pub const AVAILABLE: &str = "Available";

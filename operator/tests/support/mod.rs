@@ -12,7 +12,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, Time};
 use k8s_openapi::jiff::Timestamp;
 use kube::client::Body;
 use kube::{Client, Resource};
-use memcached_operator::api::{Memcached, MemcachedSpec};
+use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
 use memcached_operator::controller::{Context, deployment};
 use memcached_operator::metrics::Metrics;
 use serde_json::{Value, json};

@@ -1,0 +1,347 @@
+//! A real Kubernetes API server (`KUBECONFIG`) calls the operator's webhooks over TLS.
+//!
+//! ```sh
+//! KUBECONFIG=~/.kube/config cargo test -p memcached-operator --test cluster_webhooks -- --ignored
+//! ```
+//!
+//! The test makes a CA and a serving certificate for `127.0.0.1`, serves the operator's
+//! webhooks on a loopback port with it, and registers them with the API server as the
+//! generated manifests do, but with URL client configs and the CA bundle instead of the
+//! in-cluster Service: the generated CRD with its conversion webhook pointed at
+//! `https://127.0.0.1:<port>/convert`, and the generated webhook configurations (renamed per
+//! run, limited to the test's namespace). The API server must reach the test on loopback: run
+//! it on the API server's machine. Everything it created is removed at the end, and the CRD
+//! is put back as generated.
+
+mod config_files;
+
+use std::time::Duration;
+
+use base64::Engine as _;
+use k8s_openapi::api::admissionregistration::v1::{
+    MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
+};
+use k8s_openapi::api::core::v1::Namespace;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{DeleteParams, PostParams};
+use kube::{Api, Client};
+use memcached_operator::api::{DEFAULT_IMAGE, v1alpha1, v1beta1};
+use memcached_operator::webhook;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use config_files::documents;
+
+const CRD: &str = "memcacheds.cache.example.com";
+const WAIT: Duration = Duration::from_secs(30);
+
+fn typed<T: DeserializeOwned>(value: Value) -> T {
+    serde_json::from_value(value).unwrap()
+}
+
+/// A CA (its PEM, for `caBundle`) and, in `dir`, a certificate it signed for `127.0.0.1`.
+fn certificates(dir: &std::path::Path) -> String {
+    use rcgen::{
+        BasicConstraints, CertificateParams, CertifiedIssuer, ExtendedKeyUsagePurpose, IsCa,
+        KeyPair, KeyUsagePurpose,
+    };
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
+    ca.distinguished_name
+        .push(rcgen::DnType::CommonName, "memcached-operator test CA");
+    let ca = CertifiedIssuer::self_signed(ca, KeyPair::generate().unwrap()).unwrap();
+    let mut serving = CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap();
+    serving.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    let key = KeyPair::generate().unwrap();
+    let cert = serving.signed_by(&key, &ca).unwrap();
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("tls.key"), key.serialize_pem()).unwrap();
+    std::fs::write(dir.join("tls.crt"), cert.pem()).unwrap();
+    ca.pem()
+}
+
+/// A client config naming a Service (with a path) turned into one calling
+/// `https://127.0.0.1:<port><path>` and trusting the CA `ca` (PEM).
+fn to_url(config: &mut Value, port: u16, ca: &str) {
+    let path = config["service"]["path"]
+        .as_str()
+        .expect("a Service client config with a path");
+    *config = json!({
+        "url": format!("https://127.0.0.1:{port}{path}"),
+        "caBundle": base64::engine::general_purpose::STANDARD.encode(ca),
+    });
+}
+
+/// The generated CRD (as `gen-cli` wrote it).
+fn generated_crd() -> Value {
+    documents("crd/bases/cache.example.com_memcacheds.yaml").remove(0)
+}
+
+/// Replaces the cluster's CRD with `crd` (creates it when absent) and waits until it is
+/// established. A replace, not an apply: the client config must lose its `service` when it
+/// gets a `url`, and the reverse.
+async fn put_crd(client: &Client, crd: Value) {
+    let mut crd: CustomResourceDefinition = typed(crd);
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    match crds.get_opt(CRD).await.unwrap() {
+        Some(current) => {
+            crd.metadata.resource_version = current.metadata.resource_version;
+            crds.replace(CRD, &PostParams::default(), &crd)
+                .await
+                .unwrap();
+        }
+        None => {
+            crds.create(&PostParams::default(), &crd).await.unwrap();
+        }
+    }
+    let established = kube::runtime::conditions::is_crd_established();
+    tokio::time::timeout(
+        WAIT,
+        kube::runtime::wait::await_condition(crds, CRD, established),
+    )
+    .await
+    .expect("the CRD is established")
+    .unwrap();
+}
+
+/// What the test created; removed on drop (also when the test fails).
+struct Cleanup {
+    client: Client,
+    namespace: String,
+    configurations: String,
+    shutdown: CancellationToken,
+}
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        let (client, namespace, name) = (
+            self.client.clone(),
+            self.namespace.clone(),
+            self.configurations.clone(),
+        );
+        let shutdown = self.shutdown.clone();
+        let cleanup = async move {
+            let dp = DeleteParams::default();
+            let _ = Api::<MutatingWebhookConfiguration>::all(client.clone())
+                .delete(&name, &dp)
+                .await;
+            let _ = Api::<ValidatingWebhookConfiguration>::all(client.clone())
+                .delete(&name, &dp)
+                .await;
+            // The objects, while the conversion webhook still answers.
+            let memcacheds: Api<v1alpha1::Memcached> = Api::namespaced(client.clone(), &namespace);
+            let _ = memcacheds.delete_collection(&dp, &Default::default()).await;
+            put_crd(&client, generated_crd()).await;
+            shutdown.cancel();
+            let _ = Api::<Namespace>::all(client).delete(&namespace, &dp).await;
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let _ = std::thread::spawn(move || runtime.block_on(cleanup)).join();
+        }
+    }
+}
+
+/// Retries `attempt` until it returns `Some` (the API server picks up new webhook
+/// configurations and CRD changes within a few seconds).
+async fn eventually<T, Fut>(what: &str, mut attempt: impl FnMut() -> Fut) -> T
+where
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        if let Some(value) = attempt().await {
+            return value;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "timed out: {what}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+fn beta(name: &str, replicas: i32, image: &str) -> v1beta1::Memcached {
+    let spec = v1beta1::MemcachedSpec {
+        replicas,
+        container_port: 11211,
+        image: image.into(),
+        resources: None,
+    };
+    v1beta1::Memcached::new(name, spec)
+}
+
+fn alpha(name: &str, size: i32, image: &str) -> v1alpha1::Memcached {
+    let spec = v1alpha1::MemcachedSpec {
+        size,
+        container_port: 11211,
+        image: image.into(),
+        resources: None,
+    };
+    v1alpha1::Memcached::new(name, spec)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a cluster: KUBECONFIG"]
+async fn the_api_server_calls_the_webhooks_over_tls() {
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_env_filter("info")
+        .try_init();
+    let client = Client::try_default()
+        .await
+        .expect("a cluster in KUBECONFIG");
+    let run = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        % 1_000_000;
+    let namespace = format!("mc-webhooks-{run}");
+
+    // The operator's webhook server, on loopback with a certificate of a fresh CA.
+    let dir = std::env::temp_dir().join(format!("memcached-webhooks-{run}"));
+    let ca = certificates(&dir);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let shutdown = CancellationToken::new();
+    let server = tokio::spawn(webhook::serve(listener, dir.clone(), shutdown.clone()));
+
+    let cleanup = Cleanup {
+        client: client.clone(),
+        namespace: namespace.clone(),
+        configurations: format!("memcached-operator-{namespace}"),
+        shutdown: shutdown.clone(),
+    };
+    let ns: Namespace = typed(json!({"metadata": {"name": namespace}}));
+    Api::<Namespace>::all(client.clone())
+        .create(&PostParams::default(), &ns)
+        .await
+        .unwrap();
+
+    // The generated CRD, its conversion webhook at the test's URL.
+    let mut crd = generated_crd();
+    let conversion = &mut crd["spec"]["conversion"];
+    assert_eq!(conversion["strategy"], "Webhook");
+    to_url(&mut conversion["webhook"]["clientConfig"], port, &ca);
+    put_crd(&client, crd).await;
+
+    // The generated configurations, for this namespace only, calling the test's URLs.
+    let pp = PostParams::default();
+    let manifests = documents("webhook/manifests.yaml");
+    assert_eq!(
+        manifests.len(),
+        2,
+        "a mutating and a validating configuration"
+    );
+    for mut config in manifests {
+        config["metadata"]["name"] = json!(cleanup.configurations);
+        for webhook in config["webhooks"].as_array_mut().unwrap() {
+            to_url(&mut webhook["clientConfig"], port, &ca);
+            webhook["namespaceSelector"] =
+                json!({"matchLabels": {"kubernetes.io/metadata.name": namespace}});
+        }
+        match config["kind"].as_str() {
+            Some("MutatingWebhookConfiguration") => {
+                let config: MutatingWebhookConfiguration = typed(config);
+                Api::all(client.clone()).create(&pp, &config).await.unwrap();
+            }
+            Some("ValidatingWebhookConfiguration") => {
+                let config: ValidatingWebhookConfiguration = typed(config);
+                Api::all(client.clone()).create(&pp, &config).await.unwrap();
+            }
+            other => panic!("unexpected {other:?} in webhook/manifests.yaml"),
+        }
+    }
+    let betas: Api<v1beta1::Memcached> = Api::namespaced(client.clone(), &namespace);
+    let alphas: Api<v1alpha1::Memcached> = Api::namespaced(client.clone(), &namespace);
+
+    // An invalid object is denied with the handler's message (once the API server has the
+    // configuration: a dry run until then).
+    let untagged = "registry.example.com/memcached";
+    let dry_run = PostParams {
+        dry_run: true,
+        ..PostParams::default()
+    };
+    let denied = eventually("the validating webhook denies", || async {
+        betas
+            .create(&dry_run, &beta("bad", 1, untagged))
+            .await
+            .err()
+    })
+    .await;
+    let kube::Error::Api(status) = &denied else {
+        panic!("{denied}")
+    };
+    assert_eq!(status.code, 422, "{status:?}");
+    let message = format!(
+        "spec.image \"{untagged}\" has no tag: name the version to run, as in \"{untagged}:1.6\", or a digest"
+    );
+    assert!(status.message.ends_with(&message), "{}", status.message);
+    assert!(
+        status.message.contains("vmemcached-v1beta1.kb.io"),
+        "{}",
+        status.message
+    );
+    assert!(
+        betas.get_opt("bad").await.unwrap().is_none(),
+        "nothing was stored"
+    );
+
+    // A create is defaulted: the official image gets its tag.
+    eventually("the defaulting webhook defaults", || async {
+        let created = betas
+            .create(&dry_run, &beta("probe", 1, "memcached"))
+            .await
+            .unwrap();
+        (created.spec.image == DEFAULT_IMAGE).then_some(())
+    })
+    .await;
+    let created = betas
+        .create(&pp, &beta("beta", 2, "memcached"))
+        .await
+        .unwrap();
+    assert_eq!(created.spec.image, DEFAULT_IMAGE);
+    // Through v1alpha1 too: converted to v1beta1 for the webhooks and back.
+    let created = alphas
+        .create(&pp, &alpha("alpha", 3, "memcached"))
+        .await
+        .unwrap();
+    assert_eq!(created.spec.image, DEFAULT_IMAGE);
+    let error = alphas
+        .create(&pp, &alpha("alpha-bad", 1, untagged))
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains(&message), "{error}");
+
+    // A v1alpha1 object read as v1beta1, and a v1beta1 object read as v1alpha1.
+    let read = betas.get("alpha").await.unwrap();
+    assert_eq!(
+        (read.spec.replicas, read.spec.image.as_str()),
+        (3, DEFAULT_IMAGE)
+    );
+    let read = alphas.get("beta").await.unwrap();
+    assert_eq!(
+        (read.spec.size, read.spec.image.as_str()),
+        (2, DEFAULT_IMAGE)
+    );
+    // A list converts every object.
+    let mut replicas: Vec<_> = betas
+        .list(&Default::default())
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .map(|m| (m.metadata.name.unwrap(), m.spec.replicas))
+        .collect();
+    replicas.sort();
+    assert_eq!(replicas, [("alpha".into(), 3), ("beta".into(), 2)]);
+
+    drop(cleanup);
+    tokio::time::timeout(WAIT, server)
+        .await
+        .expect("the webhook server stops")
+        .unwrap()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,137 @@
+//! `operator::run` as the binary runs it: the webhook server starts beside the controller,
+//! answers over TLS, and stops with the rest; without its certificate the operator stops with
+//! an error. The API server is a fake with no objects: these tests are about the servers.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use clap::Parser;
+use http_body::Frame;
+use http_body_util::{BodyExt, Full, StreamBody};
+use kube::Client;
+use kube::client::Body;
+use memcached_operator::cli::Args;
+use memcached_operator::operator::{self, Error};
+use rustls::pki_types::{CertificateDer, ServerName};
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_util::sync::CancellationToken;
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// A client of an API server that has no objects: every list is empty, every watch waits.
+fn empty_api() -> Client {
+    let service = tower::service_fn(|request: http::Request<Body>| async move {
+        let watch = request
+            .uri()
+            .query()
+            .is_some_and(|q| q.contains("watch=true"));
+        let body = if watch {
+            let never = futures::stream::pending::<Result<Frame<Bytes>, Infallible>>();
+            StreamBody::new(never).boxed_unsync()
+        } else {
+            let list = json!({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": "1"}, "items": []});
+            Full::new(Bytes::from(serde_json::to_vec(&list).unwrap())).boxed_unsync()
+        };
+        Ok::<_, Infallible>(http::Response::new(body))
+    });
+    Client::new(service, "default")
+}
+
+/// A port free on loopback a moment ago.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn args(port: u16, cert_dir: &std::path::Path) -> Args {
+    Args::try_parse_from([
+        "memcached-operator".to_string(),
+        "--http-addr=127.0.0.1:0".into(),
+        format!("--webhook-port={port}"),
+        format!("--webhook-cert-dir={}", cert_dir.display()),
+    ])
+    .unwrap()
+}
+
+/// `GET path` over TLS to `127.0.0.1:port`, trusting `root`: the response.
+async fn get(port: u16, root: &CertificateDer<'static>, path: &str) -> std::io::Result<String> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(root.clone()).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let tcp = TcpStream::connect(("127.0.0.1", port)).await?;
+    let name = ServerName::try_from("localhost").unwrap();
+    let mut tls = connector.connect(name, tcp).await?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    tls.write_all(request.as_bytes()).await?;
+    let mut response = String::new();
+    let _ = tls.read_to_string(&mut response).await;
+    Ok(response)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
+    let dir = std::env::temp_dir().join(format!("memcached-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    std::fs::write(dir.join("tls.key"), cert.signing_key.serialize_pem()).unwrap();
+    std::fs::write(dir.join("tls.crt"), cert.cert.pem()).unwrap();
+    let root = cert.cert.der().clone();
+
+    let port = free_port();
+    let args = args(port, &dir);
+    let shutdown = CancellationToken::new();
+    let running = tokio::spawn({
+        let shutdown = shutdown.clone();
+        async move { operator::run(empty_api(), &args, shutdown).await }
+    });
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let response = loop {
+        match get(port, &root, "/healthz").await {
+            Ok(response) => break response,
+            Err(e) => assert!(tokio::time::Instant::now() < deadline, "{e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.ends_with("ok"), "{response}");
+
+    shutdown.cancel();
+    let result = tokio::time::timeout(WAIT, running)
+        .await
+        .expect("the operator stops")
+        .unwrap();
+    result.unwrap();
+    assert!(
+        get(port, &root, "/healthz").await.is_err(),
+        "the webhook port is closed"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn without_its_certificate_the_operator_stops_with_an_error() {
+    let missing = std::env::temp_dir().join(format!("memcached-no-certs-{}", std::process::id()));
+    let args = args(free_port(), &missing);
+    let result = tokio::time::timeout(
+        WAIT,
+        operator::run(empty_api(), &args, CancellationToken::new()),
+    )
+    .await
+    .expect("the operator stops by itself");
+    let error = result.unwrap_err();
+    assert!(matches!(error, Error::Webhook(_)), "{error:?}");
+    assert!(error.to_string().contains("tls.crt"), "{error}");
+}
