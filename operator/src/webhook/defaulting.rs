@@ -28,16 +28,9 @@ pub fn default_memcached(mc: &mut Memcached) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::v1beta1::MemcachedSpec;
 
     fn defaulted(image: &str) -> String {
-        let spec = MemcachedSpec {
-            replicas: 1,
-            container_port: 11211,
-            image: image.into(),
-            resources: None,
-        };
-        let mut mc = Memcached::new("cache", spec);
+        let mut mc = super::super::memcached(image);
         default_memcached(&mut mc);
         mc.spec.image
     }

@@ -45,3 +45,15 @@ pub async fn serve(
         .serve(listener, CertDir::new(cert_dir), shutdown.cancelled_owned())
         .await
 }
+
+/// A `v1beta1` Memcached named `cache` running `image`, for the handlers' tests.
+#[cfg(test)]
+fn memcached(image: &str) -> v1beta1::Memcached {
+    let spec = v1beta1::MemcachedSpec {
+        replicas: 1,
+        container_port: 11211,
+        image: image.into(),
+        resources: None,
+    };
+    v1beta1::Memcached::new("cache", spec)
+}

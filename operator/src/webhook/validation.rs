@@ -32,18 +32,8 @@ pub fn validate_memcached(mc: &Memcached, _old: Option<&Memcached>) -> Result<()
 
 #[cfg(test)]
 mod tests {
+    use super::super::memcached;
     use super::*;
-    use crate::api::v1beta1::MemcachedSpec;
-
-    fn memcached(image: &str) -> Memcached {
-        let spec = MemcachedSpec {
-            replicas: 1,
-            container_port: 11211,
-            image: image.into(),
-            resources: None,
-        };
-        Memcached::new("cache", spec)
-    }
 
     #[test]
     fn an_image_needs_a_tag_or_digest() {
