@@ -36,6 +36,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "runtime")]
+pub mod runtime;
 #[cfg(feature = "webhook")]
 pub mod webhook;
 
