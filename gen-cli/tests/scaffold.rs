@@ -20,13 +20,6 @@ fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
     let project = newcomer(&dir);
 
     cargo(&project, &["test"]);
-    let fmt = std::process::Command::new("rustfmt")
-        .args(["--edition", "2024", "--check"])
-        .args(rust_files(&project.join("src")))
-        .status();
-    if let Ok(status) = fmt {
-        assert!(status.success(), "the scaffolded sources are rustfmt-formatted");
-    }
     let manifest = project.join("Cargo.toml");
     ok(&project, &["manifests", "--check", "--manifest-path", manifest.to_str().unwrap()]);
 
@@ -90,19 +83,6 @@ fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
         }
     }
     let _ = fs::remove_dir_all(&dir);
-}
-
-fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut files = Vec::new();
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-    files
 }
 
 #[test]

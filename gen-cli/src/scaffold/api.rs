@@ -87,16 +87,20 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
         changes.insert(
             &group_mod,
             "kubegen:scaffold:kinds",
-            &format!(
-                "mod {snake};\npub use {snake}::{{{kind}, {kind}Spec, {kind}Status}};",
-                snake = n.snake,
-                kind = n.kind
-            ),
+            &format!("mod {snake};\npub use {snake}::*;", snake = n.snake),
         );
         changes.insert(
             "src/api/mod.rs",
             "kubegen:scaffold:api",
             &format!("pub mod {};", n.module),
+        );
+        changes.insert(
+            "src/api/mod.rs",
+            "kubegen:scaffold:crd-versions",
+            &format!(
+                "<super::{}::{} as kubegen::CustomResource>::resource(),",
+                n.module, n.kind
+            ),
         );
         add_sample(&mut changes, &project, &n);
         add_crd(&mut changes, &n);
@@ -111,13 +115,18 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
                 controller.display()
             ));
         } else {
-            let (watch_api, object_api) = if args.namespaced {
+            let (watch_api, object, object_api) = if args.namespaced {
                 (
                     "scope.api()",
+                    "object",
                     "Api::namespaced(ctx.client.clone(), &object.namespace().unwrap_or_default())",
                 )
             } else {
-                ("Api::all(scope.client.clone())", "Api::all(ctx.client.clone())")
+                (
+                    "Api::all(scope.client.clone())",
+                    "_object",
+                    "Api::all(ctx.client.clone())",
+                )
             };
             let vars = [
                 ("kind", n.kind.as_str()),
@@ -125,6 +134,7 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
                 ("plural", n.plural.as_str()),
                 ("module", n.module.as_str()),
                 ("watch_api", watch_api),
+                ("object", object),
                 ("object_api", object_api),
             ];
             changes.file(&controller, render(template!("api/controller.rs.tmpl"), &vars));

@@ -31,11 +31,26 @@ pub fn report(result: Result<(), String>) -> ExitCode {
     }
 }
 
-/// Applies `changes` under `root` and prints what happened to each file.
+/// Applies `changes` under `root`, formats the Rust files it created (with `rustfmt`, when
+/// there is one) and prints what happened to each file.
 fn apply(changes: files::Changes, root: &Path) -> Result<(), String> {
     let report = changes
         .apply(root)
         .map_err(|problems| format!("nothing was written:\n{}", problems.join("\n")))?;
+    let created: Vec<_> = report
+        .iter()
+        .filter(|(path, outcome)| {
+            *outcome == files::Outcome::Created && path.extension().is_some_and(|e| e == "rs")
+        })
+        .map(|(path, _)| root.join(path))
+        .collect();
+    if !created.is_empty() {
+        // Formatting is a nicety: without rustfmt the files are still valid.
+        let _ = std::process::Command::new("rustfmt")
+            .args(["--edition", "2024"])
+            .args(&created)
+            .status();
+    }
     files::print(&report);
     Ok(())
 }

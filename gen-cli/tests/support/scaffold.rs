@@ -118,15 +118,20 @@ pub fn cargo(project: &Path, args: &[&str]) {
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace().join("target"));
     let start = Instant::now();
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .arg("--offline")
         .current_dir(project)
         .env("CARGO_TARGET_DIR", target)
-        .status()
+        .output()
         .unwrap();
-    eprintln!("cargo {args:?} in the scaffolded project: {:.1?}", start.elapsed());
-    assert!(status.success(), "cargo {args:?} failed in {}", project.display());
+    let (stdout, stderr) = texts(&out);
+    eprintln!("{stderr}{stdout}cargo {args:?} in the scaffolded project: {:.1?}", start.elapsed());
+    assert!(out.status.success(), "cargo {args:?} failed in {}", project.display());
+    assert!(
+        !stderr.contains("warning: `guestbook-operator`"),
+        "the scaffolded project compiles without warnings"
+    );
 }
 
 /// The YAML documents of a file, as JSON.
