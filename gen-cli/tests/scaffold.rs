@@ -21,12 +21,25 @@ fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
 
     cargo(&project, &["test"]);
     let manifest = project.join("Cargo.toml");
-    ok(&project, &["manifests", "--check", "--manifest-path", manifest.to_str().unwrap()]);
+    ok(
+        &project,
+        &[
+            "manifests",
+            "--check",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+        ],
+    );
 
     for (kind, plural, version, sample) in [
         ("Guestbook", "guestbooks", "v1", "webapp_v1_guestbook.yaml"),
         ("Guestbook", "guestbooks", "v2", "webapp_v2_guestbook.yaml"),
-        ("GuestbookPolicy", "guestbookpolicies", "v1", "webapp_v1_guestbook_policy.yaml"),
+        (
+            "GuestbookPolicy",
+            "guestbookpolicies",
+            "v1",
+            "webapp_v1_guestbook_policy.yaml",
+        ),
     ] {
         let crd_file = project.join(format!("config/crd/bases/webapp.my.domain_{plural}.yaml"));
         let crd = documents(&crd_file).remove(0);
@@ -54,12 +67,23 @@ fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
     // The role: what the controllers call, and the leader election Lease in the namespace.
     let role = documents(&project.join("config/rbac/role.yaml"));
     let rules = serde_json::to_string(&role).unwrap();
-    for needed in ["guestbooks/status", "guestbookpolicies", "leases", "guestbook-operator-system"] {
+    for needed in [
+        "guestbooks/status",
+        "guestbookpolicies",
+        "leases",
+        "guestbook-operator-system",
+    ] {
         assert!(rules.contains(needed), "{needed} in {rules}");
     }
     let webhooks = documents(&project.join("config/webhook/manifests.yaml"));
     let kinds: Vec<&Value> = webhooks.iter().map(|w| &w["kind"]).collect();
-    assert_eq!(kinds, ["MutatingWebhookConfiguration", "ValidatingWebhookConfiguration"]);
+    assert_eq!(
+        kinds,
+        [
+            "MutatingWebhookConfiguration",
+            "ValidatingWebhookConfiguration"
+        ]
+    );
     let guestbooks = documents(&project.join("config/crd/bases/webapp.my.domain_guestbooks.yaml"));
     assert_eq!(guestbooks[0]["spec"]["conversion"]["strategy"], "Webhook");
 
@@ -70,7 +94,10 @@ fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
         .output()
     {
         let (stdout, stderr) = texts(&out);
-        assert!(out.status.success(), "kubectl kustomize config/default: {stderr}");
+        assert!(
+            out.status.success(),
+            "kubectl kustomize config/default: {stderr}"
+        );
         for expected in [
             "name: guestbook-operator-controller-manager",
             "namespace: guestbook-operator-system",
@@ -92,7 +119,10 @@ fn init_refuses_a_folder_that_is_not_empty() {
     let out = kubegen(&dir, &["init", "--domain", "my.domain", "--name", "op"]);
     let (_, stderr) = texts(&out);
     assert!(!out.status.success());
-    assert!(stderr.contains("is not empty (it has notes.txt)"), "{stderr}");
+    assert!(
+        stderr.contains("is not empty (it has notes.txt)"),
+        "{stderr}"
+    );
     assert!(stderr.contains("--force"), "{stderr}");
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "nothing written");
     let _ = fs::remove_dir_all(&dir);
@@ -107,26 +137,56 @@ fn rerunning_never_overwrites_and_changes_nothing() {
     fs::write(&readme, "# My operator\n").unwrap();
     let kubegen_path = workspace();
     let again = [
-        "init", "--domain", "my.domain", "--force", "--kubegen-path",
-        kubegen_path.to_str().unwrap(), path,
+        "init",
+        "--domain",
+        "my.domain",
+        "--force",
+        "--kubegen-path",
+        kubegen_path.to_str().unwrap(),
+        path,
     ];
     let out = ok(&dir, &again);
-    assert!(out.contains("kept (exists with other content; not overwritten): README.md"), "{out}");
-    assert!(!out.contains("created:") && !out.contains("updated:"), "{out}");
+    assert!(
+        out.contains("kept (exists with other content; not overwritten): README.md"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("created:") && !out.contains("updated:"),
+        "{out}"
+    );
     assert_eq!(fs::read_to_string(&readme).unwrap(), "# My operator\n");
 
-    let api = ["create", "api", "--group", "webapp", "--version", "v1", "--kind", "Guestbook"];
+    let api = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ];
     ok(&project, &api);
     let before = snapshot(&project);
     let hook = [
-        "create", "webhook", "--group", "webapp", "--version", "v1", "--kind", "Guestbook",
+        "create",
+        "webhook",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
         "--defaulting",
     ];
     ok(&project, &hook);
     let with_webhook = snapshot(&project);
     assert_ne!(before, with_webhook);
     let out = ok(&project, &hook);
-    assert!(!out.contains("created:") && !out.contains("updated:"), "{out}");
+    assert!(
+        !out.contains("created:") && !out.contains("updated:"),
+        "{out}"
+    );
     assert_eq!(snapshot(&project), with_webhook, "a second run is a no-op");
     let _ = fs::remove_dir_all(&dir);
 }
@@ -135,19 +195,39 @@ fn rerunning_never_overwrites_and_changes_nothing() {
 fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
     let dir = temp_dir("twice");
     let project = init(&dir);
-    let api = ["create", "api", "--group", "webapp", "--version", "v1", "--kind", "Guestbook"];
+    let api = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ];
     ok(&project, &api);
     let before = snapshot(&project);
     let out = kubegen(&project, &api);
     let (_, stderr) = texts(&out);
     assert!(!out.status.success());
     assert!(
-        stderr.contains("Guestbook v1 of webapp.my.domain exists already (src/api/webapp_v1/guestbook.rs)"),
+        stderr.contains(
+            "Guestbook v1 of webapp.my.domain exists already (src/api/webapp_v1/guestbook.rs)"
+        ),
         "{stderr}"
     );
     assert_eq!(snapshot(&project), before, "nothing changed");
 
-    let v2 = ["create", "api", "--group", "webapp", "--version", "v2", "--kind", "Guestbook"];
+    let v2 = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
+    ];
     let out = ok(&project, &v2);
     assert!(out.contains("v2 is marked `storage_version`"), "{out}");
     assert!(out.contains("the Guestbook controller exists"), "{out}");
@@ -165,13 +245,23 @@ fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
     );
 
     let conversion = [
-        "create", "webhook", "--group", "webapp", "--version", "v2", "--kind", "Guestbook",
+        "create",
+        "webhook",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
         "--conversion",
     ];
     ok(&project, &conversion);
     let crd = documents(&project.join("config/crd/bases/webapp.my.domain_guestbooks.yaml"));
     let service = &crd[0]["spec"]["conversion"]["webhook"]["clientConfig"]["service"];
-    assert_eq!(service["name"], "guestbook-operator-webhook-service", "{crd:?}");
+    assert_eq!(
+        service["name"], "guestbook-operator-webhook-service",
+        "{crd:?}"
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 

@@ -43,10 +43,19 @@ mod tests {
     fn keeps_the_transition_time_until_the_status_changes() {
         let mut list = vec![condition("Degraded", "False", 1)];
         assert!(set(&mut list, condition("Available", "True", 10)));
-        assert!(!set(&mut list, condition("Available", "True", 20)), "same status");
-        assert_eq!(list[1].last_transition_time, condition("", "", 10).last_transition_time);
+        assert!(
+            !set(&mut list, condition("Available", "True", 20)),
+            "same status"
+        );
+        assert_eq!(
+            list[1].last_transition_time,
+            condition("", "", 10).last_transition_time
+        );
         assert!(set(&mut list, condition("Available", "False", 30)));
-        assert_eq!(list[1].last_transition_time, condition("", "", 30).last_transition_time);
+        assert_eq!(
+            list[1].last_transition_time,
+            condition("", "", 30).last_transition_time
+        );
         assert_eq!(list.len(), 2, "one per type; the others are kept");
         let mut newer = condition("Available", "False", 40);
         newer.observed_generation = Some(2);

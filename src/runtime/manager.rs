@@ -177,25 +177,17 @@ impl Manager {
             readiness.clone(),
             shutdown.clone(),
         );
-        let mut serving = vec![stop_on_failure(&shutdown, async {
+        let serving = vec![stop_on_failure(&shutdown, async {
             endpoint.await.map_err(Error::Http)
         })];
         #[cfg(feature = "webhook")]
-        if let Some(server) = self.webhooks {
-            let certs = crate::webhook::CertDir::new(&self.options.webhook_cert_dir);
-            let listener = match TcpListener::bind(self.options.webhook_addr).await {
-                Ok(listener) => listener,
-                Err(e) => return stop(&readiness, &shutdown, serving, Err(Error::Webhook(e))).await,
-            };
-            info!(address = %self.options.webhook_addr, "serving the webhooks");
-            let until = shutdown.clone().cancelled_owned();
-            serving.push(stop_on_failure(&shutdown, async move {
-                server
-                    .serve(listener, certs, until)
-                    .await
-                    .map_err(Error::Webhook)
-            }));
-        }
+        let serving = match self.webhooks {
+            Some(server) => match serve_webhooks(server, &self.options, &shutdown).await {
+                Ok(webhooks) => serving.into_iter().chain([webhooks]).collect(),
+                Err(e) => return stop(&readiness, &shutdown, serving, Err(e)).await,
+            },
+            None => serving,
+        };
         readiness.set(true);
 
         let identity = self.options.identity();
@@ -217,8 +209,13 @@ impl Manager {
                 Ok(Some(leadership)) => Some(leadership),
                 Ok(None) => return stop(&readiness, &shutdown, serving, Ok(())).await,
                 Err(e) => {
-                    return stop(&readiness, &shutdown, serving, Err(Error::LeaderElection(e)))
-                        .await;
+                    return stop(
+                        &readiness,
+                        &shutdown,
+                        serving,
+                        Err(Error::LeaderElection(e)),
+                    )
+                    .await;
                 }
             }
         } else {
@@ -262,6 +259,28 @@ impl Manager {
         };
         stop(&readiness, &shutdown, serving, result).await
     }
+}
+
+/// Binds `--webhook-addr` and serves `server` there with the certificate of
+/// `--webhook-cert-dir`.
+#[cfg(feature = "webhook")]
+async fn serve_webhooks(
+    server: crate::webhook::Server,
+    options: &Options,
+    shutdown: &CancellationToken,
+) -> Result<Serving, Error> {
+    let certs = crate::webhook::CertDir::new(&options.webhook_cert_dir);
+    let listener = TcpListener::bind(options.webhook_addr)
+        .await
+        .map_err(Error::Webhook)?;
+    info!(address = %options.webhook_addr, "serving the webhooks");
+    let until = shutdown.clone().cancelled_owned();
+    Ok(stop_on_failure(shutdown, async move {
+        server
+            .serve(listener, certs, until)
+            .await
+            .map_err(Error::Webhook)
+    }))
 }
 
 /// Spawns `serve`; its failure cancels `shutdown`, so that the operator stops whole.
@@ -402,7 +421,8 @@ mod tests {
     #[tokio::test]
     async fn a_missing_webhook_certificate_stops_the_operator() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let dir = std::env::temp_dir().join(format!("kubegen-runtime-nocert-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("kubegen-runtime-nocert-{}", std::process::id()));
         let manager = Manager::new(
             offline_client(),
             options(&[

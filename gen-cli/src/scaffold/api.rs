@@ -83,7 +83,10 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
         ];
         changes.file(&types, render(template!("api/types.rs.tmpl"), &vars));
         let group_mod = PathBuf::from(format!("src/api/{}/mod.rs", n.module));
-        changes.file(&group_mod, render(template!("api/group_mod.rs.tmpl"), &vars));
+        changes.file(
+            &group_mod,
+            render(template!("api/group_mod.rs.tmpl"), &vars),
+        );
         changes.insert(
             &group_mod,
             "kubegen:scaffold:kinds",
@@ -137,7 +140,10 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
                 ("object", object),
                 ("object_api", object_api),
             ];
-            changes.file(&controller, render(template!("api/controller.rs.tmpl"), &vars));
+            changes.file(
+                &controller,
+                render(template!("api/controller.rs.tmpl"), &vars),
+            );
             changes.insert(
                 "src/controller/mod.rs",
                 "kubegen:scaffold:controllers",
@@ -146,7 +152,10 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
             changes.insert(
                 "src/main.rs",
                 "kubegen:scaffold:manager",
-                &format!("let manager = manager.controller(controller::{}::run);", n.snake),
+                &format!(
+                    "let manager = manager.controller(controller::{}::run);",
+                    n.snake
+                ),
             );
         }
     }
@@ -211,7 +220,11 @@ fn add_sample(changes: &mut Changes, project: &Project, n: &Names) {
         kustomization,
         template!("api/samples_kustomization.yaml.tmpl").to_string(),
     );
-    changes.insert(kustomization, "kubegen:scaffold:samples", &format!("- {file}"));
+    changes.insert(
+        kustomization,
+        "kubegen:scaffold:samples",
+        &format!("- {file}"),
+    );
 }
 
 /// The kind's CRD in the CRDs' kustomization, and that in the default one.

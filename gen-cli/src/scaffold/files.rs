@@ -179,7 +179,10 @@ mod tests {
             once,
             "fn main() {\n    let m = m;\n    a();\n    b();\n    // kubegen:scaffold:x\n}\n"
         );
-        assert_eq!(add_at_marker(&once, "kubegen:scaffold:x", "a();\nb();").unwrap(), once);
+        assert_eq!(
+            add_at_marker(&once, "kubegen:scaffold:x", "a();\nb();").unwrap(),
+            once
+        );
         assert_eq!(add_at_marker(src, "kubegen:scaffold:y", "a();"), None);
     }
 
@@ -195,7 +198,10 @@ mod tests {
         changes.file("new.txt", "new\n".into());
         changes.insert("main.rs", "kubegen:scaffold:x", "x();");
         let problems = changes.apply(&root).unwrap_err();
-        assert!(problems[0].contains("no line with the marker"), "{problems:?}");
+        assert!(
+            problems[0].contains("no line with the marker"),
+            "{problems:?}"
+        );
         assert!(!root.join("new.txt").exists(), "nothing is written");
 
         let mut changes = Changes::default();
@@ -210,7 +216,13 @@ mod tests {
                 (PathBuf::from("new.txt"), Outcome::Created),
             ]
         );
-        assert_eq!(fs::read_to_string(root.join("mine.txt")).unwrap(), "edited by hand\n");
-        assert_eq!(fs::read_to_string(root.join("new.txt")).unwrap(), "first\nnew\n");
+        assert_eq!(
+            fs::read_to_string(root.join("mine.txt")).unwrap(),
+            "edited by hand\n"
+        );
+        assert_eq!(
+            fs::read_to_string(root.join("new.txt")).unwrap(),
+            "first\nnew\n"
+        );
     }
 }

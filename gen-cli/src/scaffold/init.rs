@@ -14,7 +14,10 @@ const FILES: &[(&str, &str)] = &[
     ("Cargo.toml", template!("init/Cargo.toml.tmpl")),
     ("src/main.rs", template!("init/main.rs.tmpl")),
     ("src/api/mod.rs", template!("init/api_mod.rs.tmpl")),
-    ("src/controller/mod.rs", template!("init/controller_mod.rs.tmpl")),
+    (
+        "src/controller/mod.rs",
+        template!("init/controller_mod.rs.tmpl"),
+    ),
     ("README.md", template!("init/README.md.tmpl")),
     ("Dockerfile", template!("init/Dockerfile.tmpl")),
     (".dockerignore", template!("init/dockerignore.tmpl")),
@@ -83,9 +86,7 @@ pub fn run(args: &InitArgs) -> Result<(), String> {
             let path = fs::canonicalize(path)
                 .ok()
                 .filter(|p| p.join("Cargo.toml").is_file())
-                .ok_or_else(|| {
-                    format!("--kubegen-path {}: no Cargo.toml there", path.display())
-                })?;
+                .ok_or_else(|| format!("--kubegen-path {}: no Cargo.toml there", path.display()))?;
             format!("path = {:?}", path.display().to_string())
         }
         None => format!("version = \"{}\"", env!("CARGO_PKG_VERSION")),

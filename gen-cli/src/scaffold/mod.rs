@@ -70,8 +70,10 @@ fn manifests(root: &Path) -> Result<(), String> {
     if crate::generate_and_report(&options, What::ALL, false) {
         Ok(())
     } else {
-        Err("the files above are written, but the manifests could not be regenerated; fix \
+        Err(
+            "the files above are written, but the manifests could not be regenerated; fix \
              what is reported and run `kubegen manifests`"
-            .to_string())
+                .to_string(),
+        )
     }
 }

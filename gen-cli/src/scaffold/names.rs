@@ -95,9 +95,8 @@ pub fn is_version(s: &str) -> bool {
     let Some(rest) = s.strip_prefix('v') else {
         return false;
     };
-    let number = |s: &str| {
-        !s.is_empty() && !s.starts_with('0') && s.bytes().all(|b| b.is_ascii_digit())
-    };
+    let number =
+        |s: &str| !s.is_empty() && !s.starts_with('0') && s.bytes().all(|b| b.is_ascii_digit());
     let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
     let (major, tail) = rest.split_at(digits);
     number(major)

@@ -81,7 +81,10 @@ pub fn run(args: &WebhookArgs) -> Result<(), String> {
 /// The webhook server in `main.rs`, the `webhook` feature of kubegen, and `config/`.
 fn wire_server(changes: &mut Changes, project: &Project) {
     changes.insert("Cargo.toml", "kubegen:scaffold:features", "\"webhook\",");
-    changes.file("src/webhook/mod.rs", template!("webhook/mod.rs.tmpl").to_string());
+    changes.file(
+        "src/webhook/mod.rs",
+        template!("webhook/mod.rs.tmpl").to_string(),
+    );
     changes.insert("src/main.rs", "kubegen:scaffold:modules", "mod webhook;");
     changes.insert(
         "src/main.rs",
@@ -114,9 +117,8 @@ fn wire_server(changes: &mut Changes, project: &Project) {
 fn admission(changes: &mut Changes, args: &WebhookArgs, n: &Names) {
     let module = format!("{}_{}", n.module, n.snake);
     let kind_lower = n.kind.to_lowercase();
-    let route = |mutating| {
-        kubegen_core::webhook::default_path(mutating, &n.group, &n.version, &kind_lower)
-    };
+    let route =
+        |mutating| kubegen_core::webhook::default_path(mutating, &n.group, &n.version, &kind_lower);
     let vars = [
         ("kind", n.kind.as_str()),
         ("kind_lower", kind_lower.as_str()),
@@ -151,7 +153,10 @@ fn admission(changes: &mut Changes, args: &WebhookArgs, n: &Names) {
         many => format!("{{{}}}", many.join(", ")),
     };
     let mut vars = vars.to_vec();
-    vars.extend([("imports", imports.as_str()), ("register", register.as_str())]);
+    vars.extend([
+        ("imports", imports.as_str()),
+        ("register", register.as_str()),
+    ]);
     let mut content = render(template!("webhook/kind.rs.tmpl"), &vars);
     content.push_str(&handlers);
     content.push_str(&render(
@@ -206,7 +211,10 @@ fn conversion(changes: &mut Changes, root: &Path, n: &Names, types: &Path) -> Re
     ];
     let module = format!("{}_conversion", n.snake);
     let file = PathBuf::from(format!("src/webhook/{module}.rs"));
-    changes.file(&file, render(template!("webhook/conversion.rs.tmpl"), &vars) + "\n");
+    changes.file(
+        &file,
+        render(template!("webhook/conversion.rs.tmpl"), &vars) + "\n",
+    );
     register_module(changes, &module);
     changes.insert(
         "config/default/kustomization.yaml",

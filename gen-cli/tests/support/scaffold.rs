@@ -74,9 +74,25 @@ pub fn init(dir: &Path) -> PathBuf {
 pub fn two_kinds(dir: &Path) -> PathBuf {
     let project = init(dir);
     let create = |args: &[&str]| ok(&project, args);
-    create(&["create", "api", "--group", "webapp", "--version", "v1", "--kind", "Guestbook"]);
     create(&[
-        "create", "api", "--group", "webapp", "--version", "v1", "--kind", "GuestbookPolicy",
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ]);
+    create(&[
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "GuestbookPolicy",
         "--namespaced=false",
     ]);
     project
@@ -99,9 +115,25 @@ pub fn newcomer(dir: &Path) -> PathBuf {
         "--defaulting",
         "--programmatic-validation",
     ]);
-    create(&["create", "api", "--group", "webapp", "--version", "v2", "--kind", "Guestbook"]);
     create(&[
-        "create", "webhook", "--group", "webapp", "--version", "v2", "--kind", "Guestbook",
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
+    ]);
+    create(&[
+        "create",
+        "webhook",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
         "--conversion",
     ]);
     project
@@ -126,8 +158,15 @@ pub fn cargo(project: &Path, args: &[&str]) {
         .output()
         .unwrap();
     let (stdout, stderr) = texts(&out);
-    eprintln!("{stderr}{stdout}cargo {args:?} in the scaffolded project: {:.1?}", start.elapsed());
-    assert!(out.status.success(), "cargo {args:?} failed in {}", project.display());
+    eprintln!(
+        "{stderr}{stdout}cargo {args:?} in the scaffolded project: {:.1?}",
+        start.elapsed()
+    );
+    assert!(
+        out.status.success(),
+        "cargo {args:?} failed in {}",
+        project.display()
+    );
     assert!(
         !stderr.contains("warning: `guestbook-operator`"),
         "the scaffolded project compiles without warnings"
