@@ -1,6 +1,6 @@
 //! `kubegen init`, `kubegen create api` and `kubegen create webhook`: a new operator crate and
 //! its kinds, from the templates under `gen-cli/templates/`. Files are only ever created or
-//! extended at `kubegen:scaffold:*` marker comments ([`files`]); the manifests are then
+//! extended at `kubegen:scaffold:*` marker comments (`files`); the manifests are then
 //! regenerated as `kubegen manifests` does.
 
 pub mod api;
