@@ -146,10 +146,8 @@ fn rerunning_never_overwrites_and_changes_nothing() {
         path,
     ];
     let out = ok(&dir, &again);
-    assert!(
-        out.contains("kept (exists with other content; not overwritten): README.md"),
-        "{out}"
-    );
+    let kept = "kept (exists with other content; not overwritten): guestbook-operator/README.md";
+    assert!(out.contains(kept), "{out}");
     assert!(
         !out.contains("created:") && !out.contains("updated:"),
         "{out}"

@@ -5,14 +5,18 @@
 //! KUBECONFIG=~/.kube/config cargo test -p gen-cli --test scaffold_cluster -- --ignored
 //! ```
 //!
-//! It scaffolds two kinds (one cluster-wide), builds the project offline, applies its CRDs,
-//! its generated role (the ClusterRole renamed and the leader election Role moved to a fresh
-//! namespace) bound to a new ServiceAccount, and the samples; then runs the operator binary
-//! with `--leader-elect` and a kubeconfig holding a token of that ServiceAccount (TokenRequest
-//! API, `kubectl create token`), waits for both samples' `Available` condition, deletes the
-//! namespaced sample (the finalizer must be removed), stops the operator with SIGTERM (it
-//! must exit 0) and fails on any 403 in its log. Everything created is deleted at the end.
-//! Needs `kubectl`; a bare API server is enough (no nodes, no controller manager).
+//! It scaffolds two kinds (one cluster-wide) and the defaulting and validating webhooks of the
+//! first, fills the two handlers in as a user would, builds the project offline, and applies
+//! its CRDs, its generated role (the ClusterRole renamed and the leader election Role moved to
+//! a fresh namespace) bound to a new ServiceAccount, and its webhook configurations (renamed,
+//! calling the operator on loopback with a test CA instead of the Service cert-manager would
+//! serve). It runs the operator binary with `--leader-elect`, the serving certificate and a
+//! kubeconfig holding a token of that ServiceAccount (TokenRequest API, `kubectl create
+//! token`); applies the samples (the defaulting webhook must have filled `spec.foo`, the
+//! validating one must deny a size above 5); waits for both samples' `Available` condition;
+//! deletes the namespaced sample (the finalizer must be removed); stops the operator with
+//! SIGTERM (it must exit 0) and fails on any 403 in its log. Everything created is deleted at
+//! the end. Needs `kubectl`; a bare API server is enough (no nodes, no controller manager).
 
 mod support {
     pub mod scaffold;
@@ -21,9 +25,11 @@ mod support {
 use std::fs;
 use std::io::Write;
 
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use serde_json::{Value, json};
 use support::scaffold::*;
 
@@ -66,6 +72,7 @@ fn apply(object: &Value) {
 /// What the test created, deleted when it ends (passed or not).
 struct Cleanup {
     namespace: String,
+    webhook_configurations: Vec<String>,
     cluster_objects: Vec<String>,
     operator: Option<Child>,
 }
@@ -76,8 +83,12 @@ impl Drop for Cleanup {
             let _ = operator.kill();
             let _ = operator.wait();
         }
-        // Cluster-wide samples first, while the CRD and their finalizer's operator... are gone:
-        // drop the finalizers so that nothing waits for an operator that no longer runs.
+        // Without the operator its webhooks fail every request: they go first.
+        for object in &self.webhook_configurations {
+            let _ = kubectl(&["delete", object, "--ignore-not-found"], None);
+        }
+        // The operator is gone: drop the samples' finalizers, so that deleting them (with
+        // their CRDs and the namespace) does not wait for it.
         for object in [
             "guestbookpolicies.webapp.my.domain/guestbook-policy-sample".to_string(),
             format!(
@@ -90,9 +101,30 @@ impl Drop for Cleanup {
             args.extend(["--type=merge", "-p", r#"{"metadata":{"finalizers":null}}"#]);
             let _ = kubectl(&args, None);
         }
+        // Without kube-controller-manager a deleted namespace keeps its objects (and stays
+        // Terminating): they are deleted first.
+        let _ = kubectl(
+            &[
+                "delete",
+                "-n",
+                &self.namespace,
+                "serviceaccounts,roles,rolebindings,leases.coordination.k8s.io",
+                "--all",
+            ],
+            None,
+        );
         let _ = kubectl(
             &["delete", "namespace", &self.namespace, "--wait=false"],
             None,
+        );
+        // ... and stays Terminating until its `kubernetes` finalizer goes, which the namespace
+        // controller would remove now that it is empty.
+        let finalize = format!("/api/v1/namespaces/{}/finalize", self.namespace);
+        let empty = json!({"apiVersion": "v1", "kind": "Namespace",
+            "metadata": {"name": self.namespace}, "spec": {"finalizers": []}});
+        let _ = kubectl(
+            &["replace", "--raw", &finalize, "-f", "-"],
+            Some(&empty.to_string()),
         );
         for object in &self.cluster_objects {
             let _ = kubectl(
@@ -105,10 +137,26 @@ impl Drop for Cleanup {
 
 #[test]
 #[ignore = "needs a cluster: KUBECONFIG"]
-fn the_scaffolded_operator_sets_the_samples_conditions_as_its_service_account() {
+fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_service_account() {
     let admin_kubeconfig = std::env::var("KUBECONFIG").expect("KUBECONFIG names a cluster");
     let dir = temp_dir("cluster");
     let project = two_kinds(&dir);
+    ok(
+        &project,
+        &[
+            "create",
+            "webhook",
+            "--group",
+            "webapp",
+            "--version",
+            "v1",
+            "--kind",
+            "Guestbook",
+            "--defaulting",
+            "--programmatic-validation",
+        ],
+    );
+    fill_in_the_handlers(&project.join("src/webhook/webapp_v1_guestbook.rs"));
     cargo(&project, &["build"]);
 
     let namespace = format!("kubegen-scaffold-{}", std::process::id());
@@ -121,6 +169,7 @@ fn the_scaffolded_operator_sets_the_samples_conditions_as_its_service_account() 
             "crd/guestbookpolicies.webapp.my.domain".to_string(),
             "crd/guestbooks.webapp.my.domain".to_string(),
         ],
+        webhook_configurations: Vec::new(),
         operator: None,
     };
     kubectl(&["create", "namespace", &namespace], None).unwrap();
@@ -166,16 +215,32 @@ fn the_scaffolded_operator_sets_the_samples_conditions_as_its_service_account() 
         apply(&role);
         apply(&binding);
     }
-    for sample in [
-        "webapp_v1_guestbook.yaml",
-        "webapp_v1_guestbook_policy.yaml",
-    ] {
-        let path = project.join("config/samples").join(sample);
-        kubectl(
-            &["apply", "-n", &namespace, "-f", path.to_str().unwrap()],
-            None,
-        )
-        .unwrap();
+    // The webhook configurations, calling the operator on loopback.
+    let certs = dir.join("certs");
+    let ca = serving_certificate(&certs);
+    let webhook_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    for mut configuration in documents(&project.join("config/webhook/manifests.yaml")) {
+        let name = format!(
+            "{namespace}-{}",
+            configuration["metadata"]["name"].as_str().unwrap()
+        );
+        configuration["metadata"]["name"] = json!(name);
+        for webhook in configuration["webhooks"].as_array_mut().unwrap() {
+            let path = webhook["clientConfig"]["service"]["path"].as_str().unwrap();
+            webhook["clientConfig"] = json!({
+                "url": format!("https://127.0.0.1:{webhook_port}{path}"),
+                "caBundle": base64::engine::general_purpose::STANDARD.encode(&ca),
+            });
+        }
+        let kind = configuration["kind"].as_str().unwrap().to_lowercase();
+        cleanup
+            .webhook_configurations
+            .push(format!("{kind}/{name}"));
+        apply(&configuration);
     }
 
     // The operator, with a kubeconfig of the ServiceAccount's token.
@@ -215,6 +280,8 @@ fn the_scaffolded_operator_sets_the_samples_conditions_as_its_service_account() 
             "--leader-election-namespace",
             &namespace,
             "--http-addr=127.0.0.1:0",
+            &format!("--webhook-addr=127.0.0.1:{webhook_port}"),
+            &format!("--webhook-cert-dir={}", certs.display()),
         ])
         .env("KUBECONFIG", &sa_kubeconfig)
         .env("RUST_LOG", "info")
@@ -228,6 +295,42 @@ fn the_scaffolded_operator_sets_the_samples_conditions_as_its_service_account() 
         fs::read_to_string(&log).unwrap_or_default()
             + &fs::read_to_string(dir.join("operator.stderr")).unwrap_or_default()
     };
+
+    // The samples go through the webhooks, which answer once the operator is up.
+    let samples = project.join("config/samples");
+    for sample in [
+        "webapp_v1_guestbook.yaml",
+        "webapp_v1_guestbook_policy.yaml",
+    ] {
+        let path = samples.join(sample);
+        let args = ["apply", "-n", &namespace, "-f", path.to_str().unwrap()];
+        wait_for(&format!("{sample} admitted"), &operator_log, || {
+            kubectl(&args, None).ok()
+        });
+    }
+    let defaulted = kubectl(
+        &[
+            "get",
+            "guestbooks.webapp.my.domain/guestbook-sample",
+            "-n",
+            &namespace,
+            "-o",
+            "json",
+        ],
+        None,
+    )
+    .unwrap();
+    let defaulted: Value = serde_json::from_str(&defaulted).unwrap();
+    assert_eq!(
+        defaulted["spec"]["foo"], "defaulted",
+        "the defaulting webhook ran"
+    );
+    let too_big = fs::read_to_string(samples.join("webapp_v1_guestbook.yaml"))
+        .unwrap()
+        .replace("guestbook-sample", "guestbook-too-big")
+        .replace("size: 1", "size: 7");
+    let denied = kubectl(&["apply", "-n", &namespace, "-f", "-"], Some(&too_big)).unwrap_err();
+    assert!(denied.contains("size must be at most 5"), "{denied}");
 
     let ns_args = ["-n", namespace.as_str()];
     for (object, namespaced) in [
@@ -286,6 +389,41 @@ fn the_scaffolded_operator_sets_the_samples_conditions_as_its_service_account() 
     eprintln!("ran against {admin_kubeconfig} ({server})");
     drop(cleanup);
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// What a user writes in the handlers `create webhook` stubs out: a default for `spec.foo`
+/// and a bound on `spec.size` the schema does not have.
+fn fill_in_the_handlers(file: &Path) {
+    let stubs = fs::read_to_string(file).unwrap();
+    let filled = stubs
+        .replace(
+            "    let _ = object;\n",
+            "    object.spec.foo.get_or_insert_with(|| \"defaulted\".to_string());\n",
+        )
+        .replace(
+            "    let _ = (object, old);\n",
+            "    let _ = old;\n    if object.spec.size > 5 {\n        \
+             return Err(Denied::new(\"size must be at most 5\"));\n    }\n",
+        );
+    assert_ne!(filled, stubs, "the stubs are where the test expects them");
+    fs::write(file, filled).unwrap();
+}
+
+/// A CA and a certificate for 127.0.0.1 it signs, written as `tls.crt` and `tls.key` in
+/// `dir`; the CA's PEM.
+fn serving_certificate(dir: &Path) -> String {
+    fs::create_dir_all(dir).unwrap();
+    let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let ca = rcgen::CertifiedIssuer::self_signed(ca, rcgen::KeyPair::generate().unwrap()).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["127.0.0.1".to_string()])
+        .unwrap()
+        .signed_by(&key, &ca)
+        .unwrap();
+    fs::write(dir.join("tls.key"), key.serialize_pem()).unwrap();
+    fs::write(dir.join("tls.crt"), cert.pem()).unwrap();
+    ca.pem()
 }
 
 /// Polls `probe` until it gives a value, or panics after [`WAIT`] with the operator's log.

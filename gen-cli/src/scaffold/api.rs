@@ -164,6 +164,13 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
     for note in notes {
         println!("note: {note}");
     }
+    if args.resource {
+        println!(
+            "\nNext: edit {}, then `kubegen manifests`; try it with `kubectl apply -k \
+             config/crd`, `kubectl apply -k config/samples` and `cargo run`.",
+            types.display()
+        );
+    }
     Ok(())
 }
 

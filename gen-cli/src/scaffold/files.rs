@@ -154,8 +154,9 @@ fn write(path: &Path, content: &str) -> std::io::Result<()> {
     fs::write(&tmp, content).and_then(|()| fs::rename(&tmp, path))
 }
 
-/// Prints the report, one `created: path` line per file.
-pub fn print(report: &Report) {
+/// Prints the report, one `created: path` line per file, paths as `kubegen manifests` shows
+/// them (relative to the current folder when under it).
+pub fn print(root: &Path, report: &Report) {
     for (path, outcome) in report {
         let what = match outcome {
             Outcome::Created => "created",
@@ -163,7 +164,7 @@ pub fn print(report: &Report) {
             Outcome::Unchanged => "unchanged",
             Outcome::Kept => "kept (exists with other content; not overwritten)",
         };
-        println!("{what}: {}", path.display());
+        println!("{what}: {}", crate::generate::display(&root.join(path)));
     }
 }
 

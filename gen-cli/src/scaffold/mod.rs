@@ -51,7 +51,7 @@ fn apply(changes: files::Changes, root: &Path) -> Result<(), String> {
             .args(&created)
             .status();
     }
-    files::print(&report);
+    files::print(root, &report);
     Ok(())
 }
 

@@ -75,7 +75,12 @@ pub fn run(args: &WebhookArgs) -> Result<(), String> {
         conversion(&mut changes, root, &n, &types)?;
     }
     super::apply(changes, root)?;
-    super::manifests(root)
+    super::manifests(root)?;
+    println!(
+        "\nNext: fill in the handlers in src/webhook/. Deploying webhooks needs cert-manager; \
+         locally, `--webhook-cert-dir` names a folder with tls.crt and tls.key."
+    );
+    Ok(())
 }
 
 /// The webhook server in `main.rs`, the `webhook` feature of kubegen, and `config/`.
