@@ -263,6 +263,49 @@ fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn the_types_and_the_controller_can_come_one_after_the_other() {
+    let dir = temp_dir("parts");
+    let project = init(&dir);
+    let api = |extra: &str| {
+        let args = [
+            "create",
+            "api",
+            "--group",
+            "ship",
+            "--version",
+            "v1beta1",
+            "--kind",
+            "Frigate",
+            extra,
+        ];
+        kubegen(&project, &args)
+    };
+    let out = api("--resource=false");
+    assert!(!out.status.success());
+    let (_, stderr) = texts(&out);
+    assert!(
+        stderr.contains("--resource=false needs the types of Frigate v1beta1"),
+        "{stderr}"
+    );
+
+    assert!(api("--controller=false").status.success());
+    assert!(project.join("src/api/ship_v1beta1/frigate.rs").is_file());
+    assert!(!project.join("src/controller/frigate.rs").exists());
+    let main = fs::read_to_string(project.join("src/main.rs")).unwrap();
+    assert!(!main.contains("controller::frigate::run"), "{main}");
+
+    assert!(api("--resource=false").status.success());
+    let main = fs::read_to_string(project.join("src/main.rs")).unwrap();
+    assert!(
+        main.contains("let manager = manager.controller(controller::frigate::run);"),
+        "{main}"
+    );
+    let role = fs::read_to_string(project.join("config/rbac/role.yaml")).unwrap();
+    assert!(role.contains("frigates/status"), "{role}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Every file under `dir` with its content.
 fn snapshot(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
     let mut files = Vec::new();

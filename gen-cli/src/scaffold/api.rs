@@ -38,73 +38,16 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
             types.display()
         ));
     }
-    let others = other_versions(root, &n);
-    let scope = if args.namespaced {
-        ""
-    } else {
-        ", scope = \"Cluster\""
-    };
     let mut notes = Vec::new();
     let mut changes = Changes::default();
     if args.resource {
-        let stored = others
-            .iter()
-            .find(|(_, file)| read(root, file).contains("storage_version"));
-        let storage = match (&others[..], stored) {
-            ([], _) => "",
-            (_, Some((version, file))) => {
-                notes.push(format!(
-                    "{} {version} stays the storage version (`storage_version` in {}); move \
-                     the key to the version objects should be stored as.",
-                    n.kind,
-                    file.display()
-                ));
-                ""
-            }
-            (_, None) => {
-                notes.push(format!(
-                    "{} has several versions now; {} is marked `storage_version` (the version \
-                     objects are stored as) in {}. Move the key to another version's \
-                     `#[kube_marker(...)]` to store that one. Versions whose fields differ \
-                     need a conversion webhook: kubegen create webhook --conversion.",
-                    n.kind,
-                    n.version,
-                    types.display()
-                ));
-                ", storage_version"
-            }
+        let storage = storage_key(root, &n, &types, &mut notes);
+        let scope = if args.namespaced {
+            ""
+        } else {
+            ", scope = \"Cluster\""
         };
-        let vars = [
-            ("kind", n.kind.as_str()),
-            ("group", n.group.as_str()),
-            ("version", n.version.as_str()),
-            ("plural", n.plural.as_str()),
-            ("resource_keys", &format!("{scope}{storage}")),
-        ];
-        changes.file(&types, render(template!("api/types.rs.tmpl"), &vars));
-        let group_mod = PathBuf::from(format!("src/api/{}/mod.rs", n.module));
-        changes.file(
-            &group_mod,
-            render(template!("api/group_mod.rs.tmpl"), &vars),
-        );
-        changes.insert(
-            &group_mod,
-            "kubegen:scaffold:kinds",
-            &format!("mod {snake};\npub use {snake}::*;", snake = n.snake),
-        );
-        changes.insert(
-            "src/api/mod.rs",
-            "kubegen:scaffold:api",
-            &format!("pub mod {};", n.module),
-        );
-        changes.insert(
-            "src/api/mod.rs",
-            "kubegen:scaffold:crd-versions",
-            &format!(
-                "<super::{}::{} as kubegen::CustomResource>::resource(),",
-                n.module, n.kind
-            ),
-        );
+        add_types(&mut changes, &n, &types, &format!("{scope}{storage}"));
         add_sample(&mut changes, &project, &n);
         add_crd(&mut changes, &n);
     }
@@ -118,45 +61,7 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
                 controller.display()
             ));
         } else {
-            let (watch_api, object, object_api) = if args.namespaced {
-                (
-                    "scope.api()",
-                    "object",
-                    "Api::namespaced(ctx.client.clone(), &object.namespace().unwrap_or_default())",
-                )
-            } else {
-                (
-                    "Api::all(scope.client.clone())",
-                    "_object",
-                    "Api::all(ctx.client.clone())",
-                )
-            };
-            let vars = [
-                ("kind", n.kind.as_str()),
-                ("group", n.group.as_str()),
-                ("plural", n.plural.as_str()),
-                ("module", n.module.as_str()),
-                ("watch_api", watch_api),
-                ("object", object),
-                ("object_api", object_api),
-            ];
-            changes.file(
-                &controller,
-                render(template!("api/controller.rs.tmpl"), &vars),
-            );
-            changes.insert(
-                "src/controller/mod.rs",
-                "kubegen:scaffold:controllers",
-                &format!("pub mod {};", n.snake),
-            );
-            changes.insert(
-                "src/main.rs",
-                "kubegen:scaffold:manager",
-                &format!(
-                    "let manager = manager.controller(controller::{}::run);",
-                    n.snake
-                ),
-            );
+            add_controller(&mut changes, &n, &controller, args.namespaced);
         }
     }
     super::apply(changes, root)?;
@@ -172,6 +77,112 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// `, storage_version` when the kind has other versions and none is marked as the storage
+/// version (the engine needs exactly one), with a note on the choice either way.
+fn storage_key(root: &Path, n: &Names, types: &Path, notes: &mut Vec<String>) -> &'static str {
+    let others = other_versions(root, n);
+    if others.is_empty() {
+        return "";
+    }
+    if let Some((version, file)) = others.iter().find(|(_, file)| {
+        fs::read_to_string(root.join(file)).is_ok_and(|c| c.contains("storage_version"))
+    }) {
+        notes.push(format!(
+            "{} {version} stays the storage version (`storage_version` in {}); move the key \
+             to the version objects should be stored as.",
+            n.kind,
+            file.display()
+        ));
+        return "";
+    }
+    notes.push(format!(
+        "{} has several versions now; {} is marked `storage_version` (the version objects are \
+         stored as) in {}. Move the key to another version's `#[kube_marker(...)]` to store \
+         that one. Versions whose fields differ need a conversion webhook: kubegen create \
+         webhook --conversion.",
+        n.kind,
+        n.version,
+        types.display()
+    ));
+    ", storage_version"
+}
+
+/// The version's types (`resource_keys` appended to its first `#[kube_marker]`), in the
+/// group-version module, listed in the project's CRD test.
+fn add_types(changes: &mut Changes, n: &Names, types: &Path, resource_keys: &str) {
+    let vars = [
+        ("kind", n.kind.as_str()),
+        ("group", n.group.as_str()),
+        ("version", n.version.as_str()),
+        ("plural", n.plural.as_str()),
+        ("resource_keys", resource_keys),
+    ];
+    changes.file(types, render(template!("api/types.rs.tmpl"), &vars));
+    let group_mod = PathBuf::from(format!("src/api/{}/mod.rs", n.module));
+    changes.file(
+        &group_mod,
+        render(template!("api/group_mod.rs.tmpl"), &vars),
+    );
+    changes.insert(
+        &group_mod,
+        "kubegen:scaffold:kinds",
+        &format!("mod {snake};\npub use {snake}::*;", snake = n.snake),
+    );
+    changes.insert(
+        "src/api/mod.rs",
+        "kubegen:scaffold:api",
+        &format!("pub mod {};", n.module),
+    );
+    changes.insert(
+        "src/api/mod.rs",
+        "kubegen:scaffold:crd-versions",
+        &format!(
+            "<super::{}::{} as kubegen::CustomResource>::resource(),",
+            n.module, n.kind
+        ),
+    );
+}
+
+/// The controller of the kind, run by `main.rs`.
+fn add_controller(changes: &mut Changes, n: &Names, file: &Path, namespaced: bool) {
+    let (watch_api, object, object_api) = if namespaced {
+        (
+            "scope.api()",
+            "object",
+            "Api::namespaced(ctx.client.clone(), &object.namespace().unwrap_or_default())",
+        )
+    } else {
+        (
+            "Api::all(scope.client.clone())",
+            "_object",
+            "Api::all(ctx.client.clone())",
+        )
+    };
+    let vars = [
+        ("kind", n.kind.as_str()),
+        ("group", n.group.as_str()),
+        ("plural", n.plural.as_str()),
+        ("module", n.module.as_str()),
+        ("watch_api", watch_api),
+        ("object", object),
+        ("object_api", object_api),
+    ];
+    changes.file(file, render(template!("api/controller.rs.tmpl"), &vars));
+    changes.insert(
+        "src/controller/mod.rs",
+        "kubegen:scaffold:controllers",
+        &format!("pub mod {};", n.snake),
+    );
+    changes.insert(
+        "src/main.rs",
+        "kubegen:scaffold:manager",
+        &format!(
+            "let manager = manager.controller(controller::{}::run);",
+            n.snake
+        ),
+    );
 }
 
 /// Where the types of a version of the kind are.
@@ -202,10 +213,6 @@ pub(super) fn other_versions(root: &Path, n: &Names) -> Vec<(String, PathBuf)> {
         .collect();
     found.sort();
     found
-}
-
-fn read(root: &Path, file: &Path) -> String {
-    fs::read_to_string(root.join(file)).unwrap_or_default()
 }
 
 /// `config/samples/<group>_<version>_<kind>.yaml`, listed in the samples' kustomization.

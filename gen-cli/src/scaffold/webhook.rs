@@ -72,7 +72,7 @@ pub fn run(args: &WebhookArgs) -> Result<(), String> {
         admission(&mut changes, args, &n);
     }
     if args.conversion {
-        conversion(&mut changes, root, &n, &types)?;
+        conversion(&mut changes, &project, &n, &types)?;
     }
     super::apply(changes, root)?;
     super::manifests(root)?;
@@ -174,8 +174,13 @@ fn admission(changes: &mut Changes, args: &WebhookArgs, n: &Names) {
 
 /// The conversion webhook of the kind through this version: the CRD's `conversion` key and
 /// `From` conversions from and to every other version.
-fn conversion(changes: &mut Changes, root: &Path, n: &Names, types: &Path) -> Result<(), String> {
-    let spokes = super::api::other_versions(root, n);
+fn conversion(
+    changes: &mut Changes,
+    project: &Project,
+    n: &Names,
+    types: &Path,
+) -> Result<(), String> {
+    let spokes = super::api::other_versions(&project.root, n);
     if spokes.is_empty() {
         return Err(format!(
             "{} has one version, {}: a conversion webhook converts between versions; add one \
@@ -183,7 +188,6 @@ fn conversion(changes: &mut Changes, root: &Path, n: &Names, types: &Path) -> Re
             n.kind, n.version, n.kind
         ));
     }
-    let project = Project::read(root)?;
     changes.insert(
         types,
         "kubegen:scaffold:resource-markers",
