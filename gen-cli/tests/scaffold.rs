@@ -129,6 +129,21 @@ fn init_refuses_a_folder_that_is_not_empty() {
 }
 
 #[test]
+fn init_depends_on_the_published_kubegen_by_default() {
+    let dir = temp_dir("published");
+    let out = ok(&dir, &["init", "--domain", "example.com", "--name", "op"]);
+    assert!(out.contains("created: src/main.rs"), "{out}");
+    assert!(out.contains("Next: kubegen create api"), "{out}");
+    let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let published = format!(
+        "[dependencies.kubegen]\nversion = \"{}\"\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(manifest.contains(&published), "{manifest}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn rerunning_never_overwrites_and_changes_nothing() {
     let dir = temp_dir("rerun");
     let project = init(&dir);

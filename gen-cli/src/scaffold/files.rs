@@ -164,7 +164,12 @@ pub fn print(root: &Path, report: &Report) {
             Outcome::Unchanged => "unchanged",
             Outcome::Kept => "kept (exists with other content; not overwritten)",
         };
-        println!("{what}: {}", crate::generate::display(&root.join(path)));
+        let shown: PathBuf = root
+            .join(path)
+            .components()
+            .filter(|c| *c != std::path::Component::CurDir)
+            .collect();
+        println!("{what}: {}", crate::generate::display(&shown));
     }
 }
 

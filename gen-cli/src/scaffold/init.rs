@@ -104,10 +104,12 @@ pub fn run(args: &InitArgs) -> Result<(), String> {
     }
     super::apply(changes, root)?;
     super::manifests(root)?;
-    println!(
-        "\nNext: cd {} && kubegen create api --group <group> --version v1 --kind <Kind>",
-        root.display()
-    );
+    let cd = if root == Path::new(".") {
+        String::new()
+    } else {
+        format!("cd {} && ", root.display())
+    };
+    println!("\nNext: {cd}kubegen create api --group <group> --version v1 --kind <Kind>");
     Ok(())
 }
 
