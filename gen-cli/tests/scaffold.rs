@@ -88,16 +88,7 @@ fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
     assert_eq!(guestbooks[0]["spec"]["conversion"]["strategy"], "Webhook");
 
     // kustomize accepts the tree, when kubectl is here to say so.
-    if let Ok(out) = std::process::Command::new("kubectl")
-        .args(["kustomize", "config/default"])
-        .current_dir(&project)
-        .output()
-    {
-        let (stdout, stderr) = texts(&out);
-        assert!(
-            out.status.success(),
-            "kubectl kustomize config/default: {stderr}"
-        );
+    if let Some(stdout) = kustomize(&project) {
         for expected in [
             "name: guestbook-operator-controller-manager",
             "namespace: guestbook-operator-system",

@@ -170,6 +170,11 @@ fn admission(changes: &mut Changes, args: &WebhookArgs, n: &Names) {
     ));
     changes.file(format!("src/webhook/{module}.rs"), content);
     register_module(changes, &module);
+    changes.insert(
+        "config/webhook/kustomization.yaml",
+        "kubegen:scaffold:webhook-resources",
+        "- manifests.yaml",
+    );
 }
 
 /// The conversion webhook of the kind through this version: the CRD's `conversion` key and

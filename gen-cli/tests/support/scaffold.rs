@@ -191,3 +191,19 @@ pub fn binary(name: &str) -> PathBuf {
         .join("debug")
         .join(name)
 }
+
+/// `kubectl kustomize config/default` of the project, checked to succeed; `None` without
+/// `kubectl`.
+pub fn kustomize(project: &Path) -> Option<String> {
+    let out = Command::new("kubectl")
+        .args(["kustomize", "config/default"])
+        .current_dir(project)
+        .output()
+        .ok()?;
+    let (stdout, stderr) = texts(&out);
+    assert!(
+        out.status.success(),
+        "kubectl kustomize config/default: {stderr}"
+    );
+    Some(stdout)
+}
