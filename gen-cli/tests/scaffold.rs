@@ -312,6 +312,40 @@ fn the_types_and_the_controller_can_come_one_after_the_other() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_missing_marker_is_an_error_that_writes_nothing() {
+    let dir = temp_dir("marker");
+    let project = init(&dir);
+    let main = project.join("src/main.rs");
+    let without = fs::read_to_string(&main)
+        .unwrap()
+        .replace("    // kubegen:scaffold:manager\n", "");
+    fs::write(&main, &without).unwrap();
+    let before = snapshot(&project);
+    let api = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ];
+    let out = kubegen(&project, &api);
+    let (_, stderr) = texts(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(
+            "src/main.rs: no line with the marker `kubegen:scaffold:manager`; add these lines \
+             yourself:\nlet manager = manager.controller(controller::guestbook::run);"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(&project), before, "nothing written");
+    let _ = fs::remove_dir_all(&dir);
+}
+
 /// Every file under `dir` with its content.
 fn snapshot(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
     let mut files = Vec::new();
