@@ -153,7 +153,8 @@ impl Manager {
         self
     }
 
-    /// Serves `server` on `--webhook-addr` with the certificate in `--webhook-cert-dir`.
+    /// Serves `server` on `--webhook-addr` with the certificate in `--webhook-cert-dir`
+    /// (unless `--enable-webhooks=false`).
     #[cfg(feature = "webhook")]
     pub fn webhooks(mut self, server: crate::webhook::Server) -> Self {
         self.webhooks = Some(server);
@@ -181,7 +182,7 @@ impl Manager {
             endpoint.await.map_err(Error::Http)
         })];
         #[cfg(feature = "webhook")]
-        let serving = match self.webhooks {
+        let serving = match self.webhooks.filter(|_| self.options.enable_webhooks) {
             Some(server) => match serve_webhooks(server, &self.options, &shutdown).await {
                 Ok(webhooks) => serving.into_iter().chain([webhooks]).collect(),
                 Err(e) => return stop(&readiness, &shutdown, serving, Err(e)).await,
@@ -415,6 +416,28 @@ mod tests {
         let error = manager.run().await.unwrap_err();
         assert!(matches!(error, Error::Http(_)), "{error}");
         assert!(error.to_string().starts_with("HTTP endpoint: "), "{error}");
+    }
+
+    #[cfg(feature = "webhook")]
+    #[tokio::test]
+    async fn webhooks_turned_off_need_no_certificate() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let shutdown = CancellationToken::new();
+        let manager = Manager::new(
+            offline_client(),
+            options(&["--enable-webhooks=false", "--webhook-cert-dir=/nonexistent"]),
+        )
+        .controller(|scope: Scope| async move { scope.shutdown.cancelled().await })
+        .webhooks(crate::webhook::Server::new())
+        .shutdown(shutdown.clone())
+        .http_listener(listener);
+        let running = tokio::spawn(manager.run());
+        while !http_get(addr, "/readyz").await.starts_with("HTTP/1.1 200") {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        shutdown.cancel();
+        running.await.unwrap().unwrap();
     }
 
     #[cfg(feature = "webhook")]

@@ -35,6 +35,17 @@ pub struct Options {
     /// Log format.
     #[arg(long, value_enum, default_value = "text")]
     pub log_format: LogFormat,
+    /// Serve the webhooks the operator has (`--enable-webhooks=false` to run without them,
+    /// say locally without a certificate).
+    #[cfg(feature = "webhook")]
+    #[arg(
+        long,
+        env = "ENABLE_WEBHOOKS",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        value_name = "BOOL"
+    )]
+    pub enable_webhooks: bool,
     /// Address of the webhook server (HTTPS), when the operator serves webhooks.
     #[cfg(feature = "webhook")]
     #[arg(long, default_value = "0.0.0.0:9443")]

@@ -78,7 +78,8 @@ pub fn run(args: &WebhookArgs) -> Result<(), String> {
     super::manifests(root)?;
     println!(
         "\nNext: fill in the handlers in src/webhook/. Deploying webhooks needs cert-manager; \
-         locally, `--webhook-cert-dir` names a folder with tls.crt and tls.key."
+         locally, `--webhook-cert-dir` names a folder with tls.crt and tls.key, or \
+         `--enable-webhooks=false` runs without them."
     );
     Ok(())
 }
