@@ -380,7 +380,9 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
         "the operator stops cleanly on SIGTERM:\n{log_text}"
     );
     assert!(log_text.contains("became the leader"), "{log_text}");
-    for refused in ["403", "forbidden", "Forbidden"] {
+    // A refusal reads `... is forbidden: User ...`, reason `Forbidden`, `code: 403` (a bare
+    // "403" also matches timestamps).
+    for refused in ["forbidden", "Forbidden", "code: 403"] {
         assert!(
             !log_text.contains(refused),
             "a request was refused:\n{log_text}"
