@@ -4,7 +4,9 @@
 //! uses, `#[rbac(...)]` on the code that calls the API and `#[webhook(...)]` on admission
 //! handlers; `gen-cli` writes the matching `config/` tree. Every key, where it goes and what it
 //! emits is in [`markers`]. In your tests,
-//! [`check_defaults`] checks that serde's defaults and the schema's agree.
+//! [`check_defaults`] checks that serde's defaults and the schema's agree. Features: `webhook`
+//! (`kubegen::webhook`, the admission and conversion webhook server) and `runtime`
+//! (`kubegen::runtime`, what an operator's `main` runs its controllers with).
 //!
 //! ```
 //! use kubegen::{CustomResource, KubeSchema};
@@ -36,6 +38,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "runtime")]
+pub mod runtime;
 #[cfg(feature = "webhook")]
 pub mod webhook;
 

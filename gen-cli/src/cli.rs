@@ -17,7 +17,11 @@ use clap::{Args, Parser, Subcommand};
         kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
         kubegen crd -p memcached-operator --stdout\n  \
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
-        kubegen webhook --stdout               the webhook configurations of every member"
+        kubegen webhook --stdout               the webhook configurations of every member\n\n\
+        Start a new operator:\n  \
+        kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
+        kubegen create api --group webapp --version v1 --kind Guestbook\n  \
+        kubegen create webhook --group webapp --version v1 --kind Guestbook --defaulting --programmatic-validation"
 )]
 pub struct Cli {
     /// What to generate.
@@ -45,6 +49,96 @@ pub enum Command {
     },
     /// The webhook configurations only.
     Webhook(Options),
+    /// Start a new operator crate: Cargo.toml, src/main.rs on `kubegen::runtime`, the
+    /// `config/` tree in kubebuilder's layout, a Dockerfile, a README and .gitignore.
+    Init(InitArgs),
+    /// Add a kind (`create api`) or webhooks (`create webhook`) to an operator made by
+    /// `kubegen init`.
+    #[command(subcommand)]
+    Create(Create),
+}
+
+/// `kubegen init`.
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// The domain of the project's API groups: `--group webapp` is `webapp.<domain>`.
+    #[arg(long)]
+    pub domain: String,
+    /// The crate's and the binary's name, also the prefix of its Kubernetes objects
+    /// (default: the folder's name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Write into a folder that is not empty (files there are kept, never overwritten).
+    #[arg(long)]
+    pub force: bool,
+    /// Depend on the kubegen checkout at this path instead of the published version (to work
+    /// offline, or on kubegen itself).
+    #[arg(long, value_name = "PATH")]
+    pub kubegen_path: Option<PathBuf>,
+    /// The folder to create the project in.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+}
+
+/// `kubegen create ...`.
+#[derive(Debug, Subcommand)]
+pub enum Create {
+    /// A kind: its API types, a controller wired into main.rs, a sample; then the manifests.
+    Api(ApiArgs),
+    /// Defaulting, validating or conversion webhooks of a kind, wired into main.rs, with
+    /// `config/webhook/` and `config/certmanager/`; then the manifests.
+    Webhook(WebhookArgs),
+}
+
+/// Which kind, and where the project is.
+#[derive(Debug, Clone, Args)]
+pub struct Gvk {
+    /// The API group's first label (`webapp` is `webapp.<domain>`).
+    #[arg(long)]
+    pub group: String,
+    /// The version (`v1`, `v1alpha1`, `v2beta3`).
+    #[arg(long)]
+    pub version: String,
+    /// The kind, in UpperCamelCase (`Guestbook`).
+    #[arg(long)]
+    pub kind: String,
+    /// The project folder (made by `kubegen init`).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub project: PathBuf,
+}
+
+/// `kubegen create api`.
+#[derive(Debug, Clone, Args)]
+pub struct ApiArgs {
+    /// The kind.
+    #[command(flatten)]
+    pub gvk: Gvk,
+    /// Whether objects of the kind live in a namespace (`--namespaced=false`: cluster-wide).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub namespaced: bool,
+    /// Write the API types (`--resource=false`: they exist already).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub resource: bool,
+    /// Write a controller.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub controller: bool,
+}
+
+/// `kubegen create webhook`.
+#[derive(Debug, Clone, Args)]
+pub struct WebhookArgs {
+    /// The kind.
+    #[command(flatten)]
+    pub gvk: Gvk,
+    /// A mutating webhook that fills in defaults.
+    #[arg(long)]
+    pub defaulting: bool,
+    /// A validating webhook.
+    #[arg(long)]
+    pub programmatic_validation: bool,
+    /// A conversion webhook between the kind's versions, with this version as the hub.
+    #[arg(long)]
+    pub conversion: bool,
 }
 
 /// Options every command takes.

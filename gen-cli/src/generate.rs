@@ -27,6 +27,15 @@ pub struct What {
     pub webhooks: bool,
 }
 
+impl What {
+    /// Every manifest: `kubegen manifests`.
+    pub const ALL: What = What {
+        crds: true,
+        rbac: true,
+        webhooks: true,
+    };
+}
+
 /// A package's manifests, its roles (for `--explain`) and the engine's warnings.
 pub struct Generated {
     /// The files, relative to nothing: full paths under the package's output folder.

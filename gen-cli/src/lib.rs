@@ -1,7 +1,8 @@
 //! gen-cli: kubegen's second front end to the engine. It reads sources (never compiles them)
 //! and writes a crate's `config/` tree: `workspace` finds the packages, `source` loads their
 //! modules, `collect` turns kubegen's attributes into the engine's model, `generate` has the
-//! engine build and render the manifests, and `output` writes them.
+//! engine build and render the manifests, and `output` writes them. `scaffold` starts new
+//! operators (`init`, `create api`, `create webhook`).
 
 #![deny(missing_docs)]
 
@@ -9,6 +10,7 @@ pub mod cli;
 pub mod collect;
 pub mod generate;
 pub mod output;
+pub mod scaffold;
 pub mod source;
 pub mod workspace;
 
@@ -23,15 +25,14 @@ use output::Plan;
 /// Runs a command; the exit code is 1 on any error and, with `--check`, on stale files.
 pub fn run(cli: Cli) -> ExitCode {
     let (options, what, explain) = match cli.command {
-        Command::Manifests(o) => (
-            o,
-            What {
-                crds: true,
-                rbac: true,
-                webhooks: true,
-            },
-            false,
-        ),
+        Command::Init(args) => return scaffold::report(scaffold::init::run(&args)),
+        Command::Create(cli::Create::Api(args)) => {
+            return scaffold::report(scaffold::api::run(&args));
+        }
+        Command::Create(cli::Create::Webhook(args)) => {
+            return scaffold::report(scaffold::webhook::run(&args));
+        }
+        Command::Manifests(o) => (o, What::ALL, false),
         Command::Crd(o) => (
             o,
             What {
@@ -60,8 +61,17 @@ pub fn run(cli: Cli) -> ExitCode {
             explain,
         ),
     };
-    match run_packages(&options, what, explain) {
-        Ok(code) => code,
+    if generate_and_report(&options, what, explain) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Generates (or checks) and prints what happened; `false` on any error or stale file.
+pub fn generate_and_report(options: &Options, what: What, explain: bool) -> bool {
+    match run_packages(options, what, explain) {
+        Ok(success) => success,
         Err(errors) => {
             for e in &errors {
                 eprintln!("{}", format_error(e));
@@ -70,7 +80,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 "error: kubegen found {} problem(s); nothing was written",
                 errors.len()
             );
-            ExitCode::FAILURE
+            false
         }
     }
 }
@@ -189,7 +199,7 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Error
     }
 }
 
-fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode, Vec<Error>> {
+fn run_packages(options: &Options, what: What, explain: bool) -> Result<bool, Vec<Error>> {
     // Generate everything first: nothing is written unless every package succeeds.
     let all = render(options, what)?;
     let mut stdout = std::io::stdout().lock();
@@ -197,7 +207,7 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
         for g in &all {
             let _ = write!(stdout, "{}", kubegen_core::rbac::explain(&g.roles));
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(true);
     }
     if options.stdout {
         for g in &all {
@@ -205,7 +215,7 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
                 let _ = write!(stdout, "{content}");
             }
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(true);
     }
     // One plan for every package: a file in the way anywhere and nothing is written anywhere.
     let plan: Plan = all.into_iter().map(|g| g.plan).collect();
@@ -232,7 +242,7 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<ExitCode
             let _ = write!(stdout, "{d}");
         }
         eprintln!("error: manifests are stale; run `cargo run -p gen-cli -- manifests`");
-        return Ok(ExitCode::FAILURE);
+        return Ok(false);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(true)
 }

@@ -1,0 +1,362 @@
+//! `kubegen init`, `create api` and `create webhook` as a newcomer uses them: the project they
+//! write builds offline against this workspace and passes its own tests, its manifests are
+//! fresh, its CRDs structural and its samples valid; and what the commands refuse.
+
+mod support {
+    pub mod scaffold;
+}
+
+use std::fs;
+
+use kubegen_core::check::structural::violations;
+use kubegen_core::check::value::{Admission, admit};
+use kubegen_core::schema::Schema;
+use serde_json::Value;
+use support::scaffold::*;
+
+#[test]
+fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
+    let dir = temp_dir("newcomer");
+    let project = newcomer(&dir);
+
+    cargo(&project, &["test"]);
+    let manifest = project.join("Cargo.toml");
+    ok(
+        &project,
+        &[
+            "manifests",
+            "--check",
+            "--manifest-path",
+            manifest.to_str().unwrap(),
+        ],
+    );
+
+    for (kind, plural, version, sample) in [
+        ("Guestbook", "guestbooks", "v1", "webapp_v1_guestbook.yaml"),
+        ("Guestbook", "guestbooks", "v2", "webapp_v2_guestbook.yaml"),
+        (
+            "GuestbookPolicy",
+            "guestbookpolicies",
+            "v1",
+            "webapp_v1_guestbook_policy.yaml",
+        ),
+    ] {
+        let crd_file = project.join(format!("config/crd/bases/webapp.my.domain_{plural}.yaml"));
+        let crd = documents(&crd_file).remove(0);
+        assert_eq!(crd["spec"]["names"]["kind"], kind);
+        let versions = crd["spec"]["versions"].as_array().unwrap();
+        let served = versions.iter().find(|v| v["name"] == version).unwrap();
+        let schema: Schema =
+            serde_json::from_value(served["schema"]["openAPIV3Schema"].clone()).unwrap();
+        assert_eq!(violations(&schema), Vec::<String>::new(), "{kind}");
+        let object = documents(&project.join("config/samples").join(sample)).remove(0);
+        let how = Admission {
+            root: true,
+            strict: true,
+        };
+        let stored = admit(&schema, &object, how).unwrap_or_else(|e| panic!("{sample}: {e}"));
+        assert_eq!(stored["spec"]["size"], 1);
+    }
+    let scope = |plural: &str| {
+        let file = project.join(format!("config/crd/bases/webapp.my.domain_{plural}.yaml"));
+        documents(&file)[0]["spec"]["scope"].clone()
+    };
+    assert_eq!(scope("guestbooks"), "Namespaced");
+    assert_eq!(scope("guestbookpolicies"), "Cluster");
+
+    // The role: what the controllers call, and the leader election Lease in the namespace.
+    let role = documents(&project.join("config/rbac/role.yaml"));
+    let rules = serde_json::to_string(&role).unwrap();
+    for needed in [
+        "guestbooks/status",
+        "guestbookpolicies",
+        "leases",
+        "guestbook-operator-system",
+    ] {
+        assert!(rules.contains(needed), "{needed} in {rules}");
+    }
+    let webhooks = documents(&project.join("config/webhook/manifests.yaml"));
+    let kinds: Vec<&Value> = webhooks.iter().map(|w| &w["kind"]).collect();
+    assert_eq!(
+        kinds,
+        [
+            "MutatingWebhookConfiguration",
+            "ValidatingWebhookConfiguration"
+        ]
+    );
+    let guestbooks = documents(&project.join("config/crd/bases/webapp.my.domain_guestbooks.yaml"));
+    assert_eq!(guestbooks[0]["spec"]["conversion"]["strategy"], "Webhook");
+
+    // kustomize accepts the tree, when kubectl is here to say so.
+    if let Some(stdout) = kustomize(&project) {
+        for expected in [
+            "name: guestbook-operator-controller-manager",
+            "namespace: guestbook-operator-system",
+            "cert-manager.io/inject-ca-from: guestbook-operator-system/guestbook-operator-serving-cert",
+            "name: guestbook-operator-webhook-service",
+            "secretName: webhook-server-cert",
+            "name: guestbooks.webapp.my.domain",
+        ] {
+            assert!(stdout.contains(expected), "{expected} in:\n{stdout}");
+        }
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn init_refuses_a_folder_that_is_not_empty() {
+    let dir = temp_dir("not-empty");
+    fs::write(dir.join("notes.txt"), "mine\n").unwrap();
+    let out = kubegen(&dir, &["init", "--domain", "my.domain", "--name", "op"]);
+    let (_, stderr) = texts(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("is not empty (it has notes.txt)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--force"), "{stderr}");
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "nothing written");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn init_depends_on_the_published_kubegen_by_default() {
+    let dir = temp_dir("published");
+    let out = ok(&dir, &["init", "--domain", "example.com", "--name", "op"]);
+    assert!(out.contains("created: src/main.rs"), "{out}");
+    assert!(out.contains("Next: kubegen create api"), "{out}");
+    let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let published = format!(
+        "[dependencies.kubegen]\nversion = \"{}\"\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(manifest.contains(&published), "{manifest}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn rerunning_never_overwrites_and_changes_nothing() {
+    let dir = temp_dir("rerun");
+    let project = init(&dir);
+    let path = project.to_str().unwrap();
+    let readme = project.join("README.md");
+    fs::write(&readme, "# My operator\n").unwrap();
+    let kubegen_path = workspace();
+    let again = [
+        "init",
+        "--domain",
+        "my.domain",
+        "--force",
+        "--kubegen-path",
+        kubegen_path.to_str().unwrap(),
+        path,
+    ];
+    let out = ok(&dir, &again);
+    let kept = "kept (exists with other content; not overwritten): guestbook-operator/README.md";
+    assert!(out.contains(kept), "{out}");
+    assert!(
+        !out.contains("created:") && !out.contains("updated:"),
+        "{out}"
+    );
+    assert_eq!(fs::read_to_string(&readme).unwrap(), "# My operator\n");
+
+    let api = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ];
+    ok(&project, &api);
+    let before = snapshot(&project);
+    let hook = [
+        "create",
+        "webhook",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+        "--defaulting",
+    ];
+    ok(&project, &hook);
+    let with_webhook = snapshot(&project);
+    assert_ne!(before, with_webhook);
+    let out = ok(&project, &hook);
+    assert!(
+        !out.contains("created:") && !out.contains("updated:"),
+        "{out}"
+    );
+    assert_eq!(snapshot(&project), with_webhook, "a second run is a no-op");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
+    let dir = temp_dir("twice");
+    let project = init(&dir);
+    let api = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ];
+    ok(&project, &api);
+    let before = snapshot(&project);
+    let out = kubegen(&project, &api);
+    let (_, stderr) = texts(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(
+            "Guestbook v1 of webapp.my.domain exists already (src/api/webapp_v1/guestbook.rs)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(&project), before, "nothing changed");
+
+    let v2 = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
+    ];
+    let out = ok(&project, &v2);
+    assert!(out.contains("v2 is marked `storage_version`"), "{out}");
+    assert!(out.contains("the Guestbook controller exists"), "{out}");
+    let crd = documents(&project.join("config/crd/bases/webapp.my.domain_guestbooks.yaml"));
+    let versions: Vec<(Value, Value)> = crd[0]["spec"]["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["name"].clone(), v["storage"].clone()))
+        .collect();
+    assert_eq!(
+        versions,
+        [("v1".into(), false.into()), ("v2".into(), true.into())],
+        "both versions, v2 stored"
+    );
+
+    let conversion = [
+        "create",
+        "webhook",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
+        "--conversion",
+    ];
+    ok(&project, &conversion);
+    let crd = documents(&project.join("config/crd/bases/webapp.my.domain_guestbooks.yaml"));
+    let service = &crd[0]["spec"]["conversion"]["webhook"]["clientConfig"]["service"];
+    assert_eq!(
+        service["name"], "guestbook-operator-webhook-service",
+        "{crd:?}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_types_and_the_controller_can_come_one_after_the_other() {
+    let dir = temp_dir("parts");
+    let project = init(&dir);
+    let api = |extra: &str| {
+        let args = [
+            "create",
+            "api",
+            "--group",
+            "ship",
+            "--version",
+            "v1beta1",
+            "--kind",
+            "Frigate",
+            extra,
+        ];
+        kubegen(&project, &args)
+    };
+    let out = api("--resource=false");
+    assert!(!out.status.success());
+    let (_, stderr) = texts(&out);
+    assert!(
+        stderr.contains("--resource=false needs the types of Frigate v1beta1"),
+        "{stderr}"
+    );
+
+    assert!(api("--controller=false").status.success());
+    assert!(project.join("src/api/ship_v1beta1/frigate.rs").is_file());
+    assert!(!project.join("src/controller/frigate.rs").exists());
+    let main = fs::read_to_string(project.join("src/main.rs")).unwrap();
+    assert!(!main.contains("controller::frigate::run"), "{main}");
+
+    assert!(api("--resource=false").status.success());
+    let main = fs::read_to_string(project.join("src/main.rs")).unwrap();
+    assert!(
+        main.contains("let manager = manager.controller(controller::frigate::run);"),
+        "{main}"
+    );
+    let role = fs::read_to_string(project.join("config/rbac/role.yaml")).unwrap();
+    assert!(role.contains("frigates/status"), "{role}");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_marker_is_an_error_that_writes_nothing() {
+    let dir = temp_dir("marker");
+    let project = init(&dir);
+    let main = project.join("src/main.rs");
+    let without = fs::read_to_string(&main)
+        .unwrap()
+        .replace("    // kubegen:scaffold:manager\n", "");
+    fs::write(&main, &without).unwrap();
+    let before = snapshot(&project);
+    let api = [
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ];
+    let out = kubegen(&project, &api);
+    let (_, stderr) = texts(&out);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(
+            "src/main.rs: no line with the marker `kubegen:scaffold:manager`; add these lines \
+             yourself:\nlet manager = manager.controller(controller::guestbook::run);"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(&project), before, "nothing written");
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// Every file under `dir` with its content.
+fn snapshot(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(snapshot(&path));
+        } else {
+            files.push((path.clone(), fs::read_to_string(&path).unwrap_or_default()));
+        }
+    }
+    files.sort();
+    files
+}

@@ -1,0 +1,209 @@
+//! Scaffolding a project with the `kubegen` binary, and building it offline against this
+//! workspace: shared by `scaffold.rs` and `scaffold_cluster.rs`.
+
+#![allow(dead_code)] // each test file uses its own part
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Instant;
+
+/// This workspace's root.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// A fresh, empty folder for a test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kubegen-scaffold-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `kubegen args...` in `dir`.
+pub fn kubegen(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kubegen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// Runs `kubegen args...` in `dir` and returns its standard output; panics with both outputs
+/// when it fails.
+pub fn ok(dir: &Path, args: &[&str]) -> String {
+    let out = kubegen(dir, args);
+    let (stdout, stderr) = texts(&out);
+    assert!(
+        out.status.success(),
+        "kubegen {args:?} failed:\n{stdout}\n{stderr}"
+    );
+    stdout
+}
+
+/// Standard output and error as text.
+pub fn texts(out: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `init` in `dir` (folder `guestbook-operator`), depending on this workspace's kubegen.
+pub fn init(dir: &Path) -> PathBuf {
+    let kubegen_path = workspace();
+    ok(
+        dir,
+        &[
+            "init",
+            "--domain",
+            "my.domain",
+            "--kubegen-path",
+            kubegen_path.to_str().unwrap(),
+            "guestbook-operator",
+        ],
+    );
+    dir.join("guestbook-operator")
+}
+
+/// What a newcomer does first: `init` and two kinds, one cluster-wide.
+pub fn two_kinds(dir: &Path) -> PathBuf {
+    let project = init(dir);
+    let create = |args: &[&str]| ok(&project, args);
+    create(&[
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+    ]);
+    create(&[
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "GuestbookPolicy",
+        "--namespaced=false",
+    ]);
+    project
+}
+
+/// Then the defaulting and validating webhooks of the first kind, its version v2 and the
+/// conversion webhook between the two, through v2.
+pub fn newcomer(dir: &Path) -> PathBuf {
+    let project = two_kinds(dir);
+    let create = |args: &[&str]| ok(&project, args);
+    create(&[
+        "create",
+        "webhook",
+        "--group",
+        "webapp",
+        "--version",
+        "v1",
+        "--kind",
+        "Guestbook",
+        "--defaulting",
+        "--programmatic-validation",
+    ]);
+    create(&[
+        "create",
+        "api",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
+    ]);
+    create(&[
+        "create",
+        "webhook",
+        "--group",
+        "webapp",
+        "--version",
+        "v2",
+        "--kind",
+        "Guestbook",
+        "--conversion",
+    ]);
+    project
+}
+
+/// Runs `cargo <args> --offline` in the project, with this workspace's `Cargo.lock` (so that
+/// nothing needs resolving) and target folder (so that compiled dependencies are reused).
+pub fn cargo(project: &Path, args: &[&str]) {
+    let lock = project.join("Cargo.lock");
+    if !lock.exists() {
+        fs::copy(workspace().join("Cargo.lock"), &lock).unwrap();
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"));
+    let start = Instant::now();
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .arg("--offline")
+        .current_dir(project)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = texts(&out);
+    eprintln!(
+        "{stderr}{stdout}cargo {args:?} in the scaffolded project: {:.1?}",
+        start.elapsed()
+    );
+    assert!(
+        out.status.success(),
+        "cargo {args:?} failed in {}",
+        project.display()
+    );
+    assert!(
+        !stderr.contains("warning: `guestbook-operator`"),
+        "the scaffolded project compiles without warnings"
+    );
+}
+
+/// The YAML documents of a file, as JSON.
+pub fn documents(path: &Path) -> Vec<serde_json::Value> {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_saphyr::from_multiple::<serde_json::Value>(&text)
+        .unwrap()
+        .into_iter()
+        .filter(|d| !d.is_null())
+        .collect()
+}
+
+/// The binary `cargo build` made for the project.
+pub fn binary(name: &str) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"))
+        .join("debug")
+        .join(name)
+}
+
+/// `kubectl kustomize config/default` of the project, checked to succeed; `None` without
+/// `kubectl`.
+pub fn kustomize(project: &Path) -> Option<String> {
+    let out = Command::new("kubectl")
+        .args(["kustomize", "config/default"])
+        .current_dir(project)
+        .output()
+        .ok()?;
+    let (stdout, stderr) = texts(&out);
+    assert!(
+        out.status.success(),
+        "kubectl kustomize config/default: {stderr}"
+    );
+    Some(stdout)
+}

@@ -1,0 +1,50 @@
+//! The operator runtime (feature `runtime`): what every operator binary needs around its
+//! controllers, so that `main.rs` stays a few lines.
+//!
+//! - [`Options`]: the command line (watched namespace, health/metrics address, leader
+//!   election, log format) as a `clap::Args` to `#[command(flatten)]` into yours;
+//! - [`Manager`]: runs one or more controllers (and, with the `webhook` feature, the webhook
+//!   server) with the HTTP endpoint ([`http`]: `/healthz`, `/readyz`, `/metrics`), leader
+//!   election ([`leader`]) and a graceful stop on SIGTERM or Ctrl-C ([`shutdown_on_signal`]);
+//! - [`conditions`]: status conditions set as `meta.SetStatusCondition` does.
+//!
+//! ```no_run
+//! use clap::Parser;
+//! use kubegen::runtime::{Manager, Options, Scope};
+//!
+//! #[derive(clap::Parser)]
+//! struct Args {
+//!     #[command(flatten)]
+//!     runtime: Options,
+//! }
+//!
+//! async fn my_controller(scope: Scope) {
+//!     // Controller::new(...).graceful_shutdown_on(scope.shutdown.cancelled_owned())...
+//!     scope.shutdown.cancelled().await;
+//! }
+//!
+//! # async fn main_() -> Result<(), Box<dyn std::error::Error>> {
+//! let args = Args::parse();
+//! args.runtime.init_logging();
+//! let client = kube::Client::try_default().await?;
+//! Manager::new(client, args.runtime)
+//!     .controller(my_controller)
+//!     .run()
+//!     .await?;
+//! # Ok(()) }
+//! ```
+//!
+//! The runtime's own API calls need RBAC that `gen-cli` cannot see from your sources: with
+//! `--leader-elect`, `get`, `create` and `patch` on `coordination.k8s.io` `leases` in the
+//! Lease's namespace. Put that `#[rbac]` on your `main` (`kubegen init` does).
+
+pub mod conditions;
+pub mod http;
+pub mod leader;
+mod manager;
+mod options;
+mod signal;
+
+pub use manager::{Error, Manager, Scope};
+pub use options::{LogFormat, Options};
+pub use signal::{shutdown_on_signal, signal};

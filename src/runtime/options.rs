@@ -1,0 +1,141 @@
+//! The runtime's command-line options.
+
+use std::net::SocketAddr;
+
+/// How log lines are written.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// The options every operator takes; `#[command(flatten)]` them into your `clap::Parser`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Options {
+    /// Watch only this namespace (default: all namespaces).
+    #[arg(long, env = "WATCH_NAMESPACE")]
+    pub namespace: Option<String>,
+    /// Address of the HTTP endpoint: /healthz, /readyz and /metrics.
+    #[arg(long, default_value = "0.0.0.0:8080")]
+    pub http_addr: SocketAddr,
+    /// Run the controllers only while holding the leader Lease, so that replicas take turns.
+    #[arg(long)]
+    pub leader_elect: bool,
+    /// Name of the leader Lease (default: the binary's name followed by `-leader`).
+    #[arg(long)]
+    pub leader_election_id: Option<String>,
+    /// Namespace of the leader Lease (default: the client's namespace, in a pod its own).
+    #[arg(long, env = "POD_NAMESPACE")]
+    pub leader_election_namespace: Option<String>,
+    /// This replica's name, as leader identity (default: the host name).
+    #[arg(long, env = "POD_NAME")]
+    pub identity: Option<String>,
+    /// Log format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+    /// Serve the webhooks the operator has (`--enable-webhooks=false` to run without them,
+    /// say locally without a certificate).
+    #[cfg(feature = "webhook")]
+    #[arg(
+        long,
+        env = "ENABLE_WEBHOOKS",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        value_name = "BOOL"
+    )]
+    pub enable_webhooks: bool,
+    /// Address of the webhook server (HTTPS), when the operator serves webhooks.
+    #[cfg(feature = "webhook")]
+    #[arg(long, default_value = "0.0.0.0:9443")]
+    pub webhook_addr: SocketAddr,
+    /// Folder with the webhook server's `tls.crt` and `tls.key` (cert-manager's layout).
+    #[cfg(feature = "webhook")]
+    #[arg(long, default_value = "/tmp/k8s-webhook-server/serving-certs")]
+    pub webhook_cert_dir: std::path::PathBuf,
+}
+
+impl Options {
+    /// This replica's identity: `--identity`, else the host name, else the binary's name and
+    /// the process id.
+    pub fn identity(&self) -> String {
+        self.identity
+            .clone()
+            .or_else(|| std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()))
+            .unwrap_or_else(|| format!("{}-{}", binary_name(), std::process::id()))
+    }
+
+    /// The leader Lease's name: `--leader-election-id`, else `<binary>-leader`.
+    pub fn leader_election_id(&self) -> String {
+        self.leader_election_id
+            .clone()
+            .unwrap_or_else(|| format!("{}-leader", binary_name()))
+    }
+
+    /// Installs the global `tracing` subscriber: `--log-format`, filtered by `RUST_LOG`
+    /// (default `info`). Call it once, first thing in `main`.
+    pub fn init_logging(&self) {
+        use tracing_subscriber::EnvFilter;
+        let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+        let logs = tracing_subscriber::fmt().with_env_filter(filter);
+        match self.log_format {
+            LogFormat::Json => logs.json().init(),
+            LogFormat::Text => logs.init(),
+        }
+    }
+}
+
+/// The running binary's file name, without extension.
+fn binary_name() -> String {
+    std::env::args_os()
+        .next()
+        .map(std::path::PathBuf::from)
+        .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "operator".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Args {
+        #[command(flatten)]
+        runtime: Options,
+        #[arg(long)]
+        mine: bool,
+    }
+
+    #[test]
+    fn flattens_into_a_parser_with_the_documented_flags() {
+        let args = Args::try_parse_from([
+            "op",
+            "--namespace=team-a",
+            "--http-addr=127.0.0.1:9090",
+            "--leader-elect",
+            "--leader-election-id=op-lock",
+            "--identity=pod-1",
+            "--log-format=json",
+            "--mine",
+        ])
+        .unwrap();
+        let o = &args.runtime;
+        assert_eq!(o.namespace.as_deref(), Some("team-a"));
+        assert_eq!(o.http_addr.port(), 9090);
+        assert!(o.leader_elect && args.mine);
+        assert_eq!(o.leader_election_id(), "op-lock");
+        assert_eq!(o.identity(), "pod-1");
+        assert_eq!(o.log_format, LogFormat::Json);
+    }
+
+    #[test]
+    fn defaults() {
+        let o = Args::try_parse_from(["op"]).unwrap().runtime;
+        assert_eq!(o.http_addr.to_string(), "0.0.0.0:8080");
+        assert!(!o.leader_elect);
+        assert!(o.leader_election_id().ends_with("-leader"));
+        assert_eq!(o.log_format, LogFormat::Text);
+    }
+}
