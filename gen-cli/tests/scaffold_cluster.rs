@@ -280,7 +280,7 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
             "--leader-election-namespace",
             &namespace,
             "--http-addr=127.0.0.1:0",
-            &format!("--webhook-addr=127.0.0.1:{webhook_port}"),
+            &format!("--webhook-port={webhook_port}"),
             &format!("--webhook-cert-dir={}", certs.display()),
         ])
         .env("KUBECONFIG", &sa_kubeconfig)

@@ -3,17 +3,15 @@
 //! - [`api`]: the `cache.example.com` types, `v1alpha1` and `v1beta1` (the CRD in
 //!   `config/crd/bases/` is generated from them);
 //! - [`controller`]: the reconciler; its `#[rbac]` attributes generate `config/rbac/role.yaml`;
-//! - [`leader`], [`metrics`], [`server`]: leader election, Prometheus metrics and the health
-//!   endpoint;
+//! - [`metrics`]: the reconciler's Prometheus metrics;
 //! - [`webhook`]: the defaulting, validating and conversion webhooks; their `#[webhook]`
 //!   attributes generate `config/webhook/manifests.yaml`;
-//! - [`operator`]: all of it together, as the binary runs it; [`cli`]: its flags.
+//! - [`operator`]: all of it together on kubegen's runtime (HTTP endpoint, leader election,
+//!   webhook server, graceful stop), as the binary runs it; [`cli`]: its flags.
 
 pub mod api;
 pub mod cli;
 pub mod controller;
-pub mod leader;
 pub mod metrics;
 pub mod operator;
-pub mod server;
 pub mod webhook;

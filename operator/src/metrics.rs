@@ -18,7 +18,8 @@ pub struct ErrorLabels {
     pub error: String,
 }
 
-/// The reconciler's metrics, registered in a registry of their own.
+/// The reconciler's metrics; [`Metrics::register`] puts them in the registry `/metrics`
+/// serves.
 pub struct Metrics {
     /// Reconciles started (`memcached_operator_reconciles_total`).
     pub reconciles: Counter,
@@ -26,36 +27,49 @@ pub struct Metrics {
     pub errors: Family<ErrorLabels, Counter>,
     /// Reconcile durations (`memcached_operator_reconcile_duration_seconds`).
     pub duration: Histogram,
-    registry: Registry,
 }
 
 impl Default for Metrics {
     fn default() -> Self {
-        let mut registry = Registry::with_prefix("memcached_operator");
-        let reconciles = Counter::default();
-        let errors = Family::<ErrorLabels, Counter>::default();
-        let duration = Histogram::new(exponential_buckets(0.001, 2.0, 14));
-        registry.register("reconciles", "Reconciliations started", reconciles.clone());
-        registry.register(
-            "reconcile_errors",
-            "Reconciliations failed, by error",
-            errors.clone(),
-        );
-        registry.register(
-            "reconcile_duration_seconds",
-            "Duration of reconciliations",
-            duration.clone(),
-        );
         Self {
-            reconciles,
-            errors,
-            duration,
-            registry,
+            reconciles: Counter::default(),
+            errors: Family::default(),
+            duration: Histogram::new(exponential_buckets(0.001, 2.0, 14)),
         }
     }
 }
 
 impl Metrics {
+    /// Registers the metrics in `registry`, prefixed `memcached_operator_`.
+    pub fn register(&self, registry: &mut Registry) {
+        let registry = registry.sub_registry_with_prefix("memcached_operator");
+        registry.register(
+            "reconciles",
+            "Reconciliations started",
+            self.reconciles.clone(),
+        );
+        registry.register(
+            "reconcile_errors",
+            "Reconciliations failed, by error",
+            self.errors.clone(),
+        );
+        registry.register(
+            "reconcile_duration_seconds",
+            "Duration of reconciliations",
+            self.duration.clone(),
+        );
+    }
+
+    /// The metrics alone in the Prometheus text format (OpenMetrics), as `/metrics` shows them.
+    pub fn encode(&self) -> String {
+        let mut registry = Registry::default();
+        self.register(&mut registry);
+        let mut out = String::new();
+        prometheus_client::encoding::text::encode(&mut out, &registry)
+            .expect("writing to a String cannot fail");
+        out
+    }
+
     /// Counts a reconcile and returns a guard that records its duration when dropped.
     pub fn reconcile_started(&self) -> ReconcileTimer<'_> {
         self.reconciles.inc();
@@ -72,14 +86,6 @@ impl Metrics {
                 error: error.metric_label().to_string(),
             })
             .inc();
-    }
-
-    /// The metrics in the Prometheus text format (OpenMetrics).
-    pub fn encode(&self) -> String {
-        let mut out = String::new();
-        prometheus_client::encoding::text::encode(&mut out, &self.registry)
-            .expect("writing to a String cannot fail");
-        out
     }
 }
 

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use clap::Parser;
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::{Namespace, ServiceAccount};
 use k8s_openapi::api::events::v1::Event;
@@ -31,7 +32,7 @@ use kube::api::{
 use kube::client::ClientBuilder;
 use kube::{Api, Client, Config, Resource, ResourceExt};
 use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
-use memcached_operator::cli::{Args, LogFormat};
+use memcached_operator::cli::Args;
 use memcached_operator::operator;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -215,18 +216,18 @@ impl TestEnv {
     /// with leader election in this namespace.
     async fn start_operator(&self) -> RunningOperator {
         let (client, forbidden) = self.operator_client().await;
-        let args = Args {
-            namespace: Some(self.namespace.clone()),
-            http_addr: "127.0.0.1:0".parse().unwrap(),
-            leader_elect: true,
-            leader_election_id: "memcached-operator-leader".into(),
-            leader_election_namespace: Some(self.namespace.clone()),
-            identity: Some(format!("test-{}", self.namespace)),
-            log_format: LogFormat::Text,
+        let args = Args::try_parse_from([
+            "memcached-operator".to_string(),
+            format!("--namespace={}", self.namespace),
+            "--http-addr=127.0.0.1:0".into(),
+            "--leader-elect".into(),
+            format!("--leader-election-namespace={}", self.namespace),
+            format!("--identity=test-{}", self.namespace),
             // The webhooks have a test of their own (`cluster_webhooks.rs`).
-            webhook_port: 0,
-            webhook_cert_dir: Default::default(),
-        };
+            "--webhook-port=0".into(),
+        ])
+        .unwrap()
+        .runtime;
         let shutdown = CancellationToken::new();
         let task = tokio::spawn({
             let shutdown = shutdown.clone();

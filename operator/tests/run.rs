@@ -12,6 +12,7 @@ use http_body::Frame;
 use http_body_util::{BodyExt, Full, StreamBody};
 use kube::Client;
 use kube::client::Body;
+use kubegen::runtime::Options;
 use memcached_operator::cli::Args;
 use memcached_operator::operator::{self, Error};
 use rustls::pki_types::{CertificateDer, ServerName};
@@ -50,7 +51,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn args(port: u16, cert_dir: &std::path::Path) -> Args {
+fn args(port: u16, cert_dir: &std::path::Path) -> Options {
     Args::try_parse_from([
         "memcached-operator".to_string(),
         "--http-addr=127.0.0.1:0".into(),
@@ -58,6 +59,7 @@ fn args(port: u16, cert_dir: &std::path::Path) -> Args {
         format!("--webhook-cert-dir={}", cert_dir.display()),
     ])
     .unwrap()
+    .runtime
 }
 
 /// `GET path` over TLS to `127.0.0.1:port`, trusting `root`: the response.

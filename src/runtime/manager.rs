@@ -106,6 +106,8 @@ pub struct Manager {
     http_listener: Option<TcpListener>,
     #[cfg(feature = "webhook")]
     webhooks: Option<crate::webhook::Server>,
+    #[cfg(feature = "webhook")]
+    webhook_listener: Option<TcpListener>,
 }
 
 impl Manager {
@@ -120,6 +122,8 @@ impl Manager {
             http_listener: None,
             #[cfg(feature = "webhook")]
             webhooks: None,
+            #[cfg(feature = "webhook")]
+            webhook_listener: None,
         }
     }
 
@@ -153,11 +157,18 @@ impl Manager {
         self
     }
 
-    /// Serves `server` on `--webhook-addr` with the certificate in `--webhook-cert-dir`
-    /// (unless `--enable-webhooks=false`).
+    /// Serves `server` on `--webhook-port` with the certificate in `--webhook-cert-dir`
+    /// (unless `--webhook-port 0`).
     #[cfg(feature = "webhook")]
     pub fn webhooks(mut self, server: crate::webhook::Server) -> Self {
         self.webhooks = Some(server);
+        self
+    }
+
+    /// Serves the webhooks on `listener` instead of binding `--webhook-port`.
+    #[cfg(feature = "webhook")]
+    pub fn webhook_listener(mut self, listener: TcpListener) -> Self {
+        self.webhook_listener = Some(listener);
         self
     }
 
@@ -182,11 +193,14 @@ impl Manager {
             endpoint.await.map_err(Error::Http)
         })];
         #[cfg(feature = "webhook")]
-        let serving = match self.webhooks.filter(|_| self.options.enable_webhooks) {
-            Some(server) => match serve_webhooks(server, &self.options, &shutdown).await {
-                Ok(webhooks) => serving.into_iter().chain([webhooks]).collect(),
-                Err(e) => return stop(&readiness, &shutdown, serving, Err(e)).await,
-            },
+        let serving = match self.webhooks.filter(|_| self.options.webhook_port != 0) {
+            Some(server) => {
+                match serve_webhooks(server, self.webhook_listener, &self.options, &shutdown).await
+                {
+                    Ok(webhooks) => serving.into_iter().chain([webhooks]).collect(),
+                    Err(e) => return stop(&readiness, &shutdown, serving, Err(e)).await,
+                }
+            }
             None => serving,
         };
         readiness.set(true);
@@ -262,19 +276,24 @@ impl Manager {
     }
 }
 
-/// Binds `--webhook-addr` and serves `server` there with the certificate of
-/// `--webhook-cert-dir`.
+/// Serves `server` on `listener`, else on `--webhook-port` of all interfaces, with the
+/// certificate of `--webhook-cert-dir`.
 #[cfg(feature = "webhook")]
 async fn serve_webhooks(
     server: crate::webhook::Server,
+    listener: Option<TcpListener>,
     options: &Options,
     shutdown: &CancellationToken,
 ) -> Result<Serving, Error> {
     let certs = crate::webhook::CertDir::new(&options.webhook_cert_dir);
-    let listener = TcpListener::bind(options.webhook_addr)
-        .await
-        .map_err(Error::Webhook)?;
-    info!(address = %options.webhook_addr, "serving the webhooks");
+    let listener = match listener {
+        Some(listener) => listener,
+        None => TcpListener::bind((std::net::Ipv4Addr::UNSPECIFIED, options.webhook_port))
+            .await
+            .map_err(Error::Webhook)?,
+    };
+    let address = listener.local_addr().map_err(Error::Webhook)?;
+    info!(%address, cert_dir = %options.webhook_cert_dir.display(), "serving the webhooks");
     let until = shutdown.clone().cancelled_owned();
     Ok(stop_on_failure(shutdown, async move {
         server
@@ -426,7 +445,7 @@ mod tests {
         let shutdown = CancellationToken::new();
         let manager = Manager::new(
             offline_client(),
-            options(&["--enable-webhooks=false", "--webhook-cert-dir=/nonexistent"]),
+            options(&["--webhook-port=0", "--webhook-cert-dir=/nonexistent"]),
         )
         .controller(|scope: Scope| async move { scope.shutdown.cancelled().await })
         .webhooks(crate::webhook::Server::new())
@@ -448,13 +467,11 @@ mod tests {
             std::env::temp_dir().join(format!("kubegen-runtime-nocert-{}", std::process::id()));
         let manager = Manager::new(
             offline_client(),
-            options(&[
-                "--webhook-addr=127.0.0.1:0",
-                &format!("--webhook-cert-dir={}", dir.display()),
-            ]),
+            options(&[&format!("--webhook-cert-dir={}", dir.display())]),
         )
         .controller(|scope: Scope| async move { scope.shutdown.cancelled().await })
         .webhooks(crate::webhook::Server::new())
+        .webhook_listener(TcpListener::bind("127.0.0.1:0").await.unwrap())
         .shutdown(CancellationToken::new())
         .http_listener(listener);
         let error = tokio::time::timeout(Duration::from_secs(10), manager.run())

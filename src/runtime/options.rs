@@ -35,22 +35,14 @@ pub struct Options {
     /// Log format.
     #[arg(long, value_enum, default_value = "text")]
     pub log_format: LogFormat,
-    /// Serve the webhooks the operator has (`--enable-webhooks=false` to run without them,
-    /// say locally without a certificate).
+    /// Port of the HTTPS webhook server (defaulting, validation, conversion), on all
+    /// interfaces, when the operator serves webhooks; 0 turns the server off (say, to run
+    /// locally without a certificate: the API server's calls then fail).
     #[cfg(feature = "webhook")]
-    #[arg(
-        long,
-        env = "ENABLE_WEBHOOKS",
-        default_value_t = true,
-        action = clap::ArgAction::Set,
-        value_name = "BOOL"
-    )]
-    pub enable_webhooks: bool,
-    /// Address of the webhook server (HTTPS), when the operator serves webhooks.
-    #[cfg(feature = "webhook")]
-    #[arg(long, default_value = "0.0.0.0:9443")]
-    pub webhook_addr: SocketAddr,
-    /// Folder with the webhook server's `tls.crt` and `tls.key` (cert-manager's layout).
+    #[arg(long, env = "WEBHOOK_PORT", default_value_t = 9443)]
+    pub webhook_port: u16,
+    /// Folder with the webhook server's `tls.crt` and `tls.key` (a mounted
+    /// `kubernetes.io/tls` Secret, cert-manager's layout); reloaded when the files change.
     #[cfg(feature = "webhook")]
     #[arg(long, default_value = "/tmp/k8s-webhook-server/serving-certs")]
     pub webhook_cert_dir: std::path::PathBuf,

@@ -79,7 +79,7 @@ pub fn run(args: &WebhookArgs) -> Result<(), String> {
     println!(
         "\nNext: fill in the handlers in src/webhook/. Deploying webhooks needs cert-manager; \
          locally, `--webhook-cert-dir` names a folder with tls.crt and tls.key, or \
-         `--enable-webhooks=false` runs without them."
+         `--webhook-port 0` runs without them."
     );
     Ok(())
 }
