@@ -1,8 +1,9 @@
 //! The CEL ground truth (`tests/cel/`): the corpus of rules on small schemas and the verdicts a
 //! real kube-apiserver gave on them (recorded by `cargo run -p cel-record`, see the README). No
-//! cluster here: this checks the data is whole and sound. Every case has a verdict and the
+//! cluster here: this checks the data is whole and sound (every case has a verdict and the
 //! verdict is the one its author expected, the corpus covers every family, every schema is
-//! structural and every rule and message expression parses.
+//! structural and every rule and message expression parses), and that kubegen's CEL check gives
+//! every case the server's verdict class, and over-budget costs the server's factor class.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -299,6 +300,78 @@ fn every_rule_parses() {
         let schema: Schema = serde_json::from_value(case.full_schema()).unwrap();
         walk(&case.name, &schema);
     }
+}
+
+/// The CRD root the recorder sends a case in: the case's schema as `spec`.
+#[cfg(feature = "cel")]
+fn crd_root(case: &Case) -> Schema {
+    let root = serde_json::json!({"type": "object", "properties": {"spec": case.full_schema()}});
+    serde_json::from_value(root).expect("a schema")
+}
+
+/// kubegen gives every case the class of the server's first cause (or accepts it), and for
+/// an over-budget rule or message expression the server's factor class: under 1.5x, up to
+/// 100x, or more than 100x.
+#[cfg(feature = "cel")]
+#[test]
+fn kubegen_agrees_with_the_server_on_every_case() {
+    use kubegen_core::check::cel::{Scope, check};
+
+    let file = verdicts();
+    let mut disagree = Vec::new();
+    let cases = corpus();
+    for case in &cases {
+        let scope = Scope {
+            resource: true,
+            lenient: false,
+        };
+        let report = check(&crd_root(case), scope);
+        let verdict = &file["verdicts"][&case.name];
+        let ours = report.errors.first().map_or("accepted", |p| p.class.as_str());
+        let server = class(verdict);
+        if ours != server {
+            let why = report.errors.first().map(ToString::to_string);
+            disagree.push(format!(
+                "{}: server {server}, kubegen {ours} ({})",
+                case.name,
+                why.unwrap_or_default()
+            ));
+            continue;
+        }
+        if let (Some(p), Some(factor)) = (
+            report.errors.first(),
+            verdict["causes"][0]["factor"].as_str(),
+        ) && factor_class(factor) != factor_class(&p.message)
+        {
+            disagree.push(format!(
+                "{}: server factor {factor}, kubegen: {}",
+                case.name, p.message
+            ));
+        }
+    }
+    assert!(
+        disagree.is_empty(),
+        "{} of {} cases disagree:\n{}",
+        disagree.len(),
+        cases.len(),
+        disagree.join("\n")
+    );
+}
+
+/// `small` (under 1.5x), `large` (1.5x to 100x) or `huge` (more than 100x), from a factor
+/// worded as the apiserver words it.
+#[cfg(feature = "cel")]
+fn factor_class(text: &str) -> &'static str {
+    let factor = text.split("factor of ").nth(1).unwrap_or(text);
+    if factor.starts_with("more than 100x") {
+        return "huge";
+    }
+    let number: f64 = factor
+        .split('x')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0.0);
+    if number < 1.5 { "small" } else { "large" }
 }
 
 /// `value` with every number as a float (`maximum: 1000` reads back as `1000.0`).
