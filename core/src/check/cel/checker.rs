@@ -399,11 +399,20 @@ impl Checker<'_> {
         match operand {
             Type::Object(decl) => match decl.field(field) {
                 Some(f) => Ok(f.cel_type()),
-                None => Err(format!(
-                    "selects `{}`, which is not a field there (fields: {})",
-                    unescape(field),
-                    decl.field_names().join(", ")
-                )),
+                None => {
+                    let names = decl.field_names();
+                    let fields = if names.is_empty() {
+                        "it declares none: CEL does not see fields kept by \
+                         x-kubernetes-preserve-unknown-fields"
+                            .to_string()
+                    } else {
+                        format!("fields: {}", names.join(", "))
+                    };
+                    Err(format!(
+                        "selects `{}`, which is not a field there ({fields})",
+                        unescape(field)
+                    ))
+                }
             },
             Type::Map(_, v) => Ok((**v).clone()),
             Type::Dyn => Ok(Type::Dyn),

@@ -333,7 +333,7 @@ mod checked {
                     Ok(c) => c,
                     Err(Failure::Skipped) => continue,
                     Err(Failure::Invalid(e)) => {
-                        let e = error(Class::Type, format!("rule `{}` {e}", rule.rule));
+                        let e = error(Class::Type, format!("rule `{}`: {e}", rule.rule));
                         self.report.errors.push(e);
                         continue;
                     }
@@ -349,7 +349,7 @@ mod checked {
                         }
                         Err(Failure::Skipped) => {}
                         Err(Failure::Invalid(e)) => {
-                            let e = error(Class::Type, format!("messageExpression `{source}` {e}"));
+                            let e = error(Class::Type, format!("messageExpression `{source}`: {e}"));
                             self.report.errors.push(e);
                         }
                     }
@@ -479,6 +479,11 @@ mod checked {
         }
     }
 
+    /// Why `string(x)` inside a concatenation is over any budget, and what to write instead.
+    const UNSIZED_STRING: &str = "; `string(x)` has no size the apiserver can bound, so \
+        concatenating or joining it is over any budget: format instead \
+        (`'got %d'.format([x])`), or use `string(x)` alone";
+
     fn at_mut<'s>(s: &'s mut Schema, steps: &[Step]) -> Option<&'s mut Schema> {
         let Some((first, rest)) = steps.split_first() else {
             return Some(s);
@@ -572,11 +577,16 @@ mod checked {
             ),
             _ if !candidates.is_empty() => match with(&candidates) {
                 Some(cost) => {
-                    let verdict = if cost <= limit { "" } else { ", still over: simplify the rule" };
+                    let verdict = match () {
+                        _ if cost <= limit => "",
+                        _ if m.source.contains("string(") => UNSIZED_STRING,
+                        _ => ", still over: simplify the rule",
+                    };
                     format!("; add {}: the estimate would become {cost}{verdict}", word(&candidates))
                 }
                 None => String::new(),
             },
+            _ if m.source.contains("string(") => UNSIZED_STRING.into(),
             _ => "; simplify the rule: no list, map or string it reads lacks a bound".into(),
         }
     }
@@ -673,27 +683,45 @@ mod checked {
         }
 
         #[test]
-        fn cost_errors_name_the_bound_to_add() {
-            let strings = Schema {
-                items: Some(Box::new(Schema::typed("string"))),
+        fn cost_errors_name_the_bounds_to_add() {
+            let list = |item: Schema| Schema {
+                items: Some(Box::new(item)),
                 ..Schema::typed("array")
             };
-            let s = object(&[("tags", strings)], &["self.tags.all(t, t.contains('x'))"]);
-            let found = errors(&s);
+            let rule = "self.tags.all(t, t.contains('x'))";
+            let short = Schema {
+                max_length: Some(64),
+                ..Schema::typed("string")
+            };
+            let found = errors(&object(&[("tags", list(short))], &[rule]));
+            assert_eq!(found, [format!(
+                ".: rule `{rule}`: estimated cost 31457253 exceeds the apiserver's limit of \
+                 10000000 by factor of 3.1x; add `max_items = 100` (maxItems) on `.tags`: the \
+                 estimate would become 3003"
+            )]);
+            let found = errors(&object(&[("tags", list(Schema::typed("string")))], &[rule]));
             assert_eq!(found.len(), 1, "{found:?}");
+            assert!(found[0].contains("by factor of more than 100x"), "{}", found[0]);
             assert!(
-                found[0].starts_with(
-                    ".: rule `self.tags.all(t, t.contains('x'))`: estimated cost "
+                found[0].ends_with(
+                    "; add `max_items = 100` (maxItems) on `.tags`, `max_length = 256` \
+                     (maxLength) on `.tags[*]`: the estimate would become 10703"
                 ),
                 "{}",
                 found[0]
             );
-            assert!(found[0].contains("by factor of more than 100x"), "{}", found[0]);
-            assert!(
-                found[0].contains("; add `max_items = 100` (maxItems) on `.tags`: the estimate would become "),
-                "{}",
-                found[0]
-            );
+        }
+
+        #[test]
+        fn unsized_strings_in_messages_say_what_to_write() {
+            let mut s = object(&[("n", Schema::typed("integer"))], &[]);
+            let mut rule = Rule::new("self.n > 0", "m");
+            rule.message_expression = Some("'got ' + string(self.n)".into());
+            s.x_validations.push(rule);
+            let found = errors(&s);
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert!(found[0].starts_with(".: messageExpression `'got ' + string(self.n)`: "));
+            assert!(found[0].ends_with("format instead (`'got %d'.format([x])`), or use `string(x)` alone"));
         }
 
         #[test]
