@@ -140,7 +140,7 @@ mod checked {
     pub fn check(schema: &Schema, scope: Scope) -> Report {
         let mut walk = Walk::measure(schema, scope);
         for (at, cost, limit, class) in std::mem::take(&mut walk.over).into_iter().rev() {
-            let hint = suggest(schema, scope, &at, limit);
+            let hint = suggest(schema, scope, &at, cost, limit);
             let which = match class {
                 Class::CostMessage => "messageExpression",
                 _ => "rule",
@@ -480,7 +480,7 @@ mod checked {
     }
 
     /// Why `string(x)` inside a concatenation is over any budget, and what to write instead.
-    const UNSIZED_STRING: &str = "; `string(x)` has no size the apiserver can bound, so \
+    const UNSIZED_STRING: &str = "`string(x)` has no size the apiserver can bound, so \
         concatenating or joining it is over any budget: format instead \
         (`'got %d'.format([x])`), or use `string(x)` alone";
 
@@ -530,9 +530,10 @@ mod checked {
         }
     }
 
-    /// Which bound to add, on which field, to bring an expression under `limit`, and what its
-    /// estimate becomes: one bound if one is enough, else all of them.
-    fn suggest(schema: &Schema, scope: Scope, m: &Measured, limit: u64) -> String {
+    /// Which bounds to add, on which fields, to bring expression `m` (estimated at `cost`) under
+    /// `limit`, and what its estimate becomes: greedily, the bound that lowers it most, until
+    /// it is under.
+    fn suggest(schema: &Schema, scope: Scope, m: &Measured, mut cost: u64, limit: u64) -> String {
         let mut candidates = Vec::new();
         // The lists and maps above the rule multiply its cost; the nodes below size it.
         for n in 0..m.steps.len() {
@@ -566,28 +567,41 @@ mod checked {
                 .collect();
             words.join(", ")
         };
-        let best = candidates
-            .iter()
-            .filter_map(|c| Some((with(std::slice::from_ref(c))?, c)))
-            .min_by_key(|(cost, _)| *cost);
-        match best {
-            Some((cost, c)) if cost <= limit => format!(
-                "; add {}: the estimate would become {cost}",
-                word(std::slice::from_ref(c))
-            ),
-            _ if !candidates.is_empty() => match with(&candidates) {
-                Some(cost) => {
-                    let verdict = match () {
-                        _ if cost <= limit => "",
-                        _ if m.source.contains("string(") => UNSIZED_STRING,
-                        _ => ", still over: simplify the rule",
-                    };
-                    format!("; add {}: the estimate would become {cost}{verdict}", word(&candidates))
+        let mut chosen: Vec<(Vec<Step>, Bound)> = Vec::new();
+        while cost > limit {
+            let best = candidates
+                .iter()
+                .filter(|c| !chosen.iter().any(|(steps, _)| *steps == c.0))
+                .filter_map(|c| {
+                    let mut trial = chosen.clone();
+                    trial.push(c.clone());
+                    Some((with(&trial)?, c))
+                })
+                .min_by_key(|(cost, _)| *cost);
+            match best {
+                Some((lower, c)) if lower < cost => {
+                    chosen.push(c.clone());
+                    cost = lower;
                 }
-                None => String::new(),
-            },
-            _ if m.source.contains("string(") => UNSIZED_STRING.into(),
-            _ => "; simplify the rule: no list, map or string it reads lacks a bound".into(),
+                _ => break,
+            }
+        }
+        let unsized_string = m.source.contains("string(");
+        match () {
+            _ if chosen.is_empty() && unsized_string => format!("; {UNSIZED_STRING}"),
+            _ if chosen.is_empty() => {
+                "; simplify the rule: no bound it lacks would lower the estimate".into()
+            }
+            _ if cost <= limit => {
+                format!("; add {}: the estimate would become {cost}", word(&chosen))
+            }
+            _ if unsized_string => {
+                format!("; adding {} leaves {cost}: {UNSIZED_STRING}", word(&chosen))
+            }
+            _ => format!(
+                "; adding {} leaves {cost}, still over: simplify the rule",
+                word(&chosen)
+            ),
         }
     }
 
