@@ -107,18 +107,6 @@ pub fn check(_schema: &Schema, _scope: Scope) -> Report {
     Report::default()
 }
 
-/// `"factor of 3.1x"`, worded as the apiserver words it.
-fn factor(cost: u64, limit: u64) -> String {
-    let f = cost as f64 / limit as f64;
-    if f > 100.0 {
-        "more than 100x".into()
-    } else if f < 1.5 {
-        format!("{f:.6}x")
-    } else {
-        format!("{f:.1}x")
-    }
-}
-
 #[cfg(feature = "cel")]
 mod checked {
     use std::sync::Arc;
@@ -141,19 +129,15 @@ mod checked {
         let mut walk = Walk::measure(schema, scope);
         for (at, cost, limit, class) in std::mem::take(&mut walk.over).into_iter().rev() {
             let hint = suggest(schema, scope, &at, cost, limit);
-            let which = match class {
-                Class::CostMessage => "messageExpression",
-                _ => "rule",
-            };
             walk.report.errors.insert(
                 at.position,
                 Problem {
                     at: at.path.clone(),
                     class,
                     message: format!(
-                        "{which} `{}`: estimated cost {cost} exceeds the apiserver's limit of \
-                         {limit} by factor of {}{hint}",
-                        at.source,
+                        "{}: estimated cost {cost} exceeds the apiserver's limit of {limit} by \
+                         factor of {}{hint}",
+                        at.subject,
                         factor(cost, limit)
                     ),
                 },
@@ -186,6 +170,18 @@ mod checked {
         walk.report
     }
 
+    /// `"factor of 3.1x"`, worded as the apiserver words it.
+    fn factor(cost: u64, limit: u64) -> String {
+        let f = cost as f64 / limit as f64;
+        if f > 100.0 {
+            "more than 100x".into()
+        } else if f < 1.5 {
+            format!("{f:.6}x")
+        } else {
+            format!("{f:.1}x")
+        }
+    }
+
     fn near(cost: u64, limit: u64) -> bool {
         cost <= limit && cost > limit / 10 * 9
     }
@@ -206,6 +202,8 @@ mod checked {
         rule: usize,
         message: bool,
         source: String,
+        /// ``rule `…` `` or ``rule `…`: messageExpression `…` ``.
+        subject: String,
         position: usize,
     }
 
@@ -237,7 +235,7 @@ mod checked {
             let shown: Vec<String> = costs
                 .iter()
                 .take(4)
-                .map(|(m, cost)| format!("{}: `{}` {cost}", m.path, m.source))
+                .map(|(m, cost)| format!("{}: {} {cost}", m.path, m.subject))
                 .collect();
             shown.join("; ")
         }
@@ -316,12 +314,17 @@ mod checked {
                     self_type: self_type.clone(),
                     old_self,
                 };
-                let measured = |message: bool, source: &str, position: usize| Measured {
+                let subject = |message: Option<&String>| match message {
+                    Some(m) => format!("rule `{}`: messageExpression `{m}`", rule.rule),
+                    None => format!("rule `{}`", rule.rule),
+                };
+                let measured = |message: Option<&String>, position: usize| Measured {
                     steps: steps.to_vec(),
                     path: path.to_string(),
                     rule: i,
-                    message,
-                    source: source.to_string(),
+                    message: message.is_some(),
+                    source: message.unwrap_or(&rule.rule).clone(),
+                    subject: subject(message),
                     position,
                 };
                 let error = |class, message: String| Problem {
@@ -339,17 +342,17 @@ mod checked {
                     }
                 };
                 let cost = cost::estimate(&checked, decl).saturating_mul(cardinality);
-                let at = measured(false, &rule.rule, self.report.errors.len());
+                let at = measured(None, self.report.errors.len());
                 self.observe(at, cost, Class::CostRule);
                 if let Some(source) = &rule.message_expression {
                     match compile(source, &env, Type::String, "a string") {
                         Ok(m) => {
-                            let at = measured(true, source, self.report.errors.len());
+                            let at = measured(Some(source), self.report.errors.len());
                             self.observe(at, cost::estimate(&m, decl), Class::CostMessage);
                         }
                         Err(Failure::Skipped) => {}
                         Err(Failure::Invalid(e)) => {
-                            let e = error(Class::Type, format!("messageExpression `{source}`: {e}"));
+                            let e = error(Class::Type, format!("{}: {e}", subject(Some(source))));
                             self.report.errors.push(e);
                         }
                     }
@@ -380,14 +383,13 @@ mod checked {
             if cost > RULE_COST_LIMIT {
                 self.over.push((at.clone(), cost, RULE_COST_LIMIT, class));
             } else if near(cost, RULE_COST_LIMIT) {
-                let which = if at.message { "messageExpression" } else { "rule" };
                 self.report.warnings.push(Problem {
                     at: at.path.clone(),
                     class,
                     message: format!(
-                        "{which} `{}`: estimated cost {cost} is within 10% of the apiserver's \
-                         limit of {RULE_COST_LIMIT}",
-                        at.source
+                        "{}: estimated cost {cost} is within 10% of the apiserver's limit of \
+                         {RULE_COST_LIMIT}",
+                        at.subject
                     ),
                 });
             }
@@ -734,7 +736,9 @@ mod checked {
             s.x_validations.push(rule);
             let found = errors(&s);
             assert_eq!(found.len(), 1, "{found:?}");
-            assert!(found[0].starts_with(".: messageExpression `'got ' + string(self.n)`: "));
+            assert!(found[0].starts_with(
+                ".: rule `self.n > 0`: messageExpression `'got ' + string(self.n)`: "
+            ));
             assert!(found[0].ends_with("format instead (`'got %d'.format([x])`), or use `string(x)` alone"));
         }
 
