@@ -326,7 +326,10 @@ fn kubegen_agrees_with_the_server_on_every_case() {
         };
         let report = check(&crd_root(case), scope);
         let verdict = &file["verdicts"][&case.name];
-        let ours = report.errors.first().map_or("accepted", |p| p.class.as_str());
+        let ours = report
+            .errors
+            .first()
+            .map_or("accepted", |p| p.class.as_str());
         let server = class(verdict);
         if ours != server {
             let why = report.errors.first().map(ToString::to_string);

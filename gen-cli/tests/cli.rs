@@ -399,7 +399,9 @@ fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
 
 /// The widget with `tags` (at most `max_items`) and a rule reading every tag.
 fn with_tags(max_items: Option<u32>) -> String {
-    let bound = max_items.map_or(String::new(), |n| format!("#[kube_marker(max_items = {n})]\n    "));
+    let bound = max_items.map_or(String::new(), |n| {
+        format!("#[kube_marker(max_items = {n})]\n    ")
+    });
     WIDGET
         .replace(
             "pub struct WidgetSpec {",

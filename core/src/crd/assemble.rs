@@ -49,7 +49,11 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
         };
         let report = cel::check(&schema, scope);
         for problem in report.errors {
-            errors.push(Error::new(def.markers.loc.as_ref(), &context, problem.to_string()));
+            errors.push(Error::new(
+                def.markers.loc.as_ref(),
+                &context,
+                problem.to_string(),
+            ));
         }
         for problem in report.warnings {
             let warning = Warning::new(def.markers.loc.as_ref(), &context, problem.to_string());

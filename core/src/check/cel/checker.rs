@@ -249,7 +249,10 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             } else {
                 let key = ident(id, &v1);
                 let init = node(id, Expr::Map(MapExpr::default()));
-                (init, call(id, "cel.@mapInsert", None, vec![a, key, transform]))
+                (
+                    init,
+                    call(id, "cel.@mapInsert", None, vec![a, key, transform]),
+                )
             };
             let step = match filter {
                 Some(f) => {
@@ -446,15 +449,22 @@ impl Checker<'_> {
         for arg in &c.args {
             types.push(self.expr(arg)?);
         }
-        if name == "matches"
-            && let Some(Expr::Literal(LiteralValue::String(pattern))) =
-                c.args.last().map(|a| &a.expr)
-            && regex_syntax::Parser::new().parse(pattern).is_err()
-        {
-            return Err("invalid matches argument".into());
+        // cel-go's literal validators: regexes, durations and timestamps written as literals.
+        if let Some(Expr::Literal(LiteralValue::String(text))) = c.args.last().map(|a| &a.expr) {
+            let valid = match (name, c.args.len()) {
+                ("matches", _) => regex_syntax::Parser::new().parse(text).is_ok(),
+                ("duration", 1) => is_duration(text),
+                ("timestamp", 1) => is_timestamp(text),
+                _ => true,
+            };
+            if !valid {
+                return Err(format!("invalid {name} argument"));
+            }
         }
         let Some(overloads) = library::functions().get(name) else {
-            return Err(format!("undeclared reference to '{name}' (in container '')"));
+            return Err(format!(
+                "undeclared reference to '{name}' (in container '')"
+            ));
         };
         let member = c.target.is_some();
         let mut ids = Vec::new();
@@ -564,7 +574,7 @@ fn unify(param: &Type, arg: &Type, bound: &mut [Option<Type>; 2]) -> bool {
         (_, Type::Dyn | Type::Unknown | Type::Null) | (Type::Dyn, _) => true,
         (Type::List(p), Type::List(a))
         | (Type::Optional(p), Type::Optional(a))
-        | (Type::Type(p), Type::Type(a)) => unify(p, a, bound),
+        | (Type::Meta(p), Type::Meta(a)) => unify(p, a, bound),
         (Type::Map(pk, pv), Type::Map(ak, av)) => unify(pk, ak, bound) && unify(pv, av, bound),
         (p, a) => p == a,
     }
@@ -575,7 +585,7 @@ fn substitute(t: &Type, bound: &[Option<Type>; 2]) -> Type {
         Type::Param(p) => bound[slot(*p)].clone().unwrap_or(Type::Dyn),
         Type::List(e) => Type::List(Box::new(substitute(e, bound))),
         Type::Optional(e) => Type::Optional(Box::new(substitute(e, bound))),
-        Type::Type(e) => Type::Type(Box::new(substitute(e, bound))),
+        Type::Meta(e) => Type::Meta(Box::new(substitute(e, bound))),
         Type::Map(k, v) => Type::Map(
             Box::new(substitute(k, bound)),
             Box::new(substitute(v, bound)),
@@ -609,8 +619,86 @@ fn optional_inner(t: Type, what: &str) -> Checking {
     }
 }
 
+/// Whether `s` is a Go duration (`1h30m`, `-1.5s`, `0`), as `duration()` parses it.
+fn is_duration(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if s == "0" {
+        return true;
+    }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
+            .unwrap_or(rest.len());
+        let number = &rest[..digits];
+        if number.is_empty() || number == "." || number.matches('.').count() > 1 {
+            return false;
+        }
+        rest = &rest[digits..];
+        let Some(unit) = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
+            .iter()
+            .filter(|u| rest.starts_with(**u))
+            .max_by_key(|u| u.len())
+        else {
+            return false;
+        };
+        rest = &rest[unit.len()..];
+    }
+    !s.is_empty()
+}
+
+/// Whether `s` is an RFC 3339 timestamp (`2020-01-01T00:00:00Z`), as `timestamp()` parses it.
+fn is_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    let num = |from: usize, len: usize| -> Option<u32> {
+        let part = s.get(from..from + len)?;
+        part.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| part.parse().ok())?
+    };
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    let (Some(month), Some(day), Some(hour), Some(minute), Some(second)) =
+        (num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2))
+    else {
+        return false;
+    };
+    let date_time = num(0, 4).is_some()
+        && at(4, b'-')
+        && at(7, b'-')
+        && (at(10, b'T') || at(10, b't'))
+        && at(13, b':')
+        && at(16, b':')
+        && (1..=12).contains(&month)
+        && (1..=31).contains(&day)
+        && hour < 24
+        && minute < 60
+        && second < 60;
+    let mut rest = &s[19.min(s.len())..];
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let digits = fraction
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(fraction.len());
+        if digits == 0 {
+            return false;
+        }
+        rest = &fraction[digits..];
+    }
+    let zone = match rest {
+        "Z" | "z" => true,
+        _ => {
+            let z = rest.as_bytes();
+            z.len() == 6
+                && matches!(z[0], b'+' | b'-')
+                && z[3] == b':'
+                && rest[1..3].parse::<u32>().is_ok_and(|h| h < 24)
+                && rest[4..6].parse::<u32>().is_ok_and(|m| m < 60)
+        }
+    };
+    date_time && zone
+}
+
 /// A CEL field name back to the property it stands for (the apiserver's escaping undone).
-pub fn unescape(name: &str) -> String {
+fn unescape(name: &str) -> String {
     let name = name
         .strip_prefix("__")
         .and_then(|n| n.strip_suffix("__"))
@@ -620,4 +708,30 @@ pub fn unescape(name: &str) -> String {
         .replace("__dot__", ".")
         .replace("__dash__", "-")
         .replace("__slash__", "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duration_and_timestamp_literals_are_validated_as_cel_go_does() {
+        for ok in ["1h", "1h30m", "-1.5s", "0", "300ms", "2us"] {
+            assert!(is_duration(ok), "{ok}");
+        }
+        for bad in ["", "1", "1x", "h", "1..5s", "1h 30m"] {
+            assert!(!is_duration(bad), "{bad}");
+        }
+        for ok in ["2020-01-01T00:00:00Z", "2020-12-31T23:59:59.123+02:00"] {
+            assert!(is_timestamp(ok), "{ok}");
+        }
+        for bad in [
+            "2020-01-01",
+            "2020-13-01T00:00:00Z",
+            "2020-01-01T00:00:00",
+            "now",
+        ] {
+            assert!(!is_timestamp(bad), "{bad}");
+        }
+    }
 }

@@ -397,7 +397,7 @@ impl<'c> Coster<'c> {
     /// sees them.
     fn element(&self, list: &Node<'c>) -> Option<Node<'c>> {
         let ty = match &list.ty {
-            Type::List(t) | Type::Optional(t) | Type::Type(t) | Type::Map(t, _) => (**t).clone(),
+            Type::List(t) | Type::Optional(t) | Type::Meta(t) | Type::Map(t, _) => (**t).clone(),
             _ => return None,
         };
         let mut path = list.path.clone();
@@ -444,8 +444,14 @@ impl<'c> Coster<'c> {
         };
         let mut result: Option<Est> = None;
         for overload in overloads {
-            let (fn_cost, size) =
-                self.function(e, &c.func_name, overload, target.as_ref(), &args, &arg_costs);
+            let (fn_cost, size) = self.function(
+                e,
+                &c.func_name,
+                overload,
+                target.as_ref(),
+                &args,
+                &arg_costs,
+            );
             cost = cost.union(fn_cost);
             if let Some(s) = size {
                 result = Some(result.map_or(s, |r| r.union(s)));
@@ -523,7 +529,9 @@ impl<'c> Coster<'c> {
                 let r = known(re).factor(REGEX_LENGTH);
                 (s.mul(r).add(arg_sum), None)
             }
-            ("contains_string", Some(t), [sub]) => (traverse(t).mul(traverse(sub)).add(arg_sum), None),
+            ("contains_string", Some(t), [sub]) => {
+                (traverse(t).mul(traverse(sub)).add(arg_sum), None)
+            }
             ("logical_or" | "logical_and", _, _) => {
                 let (l, r) = (arg_costs[0], arg_costs[1]);
                 let cost = Est {
@@ -553,8 +561,15 @@ impl<'c> Coster<'c> {
                 (cost.add(arg_sum), Some(size))
             }
             (
-                "equals" | "not_equals" | "less_string" | "greater_string" | "less_equals_string"
-                | "greater_equals_string" | "less_bytes" | "greater_bytes" | "less_equals_bytes"
+                "equals"
+                | "not_equals"
+                | "less_string"
+                | "greater_string"
+                | "less_equals_string"
+                | "greater_equals_string"
+                | "less_bytes"
+                | "greater_bytes"
+                | "less_equals_bytes"
                 | "greater_equals_bytes",
                 _,
                 [l, r],
@@ -599,7 +614,9 @@ impl<'c> Coster<'c> {
                 let len = int_literal(to, s.max).saturating_sub(int_literal(from, 0));
                 Some(allocating(1.0, Est::fixed(len)))
             }
-            ("lists_range", None, [n]) => Some(allocating(1.0, Est::fixed(int_literal(n, u64::MAX)))),
+            ("lists_range", None, [n]) => {
+                Some(allocating(1.0, Est::fixed(int_literal(n, u64::MAX))))
+            }
             ("list_reverse", Some(t), []) => Some(allocating(1.0, self.estimated(t))),
             ("list_flatten" | "list_flatten_int", Some(t), _) if args.len() <= 1 => {
                 let depth = args.first().map_or(1, |d| int_literal(d, u64::MAX));
@@ -609,16 +626,21 @@ impl<'c> Coster<'c> {
                 let s = self.estimated(t);
                 Some(allocating(2.0, s.mul(s)))
             }
-            (o, Some(t), []) if o.ends_with("_sort") => {
-                Some(sort(t, o.trim_start_matches("list_").trim_end_matches("_sort")))
-            }
+            (o, Some(t), []) if o.ends_with("_sort") => Some(sort(
+                t,
+                o.trim_start_matches("list_").trim_end_matches("_sort"),
+            )),
             (o, Some(_), [keys]) if o.ends_with("_sortByAssociatedKeys") => Some(sort(
                 keys,
                 o.trim_start_matches("list_")
                     .trim_end_matches("_sortByAssociatedKeys"),
             )),
             (o, _, [a, b]) if o.starts_with("list_sets_") => {
-                let factor = if o == "list_sets_equivalent_list" { 2.0 } else { 1.0 };
+                let factor = if o == "list_sets_equivalent_list" {
+                    2.0
+                } else {
+                    1.0
+                };
                 let cost = self
                     .estimated(a)
                     .mul(self.estimated(b))
@@ -666,7 +688,11 @@ impl<'c> Coster<'c> {
                 let mut count = Est::fixed(0);
                 let mut kept = Est::fixed(0);
                 if from.min == 0 {
-                    count.max = if sz.max < u64::MAX { sz.max + 1 } else { sz.max };
+                    count.max = if sz.max < u64::MAX {
+                        sz.max + 1
+                    } else {
+                        sz.max
+                    };
                     kept.max = sz.max;
                 } else if with.max <= from.min {
                     kept.max = sz.max;
@@ -674,7 +700,11 @@ impl<'c> Coster<'c> {
                     count.max = (sz.max as f64 / from.min as f64).ceil() as u64;
                 }
                 if from.max == 0 {
-                    count.min = if sz.min < u64::MAX { sz.min + 1 } else { sz.min };
+                    count.min = if sz.min < u64::MAX {
+                        sz.min + 1
+                    } else {
+                        sz.min
+                    };
                     kept.min = sz.min;
                 } else if from.max <= with.min {
                     kept.min = sz.min;
@@ -714,7 +744,13 @@ impl<'c> Coster<'c> {
                 let sz = size(t);
                 let s = sz.add(Est::fixed(1)).factor(STRING_TRAVERSAL);
                 let r = size(&args[0]).factor(REGEX_LENGTH);
-                Some((s.mul(r), Some(Est { min: 0, max: sz.max })))
+                Some((
+                    s.mul(r),
+                    Some(Est {
+                        min: 0,
+                        max: sz.max,
+                    }),
+                ))
             }
             "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver"
                 if !args.is_empty() =>
@@ -730,29 +766,48 @@ impl<'c> Coster<'c> {
                 let addr = Est { min: 4, max: 16 };
                 let mut cost = addr.add(addr).factor(STRING_TRAVERSAL);
                 if name == "containsCIDR" {
-                    cost = cost
-                        .add(addr.factor(STRING_TRAVERSAL))
-                        .add(Est::fixed(1));
+                    cost = cost.add(addr.factor(STRING_TRAVERSAL)).add(Est::fixed(1));
                 }
-                if matches!(overload, "cidr_contains_ip_string" | "cidr_contains_cidr_string") {
+                if matches!(
+                    overload,
+                    "cidr_contains_ip_string" | "cidr_contains_cidr_string"
+                ) {
                     cost = cost.add(traverse(&args[0]));
                 }
                 Some((cost, None))
             }
-            "validate" if !args.is_empty() => Some((
-                traverse(&args[0]).factor(128.0 * REGEX_LENGTH),
-                None,
-            )),
-            "masked" | "prefixLength" | "family" | "isUnspecified" | "isLoopback"
-            | "isLinkLocalMulticast" | "isLinkLocalUnicast" | "isGlobalUnicast" | "format.named"
-            | "sign" | "asInteger" | "isInteger" | "asApproximateFloat" | "isGreaterThan"
-            | "isLessThan" | "compareTo" | "add" | "sub" | "major" | "minor" | "patch"
-            | "getScheme" | "getHostname" | "getHost" | "getPort" | "getEscapedPath"
+            "validate" if !args.is_empty() => {
+                Some((traverse(&args[0]).factor(128.0 * REGEX_LENGTH), None))
+            }
+            "masked"
+            | "prefixLength"
+            | "family"
+            | "isUnspecified"
+            | "isLoopback"
+            | "isLinkLocalMulticast"
+            | "isLinkLocalUnicast"
+            | "isGlobalUnicast"
+            | "format.named"
+            | "sign"
+            | "asInteger"
+            | "isInteger"
+            | "asApproximateFloat"
+            | "isGreaterThan"
+            | "isLessThan"
+            | "compareTo"
+            | "add"
+            | "sub"
+            | "major"
+            | "minor"
+            | "patch"
+            | "getScheme"
+            | "getHostname"
+            | "getHost"
+            | "getPort"
+            | "getEscapedPath"
             | "getQuery" => one,
             "_==_" if args.len() == 2 && args[0].ty == args[1].ty => match &args[0].ty {
-                Type::Opaque(Opaque::Ip | Opaque::Cidr | Opaque::Quantity | Opaque::Semver) => {
-                    one
-                }
+                Type::Opaque(Opaque::Ip | Opaque::Cidr | Opaque::Quantity | Opaque::Semver) => one,
                 Type::Opaque(Opaque::Format) => {
                     Some((Est { min: 1, max: 64 }.factor(STRING_TRAVERSAL), None))
                 }

@@ -24,7 +24,11 @@ pub fn functions() -> &'static HashMap<String, Vec<Overload>> {
     static FUNCTIONS: OnceLock<HashMap<String, Vec<Overload>>> = OnceLock::new();
     FUNCTIONS.get_or_init(|| {
         let mut map: HashMap<String, Vec<Overload>> = HashMap::new();
-        for line in declarations().lines().map(str::trim).filter(|l| !l.is_empty()) {
+        for line in declarations()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+        {
             let (name, overload) = parse_declaration(line);
             map.entry(name).or_default().push(overload);
         }
@@ -34,11 +38,18 @@ pub fn functions() -> &'static HashMap<String, Vec<Overload>> {
 
 /// The types comparable with `<` and sortable.
 const COMPARABLE: &[&str] = &[
-    "int", "uint", "double", "bool", "duration", "timestamp", "string", "bytes",
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "duration",
+    "timestamp",
+    "string",
+    "bytes",
 ];
 
 /// The formats `format.<name>()` returns.
-pub const FORMATS: &[&str] = &[
+const FORMATS: &[&str] = &[
     "dns1123Label",
     "dns1123Subdomain",
     "dns1035Label",
@@ -306,11 +317,12 @@ fn parse_declaration(line: &str) -> (String, Overload) {
     let mut params: Vec<Type> = split_top(args).iter().map(|t| parse_type(t)).collect();
     // A receiver is a type before the last dot of the head, unless it names a namespace
     // (`sets.contains`, `format.named`).
+    let namespaced = |recv: &str, name: &str| {
+        matches!(recv, "sets" | "lists" | "strings" | "optional" | "format")
+            || (recv, name) == ("ip", "isCanonical")
+    };
     let (member, name) = match head.rsplit_once('.') {
-        Some((recv, name)) if !matches!(recv, "sets" | "lists" | "strings" | "optional")
-            && !(recv == "format" && name != "validate")
-            && !(recv == "ip" && name == "isCanonical") =>
-        {
+        Some((recv, name)) if !namespaced(recv, name) => {
             params.insert(0, parse_type(recv));
             (true, name.to_string())
         }
@@ -372,7 +384,7 @@ fn parse_type(s: &str) -> Type {
             "list" => Type::List(next()),
             "map" => Type::Map(next(), next()),
             "optional" => Type::Optional(next()),
-            "type" => Type::Type(next()),
+            "type" => Type::Meta(next()),
             other => panic!("unknown type constructor {other}"),
         };
     }
@@ -409,12 +421,12 @@ pub fn type_ident(name: &str) -> Option<Type> {
         "null_type" => Type::Null,
         "list" => Type::List(Box::new(Type::Dyn)),
         "map" => Type::Map(Box::new(Type::Dyn), Box::new(Type::Dyn)),
-        "type" => Type::Type(Box::new(Type::Dyn)),
+        "type" => Type::Meta(Box::new(Type::Dyn)),
         "google.protobuf.Duration" => Type::Duration,
         "google.protobuf.Timestamp" => Type::Timestamp,
         _ => return None,
     };
-    Some(Type::Type(Box::new(t)))
+    Some(Type::Meta(Box::new(t)))
 }
 
 #[cfg(test)]

@@ -231,7 +231,7 @@ mod checked {
 
         fn costliest(&self) -> String {
             let mut costs: Vec<&(Measured, u64)> = self.costs.iter().collect();
-            costs.sort_by(|a, b| b.1.cmp(&a.1));
+            costs.sort_by_key(|c| std::cmp::Reverse(c.1));
             let shown: Vec<String> = costs
                 .iter()
                 .take(4)
@@ -279,12 +279,24 @@ mod checked {
             if let Some(items) = &node.items {
                 let keyed = node.x_list_type.as_deref() == Some("map");
                 steps.push(Step::Items);
-                self.node(items, elem(), steps, below(node.max_items), correlatable && keyed);
+                self.node(
+                    items,
+                    elem(),
+                    steps,
+                    below(node.max_items),
+                    correlatable && keyed,
+                );
                 steps.pop();
             }
             if let Some(values) = &node.additional_properties {
                 steps.push(Step::Values);
-                self.node(values, elem(), steps, below(node.max_properties), correlatable);
+                self.node(
+                    values,
+                    elem(),
+                    steps,
+                    below(node.max_properties),
+                    correlatable,
+                );
                 steps.pop();
             }
         }
@@ -302,8 +314,7 @@ mod checked {
             let self_type = decl.cel_type();
             // Under a list or map without a bound, the apiserver takes as many values of this
             // node as fit in a request.
-            let cardinality =
-                cardinality.unwrap_or(MAX_REQUEST_BYTES / (decl.min_size + 1));
+            let cardinality = cardinality.unwrap_or(MAX_REQUEST_BYTES / (decl.min_size + 1));
             for (i, rule) in node.x_validations.iter().enumerate() {
                 let old_self = if rule.optional_old_self == Some(true) {
                     Type::Optional(Box::new(self_type.clone()))
@@ -439,43 +450,43 @@ mod checked {
     /// A bound a node could declare.
     #[derive(Clone, Copy, Debug)]
     enum Bound {
-        MaxItems,
-        MaxProperties,
-        MaxLength,
+        Items,
+        Properties,
+        Length,
     }
 
     impl Bound {
         /// The value suggested, and the marker and JSON keyword that set it.
         fn parts(self) -> (u64, &'static str, &'static str) {
             match self {
-                Bound::MaxItems => (100, "max_items", "maxItems"),
-                Bound::MaxProperties => (100, "max_properties", "maxProperties"),
-                Bound::MaxLength => (256, "max_length", "maxLength"),
+                Bound::Items => (100, "max_items", "maxItems"),
+                Bound::Properties => (100, "max_properties", "maxProperties"),
+                Bound::Length => (256, "max_length", "maxLength"),
             }
         }
 
         fn set(self, s: &mut Schema) {
             let (n, _, _) = self.parts();
             match self {
-                Bound::MaxItems => s.max_items = Some(n),
-                Bound::MaxProperties => s.max_properties = Some(n),
-                Bound::MaxLength => s.max_length = Some(n),
+                Bound::Items => s.max_items = Some(n),
+                Bound::Properties => s.max_properties = Some(n),
+                Bound::Length => s.max_length = Some(n),
             }
         }
 
         /// The bound `s` lacks, if it is a list, map or plain string without one.
         fn missing(s: &Schema) -> Option<Bound> {
             match s.type_.as_deref() {
-                Some("array") if s.max_items.is_none() => Some(Bound::MaxItems),
+                Some("array") if s.max_items.is_none() => Some(Bound::Items),
                 Some("object") if s.additional_properties.is_some() => {
-                    s.max_properties.is_none().then_some(Bound::MaxProperties)
+                    s.max_properties.is_none().then_some(Bound::Properties)
                 }
                 Some("string")
                     if s.max_length.is_none() && s.enum_.is_none() && s.format.is_none() =>
                 {
-                    Some(Bound::MaxLength)
+                    Some(Bound::Length)
                 }
-                _ if s.x_int_or_string && s.max_length.is_none() => Some(Bound::MaxLength),
+                _ if s.x_int_or_string && s.max_length.is_none() => Some(Bound::Length),
                 _ => None,
             }
         }
@@ -710,14 +721,21 @@ mod checked {
                 ..Schema::typed("string")
             };
             let found = errors(&object(&[("tags", list(short))], &[rule]));
-            assert_eq!(found, [format!(
-                ".: rule `{rule}`: estimated cost 31457253 exceeds the apiserver's limit of \
+            assert_eq!(
+                found,
+                [format!(
+                    ".: rule `{rule}`: estimated cost 31457253 exceeds the apiserver's limit of \
                  10000000 by factor of 3.1x; add `max_items = 100` (maxItems) on `.tags`: the \
                  estimate would become 3003"
-            )]);
+                )]
+            );
             let found = errors(&object(&[("tags", list(Schema::typed("string")))], &[rule]));
             assert_eq!(found.len(), 1, "{found:?}");
-            assert!(found[0].contains("by factor of more than 100x"), "{}", found[0]);
+            assert!(
+                found[0].contains("by factor of more than 100x"),
+                "{}",
+                found[0]
+            );
             assert!(
                 found[0].ends_with(
                     "; add `max_items = 100` (maxItems) on `.tags`, `max_length = 256` \
@@ -739,7 +757,10 @@ mod checked {
             assert!(found[0].starts_with(
                 ".: rule `self.n > 0`: messageExpression `'got ' + string(self.n)`: "
             ));
-            assert!(found[0].ends_with("format instead (`'got %d'.format([x])`), or use `string(x)` alone"));
+            assert!(
+                found[0]
+                    .ends_with("format instead (`'got %d'.format([x])`), or use `string(x)` alone")
+            );
         }
 
         #[test]
@@ -759,9 +780,9 @@ mod checked {
             let report = check(&object(&[("l", list)], &[]), Scope::default());
             assert!(report.errors.is_empty(), "{:?}", report.errors);
             assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
-            assert!(report.warnings[0]
-                .to_string()
-                .starts_with(".l[*]: rule `self.contains('a')`: estimated cost 9601000 is within 10%"));
+            assert!(report.warnings[0].to_string().starts_with(
+                ".l[*]: rule `self.contains('a')`: estimated cost 9601000 is within 10%"
+            ));
         }
     }
 }

@@ -28,7 +28,7 @@ pub enum Type {
     Object(Arc<Decl>),
     Optional(Box<Type>),
     /// A type as a value (`int`, `type(self)`).
-    Type(Box<Type>),
+    Meta(Box<Type>),
     /// A value of one of Kubernetes' libraries.
     Opaque(Opaque),
     Dyn,
@@ -55,7 +55,7 @@ impl PartialEq for Type {
         match (self, other) {
             (Type::List(a), Type::List(b))
             | (Type::Optional(a), Type::Optional(b))
-            | (Type::Type(a), Type::Type(b)) => a == b,
+            | (Type::Meta(a), Type::Meta(b)) => a == b,
             (Type::Map(k, v), Type::Map(l, w)) => k == l && v == w,
             (Type::Object(a), Type::Object(b)) => Arc::ptr_eq(a, b),
             (Type::Opaque(a), Type::Opaque(b)) => a == b,
@@ -93,7 +93,7 @@ impl fmt::Display for Type {
             Type::Map(k, v) => write!(f, "map({k}, {v})"),
             Type::Object(_) => f.write_str("object"),
             Type::Optional(t) => write!(f, "optional_type({t})"),
-            Type::Type(t) => write!(f, "type({t})"),
+            Type::Meta(t) => write!(f, "type({t})"),
             Type::Opaque(o) => f.write_str(match o {
                 Opaque::Quantity => "kubernetes.Quantity",
                 Opaque::Ip => "net.IP",
@@ -205,11 +205,9 @@ impl Decl {
                 }))
             }
             Some("string") => Some(match s.format.as_deref() {
-                Some("byte") => Decl::scalar(
-                    Type::Bytes,
-                    s.max_length.unwrap_or(unbounded_string),
-                    2,
-                ),
+                Some("byte") => {
+                    Decl::scalar(Type::Bytes, s.max_length.unwrap_or(unbounded_string), 2)
+                }
                 Some("duration") => Decl::scalar(Type::Duration, 32, 3),
                 Some("date") => Decl::scalar(Type::Timestamp, 12, 12),
                 Some("date-time") => Decl::scalar(Type::Timestamp, 32, 21),
@@ -280,8 +278,27 @@ impl Decl {
 }
 
 const RESERVED: &[&str] = &[
-    "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for", "function",
-    "if", "import", "let", "loop", "package", "namespace", "return", "var", "void", "while",
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
 ];
 
 /// The name CEL knows a property by (the apiserver's escaping), `None` if it cannot name it.
