@@ -36,7 +36,7 @@ pub fn functions() -> &'static HashMap<String, Vec<Overload>> {
     })
 }
 
-/// The types comparable with `<` and sortable.
+/// The types comparable with `<`, sortable, and with a list minimum and maximum.
 const COMPARABLE: &[&str] = &[
     "int",
     "uint",
@@ -92,6 +92,9 @@ fn declarations() -> String {
         }
     }
     for t in COMPARABLE {
+        d += &format!("list_{t}_is_sorted_bool: list({t}).isSorted() -> bool\n");
+        d += &format!("list_{t}_min: list({t}).min() -> {t}\n");
+        d += &format!("list_{t}_max: list({t}).max() -> {t}\n");
         d += &format!("list_{t}_sort: list({t}).sort() -> list({t})\n");
         d += &format!(
             "list_{t}_sortByAssociatedKeys: list(A).@sortByAssociatedKeys(list({t})) -> list(A)\n"
@@ -233,9 +236,6 @@ strings_quote: strings.quote(string) -> string
 string_find: string.find(string) -> string
 string_find_all: string.findAll(string) -> list(string)
 string_find_all_n: string.findAll(string, int) -> list(string)
-list_is_sorted: list(A).isSorted() -> bool
-list_min: list(A).min() -> A
-list_max: list(A).max() -> A
 list_index_of: list(A).indexOf(A) -> int
 list_last_index_of: list(A).lastIndexOf(A) -> int
 list_slice: list(A).slice(int, int) -> list(A)
@@ -257,6 +257,7 @@ url_get_escaped_path: URL.getEscapedPath() -> string
 url_get_query: URL.getQuery() -> map(string, list(string))
 string_to_quantity: quantity(string) -> Quantity
 is_quantity_string: isQuantity(string) -> bool
+quantity_sign: sign(Quantity) -> int
 quantity_is_integer: Quantity.isInteger() -> bool
 quantity_get_int: Quantity.asInteger() -> int
 quantity_get_float: Quantity.asApproximateFloat() -> double

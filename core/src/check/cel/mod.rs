@@ -764,6 +764,50 @@ mod checked {
         }
 
         #[test]
+        fn the_library_is_kubernetes_1_36s() {
+            let short = Schema {
+                max_length: Some(32),
+                ..Schema::typed("string")
+            };
+            let objects = Schema {
+                items: Some(Box::new(object(&[("n", Schema::typed("integer"))], &[]))),
+                max_items: Some(10),
+                ..Schema::typed("array")
+            };
+            let verdict = |rule: &str| {
+                let s = object(&[("q", short.clone()), ("l", objects.clone())], &[rule]);
+                errors(&s).into_iter().next()
+            };
+            for ok in [
+                "sign(quantity(self.q)) >= 0",
+                "self.l.map(o, o.n).isSorted()",
+                "self.l.sortBy(o, o.n) == self.l",
+                "self.l.all(i, o, o.n >= i)",
+                "duration('1h30m') > duration('0')",
+            ] {
+                assert_eq!(verdict(ok), None, "{ok}");
+            }
+            for (bad, problem) in [
+                (
+                    "quantity(self.q).sign() >= 0",
+                    "no matching overload for 'sign'",
+                ),
+                ("self.l.isSorted()", "no matching overload for 'isSorted'"),
+                (
+                    "self.q.reverse() == self.q",
+                    "no matching overload for 'reverse'",
+                ),
+                (
+                    "duration('1 hour') > duration('0')",
+                    "invalid duration argument",
+                ),
+            ] {
+                let e = verdict(bad).unwrap_or_else(|| panic!("{bad} accepted"));
+                assert!(e.contains(problem), "{bad}: {e}");
+            }
+        }
+
+        #[test]
         fn costs_near_a_limit_are_warnings() {
             let string = Schema {
                 max_length: Some(24_000),
