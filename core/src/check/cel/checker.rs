@@ -488,8 +488,17 @@ impl Checker<'_> {
             } else {
                 format!("({})", shown.join(", "))
             };
+            let objects = types
+                .iter()
+                .filter(|t| matches!(t, Type::Object(_)))
+                .count();
+            let hint = if objects > 1 {
+                "; each schema node's objects are a type of their own to CEL: compare their fields"
+            } else {
+                ""
+            };
             return Err(format!(
-                "found no matching overload for '{name}' applied to '{applied}'"
+                "found no matching overload for '{name}' applied to '{applied}'{hint}"
             ));
         };
         self.overloads.insert(id, ids);

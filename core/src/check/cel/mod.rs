@@ -801,6 +801,11 @@ mod checked {
                     "duration('1 hour') > duration('0')",
                     "invalid duration argument",
                 ),
+                (
+                    "self.l.all(o, o == self.l[0]) && self.l[0] == self",
+                    "applied to '(object(n), object(l, q))'; each schema node's objects are a \
+                     type of their own to CEL",
+                ),
             ] {
                 let e = verdict(bad).unwrap_or_else(|| panic!("{bad} accepted"));
                 assert!(e.contains(problem), "{bad}: {e}");

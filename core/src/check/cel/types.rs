@@ -91,7 +91,7 @@ impl fmt::Display for Type {
             Type::Timestamp => f.write_str("google.protobuf.Timestamp"),
             Type::List(e) => write!(f, "list({e})"),
             Type::Map(k, v) => write!(f, "map({k}, {v})"),
-            Type::Object(_) => f.write_str("object"),
+            Type::Object(d) => write!(f, "object({})", d.field_names().join(", ")),
             Type::Optional(t) => write!(f, "optional_type({t})"),
             Type::Meta(t) => write!(f, "type({t})"),
             Type::Opaque(o) => f.write_str(match o {
