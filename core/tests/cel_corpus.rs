@@ -1,8 +1,9 @@
 //! The CEL ground truth (`tests/cel/`): the corpus of rules on small schemas and the verdicts a
 //! real kube-apiserver gave on them (recorded by `cargo run -p cel-record`, see the README). No
-//! cluster here: this checks the data is whole and sound. Every case has a verdict and the
+//! cluster here: this checks the data is whole and sound (every case has a verdict and the
 //! verdict is the one its author expected, the corpus covers every family, every schema is
-//! structural and every rule and message expression parses.
+//! structural and every rule and message expression parses), and that kubegen's CEL check gives
+//! every case the server's verdict class, and over-budget costs the server's factor.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -299,6 +300,67 @@ fn every_rule_parses() {
         let schema: Schema = serde_json::from_value(case.full_schema()).unwrap();
         walk(&case.name, &schema);
     }
+}
+
+/// The CRD root the recorder sends a case in: the case's schema as `spec`.
+#[cfg(feature = "cel")]
+fn crd_root(case: &Case) -> Schema {
+    let root = serde_json::json!({"type": "object", "properties": {"spec": case.full_schema()}});
+    serde_json::from_value(root).expect("a schema")
+}
+
+/// kubegen gives every case the class of the server's first cause (or accepts it), and for an
+/// over-budget rule, message expression or total the server's factor, to the digit.
+#[cfg(feature = "cel")]
+#[test]
+fn kubegen_agrees_with_the_server_on_every_case() {
+    use kubegen_core::check::cel::{Scope, check};
+
+    let file = verdicts();
+    let mut disagree = Vec::new();
+    let cases = corpus();
+    for case in &cases {
+        let scope = Scope {
+            resource: true,
+            lenient: false,
+        };
+        let report = check(&crd_root(case), scope);
+        let verdict = &file["verdicts"][&case.name];
+        let ours = report
+            .errors
+            .first()
+            .map_or("accepted", |p| p.class.as_str());
+        let server = class(verdict);
+        if ours != server {
+            let why = report.errors.first().map(ToString::to_string);
+            disagree.push(format!(
+                "{}: server {server}, kubegen {ours} ({})",
+                case.name,
+                why.unwrap_or_default()
+            ));
+            continue;
+        }
+        // The server words the factor of a rule or message expression on its first cause,
+        // and the CRD-wide total's on its last.
+        let causes = verdict["causes"].as_array().into_iter().flatten();
+        let factor = causes.filter_map(|c| c["factor"].as_str()).next();
+        if let (Some(p), Some(factor)) = (report.errors.first(), factor) {
+            let ours = p.message.split("by factor of ").nth(1).unwrap_or("");
+            if !ours.starts_with(factor) {
+                disagree.push(format!(
+                    "{}: server factor {factor}, kubegen: {}",
+                    case.name, p.message
+                ));
+            }
+        }
+    }
+    assert!(
+        disagree.is_empty(),
+        "{} of {} cases disagree:\n{}",
+        disagree.len(),
+        cases.len(),
+        disagree.join("\n")
+    );
 }
 
 /// `value` with every number as a float (`maximum: 1000` reads back as `1000.0`).

@@ -38,10 +38,10 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schem
             errors.push(e);
         }
     }
-    // CEL rules against the fields the syntax shows (with the `cel` feature), each reported at
-    // the rule it is about.
+    // CEL rules against the fields the syntax shows (with the `cel` feature): types and cost,
+    // each reported at the rule it is about.
     let type_span = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
-    for e in kubegen_core::check::types::cel_references(&parsed.def.name, None, &schema) {
+    for e in kubegen_core::check::types::cel_problems(&parsed.def.name, None, &schema, true) {
         let at = parsed
             .key_sites
             .iter()

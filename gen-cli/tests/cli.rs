@@ -356,7 +356,7 @@ fn locations_are_relative_to_the_current_folder() {
 }
 
 #[test]
-fn cel_rules_must_parse_and_select_existing_fields() {
+fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
     let ws = Workspace::new("cel");
     let bad = WIDGET.replace(
         "pub struct WidgetSpec {",
@@ -367,7 +367,7 @@ fn cel_rules_must_parse_and_select_existing_fields() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     // Worded as the derive words it: the type's rules are checked with the type.
-    assert!(err.contains("api/src/lib.rs:8:12: error: WidgetSpec: rule `self.sise > 0` selects `sise`, which is not a field there (fields: parts, size)"), "{err}");
+    assert!(err.contains("api/src/lib.rs:8:12: error: WidgetSpec: rule `self.sise > 0`: selects `sise`, which is not a field there (fields: parts, size)"), "{err}");
 
     ws.write(
         "api/src/lib.rs",
@@ -381,6 +381,61 @@ fn cel_rules_must_parse_and_select_existing_fields() {
         err.contains("api/src/lib.rs:8:39: error: invalid CEL rule"),
         "{err}"
     );
+
+    ws.write("api/src/lib.rs", &with_tags(None));
+    let out = ws.run(&["manifests"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "api/src/lib.rs:8:12: error: WidgetSpec: rule `self.tags.all(t, t.contains('a'))`: \
+             estimated cost 329857577778 exceeds the apiserver's limit of 10000000 by factor of \
+             more than 100x; add `max_items = 100` (maxItems) on `.tags`, `max_length = 256` \
+             (maxLength) on `.tags[*]`: the estimate would become 10703"
+        ),
+        "{err}"
+    );
+}
+
+/// The widget with `tags` (at most `max_items`) and a rule reading every tag.
+fn with_tags(max_items: Option<u32>) -> String {
+    let bound = max_items.map_or(String::new(), |n| {
+        format!("#[kube_marker(max_items = {n})]\n    ")
+    });
+    WIDGET
+        .replace(
+            "pub struct WidgetSpec {",
+            "#[kube_marker(x_validation(rule = \"self.tags.all(t, t.contains('a'))\", message = \"no a\"))]\npub struct WidgetSpec {",
+        )
+        .replace(
+            "    pub parts: Vec<Part>,",
+            &format!("    pub parts: Vec<Part>,\n    {bound}pub tags: Vec<String>,"),
+        )
+}
+
+/// A rule whose estimated cost is within 10% of the apiserver's limit is accepted, with a
+/// warning at the kind.
+#[test]
+fn a_cel_cost_near_the_limit_is_a_warning() {
+    let ws = Workspace::new("cel-near");
+    ws.write("api/src/lib.rs", &with_tags(Some(30)));
+    for args in [&["manifests"][..], &["manifests", "--check"]] {
+        let out = ws.run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(
+                "api/src/lib.rs:8:12: warning: Widget v1: .spec: rule \
+                 `self.tags.all(t, t.contains('a'))`: estimated cost 9437313 is within 10% of \
+                 the apiserver's limit of 10000000"
+            ),
+            "{err}"
+        );
+    }
+    ws.write("api/src/lib.rs", &with_tags(Some(20)));
+    let out = ws.run(&["manifests"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
 }
 
 #[test]

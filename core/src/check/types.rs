@@ -5,7 +5,7 @@ use crate::model::{Error, Errors, Loc, Shape};
 use crate::schema::{Builder, Schema};
 
 /// The problems of each named shape's schema, built alone (with a shared cache), including its
-/// CEL rules' field references.
+/// CEL rules'.
 pub fn each(types: &[Shape]) -> Result<(), Errors> {
     let mut builder = Builder::new();
     let mut errors = Errors::default();
@@ -15,7 +15,7 @@ pub fn each(types: &[Shape]) -> Result<(), Errors> {
         let schema = builder.shape(shape, &Default::default());
         errors
             .0
-            .extend(cel_references(&def.name, def.loc.as_ref(), &schema));
+            .extend(cel_problems(&def.name, def.loc.as_ref(), &schema, false));
     }
     if let Err(e) = builder.finish() {
         errors.0.splice(0..0, e.0);
@@ -23,12 +23,19 @@ pub fn each(types: &[Shape]) -> Result<(), Errors> {
     errors.into_result(())
 }
 
-/// The CEL rules of a type's schema that select fields it does not have (see
-/// [`references`](super::cel::references)), as errors about the type.
-pub fn cel_references(name: &str, loc: Option<&Loc>, schema: &Schema) -> Vec<Error> {
-    super::cel::references(schema)
+/// The problems of the CEL rules of a type's schema, checked alone (see
+/// [`check`](super::cel::check)), as errors about the type; `lenient` leaves alone the rules
+/// that touch fields whose type the caller cannot see.
+pub fn cel_problems(name: &str, loc: Option<&Loc>, schema: &Schema, lenient: bool) -> Vec<Error> {
+    let scope = super::cel::Scope {
+        resource: false,
+        lenient,
+    };
+    super::cel::check(schema, scope)
+        .errors
         .into_iter()
         .map(|problem| {
+            let problem = problem.to_string();
             let message = match problem.strip_prefix(".:") {
                 Some(rest) => format!("{name}:{rest}"),
                 None => format!("{name}{problem}"),

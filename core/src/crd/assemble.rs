@@ -7,6 +7,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::versions::{self, Merged};
 use super::{descriptions, paths, root::root_schema};
+use crate::check::cel;
 use crate::model::{Conversion, Error, Errors, ResourceDef, Warning};
 use crate::schema::{Builder, Schema};
 
@@ -35,17 +36,28 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
     let mut errors = Errors::default();
     let mut builder = Builder::new();
     let mut versions = Vec::new();
+    let mut cel_warnings = Vec::new();
     for (def, storage) in &merged.versions {
         let mut schema = root_schema(def, &mut builder);
         if let Err(e) = paths::check(def, &schema, paths::View::Whole) {
             errors.0.extend(e.0);
         }
-        for problem in crate::check::cel::references(&schema) {
+        let context = format!("{} {}", def.markers.kind, def.markers.version);
+        let scope = cel::Scope {
+            resource: true,
+            lenient: false,
+        };
+        let report = cel::check(&schema, scope);
+        for problem in report.errors {
             errors.push(Error::new(
                 def.markers.loc.as_ref(),
-                format!("{} {}", def.markers.kind, def.markers.version),
-                problem,
+                &context,
+                problem.to_string(),
             ));
+        }
+        for problem in report.warnings {
+            let warning = Warning::new(def.markers.loc.as_ref(), &context, problem.to_string());
+            cel_warnings.push(warning);
         }
         for problem in crate::check::structural::violations(&schema) {
             errors.push(Error::new(
@@ -59,10 +71,11 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
         }
         versions.push(version(def, *storage, schema));
     }
-    let warnings = builder.finish().unwrap_or_else(|e| {
+    let mut warnings = builder.finish().unwrap_or_else(|e| {
         errors.0.extend(e.0);
         Vec::new()
     });
+    warnings.extend(cel_warnings);
     errors.into_result(Built {
         crd: crd(&merged, versions),
         warnings,

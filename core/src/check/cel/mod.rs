@@ -1,0 +1,391 @@
+//! CEL rules as the apiserver sees them (feature `cel`; without it the apiserver is the first to
+//! look): every `x-kubernetes-validations` rule and `messageExpression` is type-checked against
+//! the schema at its node in the Kubernetes CEL environment, its worst-case cost is estimated
+//! as kube-apiserver estimates it (per rule, per message expression, and over the whole CRD,
+//! with the cardinality of the lists and maps above it), and `oldSelf` may only be used where
+//! the apiserver can pair old and new values.
+//!
+//! `types` declares a schema node to CEL, `library` lists the functions, `checker` types an
+//! expression, `cost` estimates it, `walk` goes over the schema measuring every expression, and
+//! `bounds` finds the bounds that bring one under its limit.
+
+#[cfg(feature = "cel")]
+mod bounds;
+#[cfg(feature = "cel")]
+mod checker;
+#[cfg(feature = "cel")]
+mod cost;
+#[cfg(feature = "cel")]
+mod library;
+#[cfg(feature = "cel")]
+mod types;
+#[cfg(feature = "cel")]
+mod walk;
+
+use std::fmt;
+
+use crate::schema::Schema;
+
+/// The most a rule or message expression may cost (`StaticEstimatedCostLimit`).
+pub const RULE_COST_LIMIT: u64 = 10_000_000;
+/// The most all rules and message expressions of a CRD version may cost together.
+pub const TOTAL_COST_LIMIT: u64 = 100_000_000;
+
+/// What is wrong with a rule, in the classes of the apiserver's causes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// The rule or message expression does not compile (types, names, overloads).
+    Type,
+    /// The rule's estimated cost is over [`RULE_COST_LIMIT`].
+    CostRule,
+    /// The message expression's estimated cost is over [`RULE_COST_LIMIT`].
+    CostMessage,
+    /// All rules together are over [`TOTAL_COST_LIMIT`].
+    CostTotal,
+    /// Anything else the apiserver rejects (`oldSelf` placement, untyped nodes).
+    Other,
+}
+
+impl Class {
+    /// The name the CEL ground truth (`core/tests/cel/verdicts.json`) uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::Type => "type",
+            Class::CostRule => "cost-rule",
+            Class::CostMessage => "cost-message",
+            Class::CostTotal => "cost-total",
+            Class::Other => "other",
+        }
+    }
+}
+
+/// A problem with a rule.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// Where the rule sits: `.spec.ports[*]`, `.` for the root.
+    pub at: String,
+    /// What kind of problem it is.
+    pub class: Class,
+    /// What is wrong (naming the rule) and how to fix it.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+/// What the check found: errors the apiserver would reject the CRD for, in the order it reports
+/// them, and warnings (costs within 10% of a limit).
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// What the apiserver would reject the CRD for, in its order.
+    pub errors: Vec<Problem>,
+    /// Costs within 10% of a limit.
+    pub warnings: Vec<Problem>,
+}
+
+/// Where the checked schema comes from.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scope {
+    /// The schema is a CRD version's root (`apiVersion`, `kind` and `metadata` are added, and
+    /// the CRD-wide total is checked); otherwise one type's schema, taken at cardinality 1.
+    pub resource: bool,
+    /// Untyped nodes are types the caller cannot see (the derive): rules touching them are
+    /// not judged.
+    pub lenient: bool,
+}
+
+/// Why `rule` is not valid CEL, if it is not (CEL checks are off: feature `cel`).
+#[cfg(not(feature = "cel"))]
+pub fn syntax_error(_rule: &str) -> Option<String> {
+    None
+}
+
+/// The problems of the rules in `schema` (CEL checks are off: feature `cel`).
+#[cfg(not(feature = "cel"))]
+pub fn check(_schema: &Schema, _scope: Scope) -> Report {
+    Report::default()
+}
+
+#[cfg(feature = "cel")]
+use {bounds::suggest, walk::Walk};
+
+/// Why `rule` is not valid CEL, if it is not.
+#[cfg(feature = "cel")]
+pub fn syntax_error(rule: &str) -> Option<String> {
+    cel::parser::Parser::new()
+        .enable_optional_syntax(true)
+        .parse(rule)
+        .err()
+        .map(|e| format!("invalid CEL rule: {e}"))
+}
+
+/// The problems of every rule and message expression in `schema`.
+#[cfg(feature = "cel")]
+pub fn check(schema: &Schema, scope: Scope) -> Report {
+    let mut walk = Walk::measure(schema, scope);
+    for (at, cost, limit, class) in std::mem::take(&mut walk.over).into_iter().rev() {
+        let hint = suggest(schema, scope, &at, cost, limit);
+        walk.report.errors.insert(
+            at.position,
+            Problem {
+                at: at.path.clone(),
+                class,
+                message: format!(
+                    "{}: estimated cost {cost} exceeds the apiserver's limit of {limit} by \
+                     factor of {}{hint}",
+                    at.subject,
+                    walk::factor(cost, limit)
+                ),
+            },
+        );
+    }
+    if scope.resource && walk.total > TOTAL_COST_LIMIT {
+        walk.report.errors.push(Problem {
+            at: ".".into(),
+            class: Class::CostTotal,
+            message: format!(
+                "the rules' estimated cost total {} exceeds the apiserver's limit of {} for \
+                 a whole schema by factor of {} (the costliest: {})",
+                walk.total,
+                TOTAL_COST_LIMIT,
+                walk::factor(walk.total, TOTAL_COST_LIMIT),
+                walk.costliest()
+            ),
+        });
+    } else if scope.resource && walk::near(walk.total, TOTAL_COST_LIMIT) {
+        walk.report.warnings.push(Problem {
+            at: ".".into(),
+            class: Class::CostTotal,
+            message: format!(
+                "the rules' estimated cost total {} is within 10% of the apiserver's limit \
+                 of {TOTAL_COST_LIMIT} for a whole schema",
+                walk.total
+            ),
+        });
+    }
+    walk.report
+}
+
+#[cfg(all(test, feature = "cel"))]
+mod tests {
+    use super::*;
+    use crate::model::Rule;
+
+    #[test]
+    fn kubernetes_rules_parse() {
+        for ok in [
+            "self.minReplicas <= self.replicas",
+            "has(self.foo) ? self.foo.size() > 0 : true",
+            "self.all(x, x.matches('^[a-z]+$'))",
+            "oldSelf.optMap(o, o.size()).orValue(0) <= self.size()",
+            "self.?foo.orValue('') != 'bar'",
+            "!has(oldSelf.optionalString) || has(self.optionalString)",
+        ] {
+            assert_eq!(syntax_error(ok), None, "{ok}");
+        }
+        let e = syntax_error("self.a >").unwrap();
+        assert!(e.starts_with("invalid CEL rule"), "{e}");
+        assert!(syntax_error("self.a == 'open").is_some());
+    }
+
+    fn object(props: &[(&str, Schema)], rules: &[&str]) -> Schema {
+        let mut s = Schema::typed("object");
+        for (k, v) in props {
+            s.properties.insert(k.to_string(), v.clone());
+        }
+        s.x_validations = rules.iter().map(|r| Rule::new(*r, "m")).collect();
+        s
+    }
+
+    fn errors(s: &Schema) -> Vec<String> {
+        check(s, Scope::default())
+            .errors
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn rules_must_select_existing_fields() {
+        let item = object(&[("name", Schema::typed("string"))], &[]);
+        let list = Schema {
+            items: Some(Box::new(item)),
+            max_items: Some(10),
+            ..Schema::typed("array")
+        };
+        let s = object(
+            &[
+                ("min-replicas", Schema::typed("integer")),
+                ("items", list),
+                ("x", Schema::typed("integer")),
+            ],
+            &[
+                "self.min__dash__replicas <= self.x",
+                "has(self.y)",
+                "self.items.all(i, i.name != '' && i.nmae != '')",
+                "self.?z.orValue(0) > 0",
+            ],
+        );
+        let found = errors(&s);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(
+            found[0].contains(
+                "selects `y`, which is not a field there (fields: items, min-replicas, x)"
+            )
+        );
+        assert!(found[1].contains("selects `nmae`"));
+        assert!(found[2].contains("selects `z`"));
+    }
+
+    #[test]
+    fn old_self_needs_a_correlatable_place() {
+        let item = object(
+            &[("name", Schema::typed("string"))],
+            &["self.name == oldSelf.name"],
+        );
+        let atomic = Schema {
+            items: Some(Box::new(item.clone())),
+            max_items: Some(10),
+            ..Schema::typed("array")
+        };
+        let keyed = Schema {
+            items: Some(Box::new(item)),
+            x_list_type: Some("map".into()),
+            max_items: Some(10),
+            ..Schema::typed("array")
+        };
+        let found = errors(&object(&[("a", atomic), ("k", keyed)], &[]));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].starts_with(".a[*]: rule `self.name == oldSelf.name` uses `oldSelf`"));
+    }
+
+    #[test]
+    fn cost_errors_name_the_bounds_to_add() {
+        let list = |item: Schema| Schema {
+            items: Some(Box::new(item)),
+            ..Schema::typed("array")
+        };
+        let rule = "self.tags.all(t, t.contains('x'))";
+        let short = Schema {
+            max_length: Some(64),
+            ..Schema::typed("string")
+        };
+        let found = errors(&object(&[("tags", list(short))], &[rule]));
+        assert_eq!(
+            found,
+            [format!(
+                ".: rule `{rule}`: estimated cost 31457253 exceeds the apiserver's limit of \
+             10000000 by factor of 3.1x; add `max_items = 100` (maxItems) on `.tags`: the \
+             estimate would become 3003"
+            )]
+        );
+        let found = errors(&object(&[("tags", list(Schema::typed("string")))], &[rule]));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("by factor of more than 100x"),
+            "{}",
+            found[0]
+        );
+        assert!(
+            found[0].ends_with(
+                "; add `max_items = 100` (maxItems) on `.tags`, `max_length = 256` \
+                 (maxLength) on `.tags[*]`: the estimate would become 10703"
+            ),
+            "{}",
+            found[0]
+        );
+    }
+
+    #[test]
+    fn unsized_strings_in_messages_say_what_to_write() {
+        let mut s = object(&[("n", Schema::typed("integer"))], &[]);
+        let mut rule = Rule::new("self.n > 0", "m");
+        rule.message_expression = Some("'got ' + string(self.n)".into());
+        s.x_validations.push(rule);
+        let found = errors(&s);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0]
+                .starts_with(".: rule `self.n > 0`: messageExpression `'got ' + string(self.n)`: ")
+        );
+        assert!(
+            found[0].ends_with("format instead (`'got %d'.format([x])`), or use `string(x)` alone")
+        );
+    }
+
+    #[test]
+    fn the_library_is_kubernetes_1_36s() {
+        let short = Schema {
+            max_length: Some(32),
+            ..Schema::typed("string")
+        };
+        let objects = Schema {
+            items: Some(Box::new(object(&[("n", Schema::typed("integer"))], &[]))),
+            max_items: Some(10),
+            ..Schema::typed("array")
+        };
+        let verdict = |rule: &str| {
+            let s = object(&[("q", short.clone()), ("l", objects.clone())], &[rule]);
+            errors(&s).into_iter().next()
+        };
+        for ok in [
+            "sign(quantity(self.q)) >= 0",
+            "self.l.map(o, o.n).isSorted()",
+            "self.l.sortBy(o, o.n) == self.l",
+            "self.l.all(i, o, o.n >= i)",
+            "duration('1h30m') > duration('0')",
+        ] {
+            assert_eq!(verdict(ok), None, "{ok}");
+        }
+        for (bad, problem) in [
+            (
+                "quantity(self.q).sign() >= 0",
+                "no matching overload for 'sign'",
+            ),
+            ("self.l.isSorted()", "no matching overload for 'isSorted'"),
+            (
+                "self.q.reverse() == self.q",
+                "no matching overload for 'reverse'",
+            ),
+            (
+                "duration('1 hour') > duration('0')",
+                "invalid duration argument",
+            ),
+            (
+                "self.l.all(o, o == self.l[0]) && self.l[0] == self",
+                "applied to '(object(n), object(l, q))'; each schema node's objects are a \
+                 type of their own to CEL",
+            ),
+        ] {
+            let e = verdict(bad).unwrap_or_else(|| panic!("{bad} accepted"));
+            assert!(e.contains(problem), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn costs_near_a_limit_are_warnings() {
+        let string = Schema {
+            max_length: Some(24_000),
+            ..Schema::typed("string")
+        };
+        let list = Schema {
+            items: Some(Box::new(Schema {
+                x_validations: vec![Rule::new("self.contains('a')", "m")],
+                ..string
+            })),
+            max_items: Some(1000),
+            ..Schema::typed("array")
+        };
+        let report = check(&object(&[("l", list)], &[]), Scope::default());
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+        assert!(
+            report.warnings[0].to_string().starts_with(
+                ".l[*]: rule `self.contains('a')`: estimated cost 9601000 is within 10%"
+            )
+        );
+    }
+}

@@ -1,0 +1,289 @@
+//! The walk over a schema: every rule and message expression compiled in its node's CEL
+//! environment and measured (cost times the cardinality above it), problems and costs noted in
+//! the apiserver's order.
+
+use std::sync::Arc;
+
+use super::checker::{self, Env, Failure};
+use super::cost;
+use super::types::{Decl, DeclKind, MAX_REQUEST_BYTES, Type};
+use super::{Class, Problem, RULE_COST_LIMIT, Report, Scope};
+use crate::schema::Schema;
+
+/// `"factor of 3.1x"`, worded as the apiserver words it.
+pub(super) fn factor(cost: u64, limit: u64) -> String {
+    let f = cost as f64 / limit as f64;
+    if f > 100.0 {
+        "more than 100x".into()
+    } else if f < 1.5 {
+        format!("{f:.6}x")
+    } else {
+        format!("{f:.1}x")
+    }
+}
+
+pub(super) fn near(cost: u64, limit: u64) -> bool {
+    cost <= limit && cost > limit / 10 * 9
+}
+
+/// One step from a node to a child.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Step {
+    Property(String),
+    Items,
+    Values,
+}
+
+/// An expression measured: where, which, and where its error goes in the report.
+#[derive(Clone, Debug)]
+pub(super) struct Measured {
+    /// The rule's node.
+    pub(super) steps: Vec<Step>,
+    /// The node as a JSON path.
+    pub(super) path: String,
+    rule: usize,
+    message: bool,
+    /// The expression.
+    pub(super) source: String,
+    /// ``rule `…` `` or ``rule `…`: messageExpression `…` ``.
+    pub(super) subject: String,
+    /// Where its error goes among the report's errors.
+    pub(super) position: usize,
+}
+
+pub(super) struct Walk {
+    scope: Scope,
+    /// The problems found, but for expressions over a limit.
+    pub(super) report: Report,
+    /// The sum of all costs.
+    pub(super) total: u64,
+    costs: Vec<(Measured, u64)>,
+    /// The expressions over a limit: cost, limit, class.
+    pub(super) over: Vec<(Measured, u64, u64, Class)>,
+}
+
+impl Walk {
+    pub(super) fn measure(schema: &Schema, scope: Scope) -> Walk {
+        let mut walk = Walk {
+            scope,
+            report: Report::default(),
+            total: 0,
+            costs: Vec::new(),
+            over: Vec::new(),
+        };
+        let decl = Decl::of(schema, scope.resource, scope.lenient);
+        walk.node(schema, decl, &mut Vec::new(), Some(1), true);
+        walk
+    }
+
+    pub(super) fn costliest(&self) -> String {
+        let mut costs: Vec<&(Measured, u64)> = self.costs.iter().collect();
+        costs.sort_by_key(|c| std::cmp::Reverse(c.1));
+        let shown: Vec<String> = costs
+            .iter()
+            .take(4)
+            .map(|(m, cost)| format!("{}: {} {cost}", m.path, m.subject))
+            .collect();
+        shown.join("; ")
+    }
+
+    fn node(
+        &mut self,
+        node: &Schema,
+        decl: Option<Arc<Decl>>,
+        steps: &mut Vec<Step>,
+        cardinality: Option<u64>,
+        correlatable: bool,
+    ) {
+        let path = show(steps);
+        if !node.x_validations.is_empty() {
+            match &decl {
+                Some(decl) => self.rules(node, decl, steps, &path, cardinality, correlatable),
+                None if self.scope.lenient && node.type_.is_none() => {}
+                None => self.report.errors.push(Problem {
+                    at: path.clone(),
+                    class: Class::Other,
+                    message: "the apiserver declares no CEL type for this node (it has no \
+                              type), so its rules cannot compile"
+                        .into(),
+                }),
+            }
+        }
+        let below = |max: Option<u64>| cardinality.zip(max).map(|(c, m)| c.saturating_mul(m));
+        let fields = |name: &str| match decl.as_deref().map(|d| &d.kind) {
+            Some(DeclKind::Object(fields)) => fields.get(name).cloned(),
+            _ => None,
+        };
+        for (name, prop) in &node.properties {
+            steps.push(Step::Property(name.clone()));
+            self.node(prop, fields(name), steps, below(Some(1)), correlatable);
+            steps.pop();
+        }
+        let elem = || match decl.as_deref().map(|d| &d.kind) {
+            Some(DeclKind::List(e) | DeclKind::Map(e)) => Some(Arc::clone(e)),
+            _ => None,
+        };
+        if let Some(items) = &node.items {
+            let keyed = node.x_list_type.as_deref() == Some("map");
+            steps.push(Step::Items);
+            self.node(
+                items,
+                elem(),
+                steps,
+                below(node.max_items),
+                correlatable && keyed,
+            );
+            steps.pop();
+        }
+        if let Some(values) = &node.additional_properties {
+            steps.push(Step::Values);
+            self.node(
+                values,
+                elem(),
+                steps,
+                below(node.max_properties),
+                correlatable,
+            );
+            steps.pop();
+        }
+    }
+
+    fn rules(
+        &mut self,
+        node: &Schema,
+        decl: &Arc<Decl>,
+        steps: &[Step],
+        path: &str,
+        cardinality: Option<u64>,
+        correlatable: bool,
+    ) {
+        let self_type = decl.cel_type();
+        // Under a list or map without a bound, the apiserver takes as many values of this
+        // node as fit in a request.
+        let cardinality = cardinality.unwrap_or(MAX_REQUEST_BYTES / (decl.min_size + 1));
+        for (i, rule) in node.x_validations.iter().enumerate() {
+            let old_self = if rule.optional_old_self == Some(true) {
+                Type::Optional(Box::new(self_type.clone()))
+            } else {
+                self_type.clone()
+            };
+            let env = Env {
+                self_type: self_type.clone(),
+                old_self,
+            };
+            let subject = |message: Option<&String>| match message {
+                Some(m) => format!("rule `{}`: messageExpression `{m}`", rule.rule),
+                None => format!("rule `{}`", rule.rule),
+            };
+            let measured = |message: Option<&String>, position: usize| Measured {
+                steps: steps.to_vec(),
+                path: path.to_string(),
+                rule: i,
+                message: message.is_some(),
+                source: message.unwrap_or(&rule.rule).clone(),
+                subject: subject(message),
+                position,
+            };
+            let error = |class, message: String| Problem {
+                at: path.to_string(),
+                class,
+                message,
+            };
+            let checked = match compile(&rule.rule, &env, Type::Bool, "a bool") {
+                Ok(c) => c,
+                Err(Failure::Skipped) => continue,
+                Err(Failure::Invalid(e)) => {
+                    let e = error(Class::Type, format!("rule `{}`: {e}", rule.rule));
+                    self.report.errors.push(e);
+                    continue;
+                }
+            };
+            let cost = cost::estimate(&checked, decl).saturating_mul(cardinality);
+            let at = measured(None, self.report.errors.len());
+            self.observe(at, cost, Class::CostRule);
+            if let Some(source) = &rule.message_expression {
+                match compile(source, &env, Type::String, "a string") {
+                    Ok(m) => {
+                        let at = measured(Some(source), self.report.errors.len());
+                        self.observe(at, cost::estimate(&m, decl), Class::CostMessage);
+                    }
+                    Err(Failure::Skipped) => {}
+                    Err(Failure::Invalid(e)) => {
+                        let e = error(Class::Type, format!("{}: {e}", subject(Some(source))));
+                        self.report.errors.push(e);
+                    }
+                }
+            }
+            if checked.uses_old_self && !correlatable {
+                self.report.errors.push(error(
+                    Class::Other,
+                    format!(
+                        "rule `{}` uses `oldSelf`, but the apiserver cannot pair old and new \
+                         values here: it sits under a list that is not `list_type = \"map\"`",
+                        rule.rule
+                    ),
+                ));
+            } else if !checked.uses_old_self && rule.optional_old_self.is_some() {
+                self.report.errors.push(error(
+                    Class::Other,
+                    format!(
+                        "rule `{}` sets `optional_old_self` but does not use `oldSelf`",
+                        rule.rule
+                    ),
+                ));
+            }
+        }
+    }
+
+    fn observe(&mut self, at: Measured, cost: u64, class: Class) {
+        self.total = self.total.saturating_add(cost);
+        if cost > RULE_COST_LIMIT {
+            self.over.push((at.clone(), cost, RULE_COST_LIMIT, class));
+        } else if near(cost, RULE_COST_LIMIT) {
+            self.report.warnings.push(Problem {
+                at: at.path.clone(),
+                class,
+                message: format!(
+                    "{}: estimated cost {cost} is within 10% of the apiserver's limit of \
+                     {RULE_COST_LIMIT}",
+                    at.subject
+                ),
+            });
+        }
+        self.costs.push((at, cost));
+    }
+
+    pub(super) fn cost_of(&self, m: &Measured) -> Option<u64> {
+        self.costs
+            .iter()
+            .find(|(c, _)| c.steps == m.steps && c.rule == m.rule && c.message == m.message)
+            .map(|(_, cost)| *cost)
+    }
+}
+
+/// Parses and checks `source`, whose result must be of type `want`.
+fn compile(source: &str, env: &Env, want: Type, wanted: &str) -> Result<checker::Checked, Failure> {
+    let checked = checker::check(source, env)?;
+    match checked.types.get(&checked.expr.id) {
+        Some(t) if *t == want => Ok(checked),
+        Some(t) => Err(Failure::Invalid(format!(
+            "must evaluate to {wanted}, not {t}"
+        ))),
+        None => Err(Failure::Skipped),
+    }
+}
+
+/// A JSON path for steps (`.spec.ports[*]`, `.` for none).
+pub(super) fn show(steps: &[Step]) -> String {
+    let mut s = String::new();
+    for step in steps {
+        match step {
+            Step::Property(name) => {
+                s.push('.');
+                s.push_str(name);
+            }
+            Step::Items | Step::Values => s.push_str("[*]"),
+        }
+    }
+    if s.is_empty() { ".".into() } else { s }
+}
