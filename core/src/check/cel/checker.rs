@@ -238,7 +238,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             };
             comprehension(id, target, vars, accu(), init, cond, step, result)
         }
-        ("transformList" | "transformMap", 3 | 4) => {
+        ("transformList" | "transformMap" | "transformMapEntry", 3 | 4) => {
             let transform = args.pop().unwrap();
             let filter = (args.len() == 3).then(|| args.pop().unwrap());
             let (v1, v2) = (var_name(&args[0])?, var_name(&args[1])?);
@@ -247,12 +247,15 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
                 let one = list(id, vec![transform]);
                 (list(id, Vec::new()), call(id, "_+_", None, vec![a, one]))
             } else {
-                let key = ident(id, &v1);
                 let init = node(id, Expr::Map(MapExpr::default()));
-                (
-                    init,
-                    call(id, "cel.@mapInsert", None, vec![a, key, transform]),
-                )
+                // `transformMap` inserts `v1: transform`; `transformMapEntry` merges the
+                // one-entry map `transform` returns.
+                let mut inserted = vec![a];
+                if name == "transformMap" {
+                    inserted.push(ident(id, &v1));
+                }
+                inserted.push(transform);
+                (init, call(id, "cel.@mapInsert", None, inserted))
             };
             let step = match filter {
                 Some(f) => {

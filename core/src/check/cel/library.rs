@@ -298,6 +298,8 @@ semver_patch: Semver.patch() -> int
 semver_is_greater_than: Semver.isGreaterThan(Semver) -> bool
 semver_is_less_than: Semver.isLessThan(Semver) -> bool
 semver_compare_to: Semver.compareTo(Semver) -> int
+map_insert_key_value: cel.@mapInsert(map(A, B), A, B) -> map(A, B)
+map_insert_map: cel.@mapInsert(map(A, B), map(A, B)) -> map(A, B)
 optional_of: optional.of(A) -> optional(A)
 optional_ofNonZeroValue: optional.ofNonZeroValue(A) -> optional(A)
 optional_none: optional.none() -> optional(A)
@@ -319,8 +321,10 @@ fn parse_declaration(line: &str) -> (String, Overload) {
     // A receiver is a type before the last dot of the head, unless it names a namespace
     // (`sets.contains`, `format.named`).
     let namespaced = |recv: &str, name: &str| {
-        matches!(recv, "sets" | "lists" | "strings" | "optional" | "format")
-            || (recv, name) == ("ip", "isCanonical")
+        matches!(
+            recv,
+            "cel" | "sets" | "lists" | "strings" | "optional" | "format"
+        ) || (recv, name) == ("ip", "isCanonical")
     };
     let (member, name) = match head.rsplit_once('.') {
         Some((recv, name)) if !namespaced(recv, name) => {

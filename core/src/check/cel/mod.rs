@@ -337,6 +337,10 @@ mod tests {
             "self.l.sortBy(o, o.n) == self.l",
             "self.l.all(i, o, o.n >= i)",
             "duration('1h30m') > duration('0')",
+            "self.l.transformList(i, o, o.n + i).all(n, n >= 0)",
+            "self.l.transformMap(i, o, o.n).all(k, k >= 0)",
+            "self.l.transformMapEntry(i, o, {string(i): o.n}).all(k, k != '')",
+            "self.l.transformMapEntry(i, o, i > 0, {string(i): o.n}).size() < 10",
         ] {
             assert_eq!(verdict(ok), None, "{ok}");
         }
