@@ -583,13 +583,28 @@ fn unify(param: &Type, arg: &Type, bound: &mut [Option<Type>; 2]) -> bool {
                 }
             }
         },
-        (_, Type::Dyn | Type::Unknown | Type::Null) | (Type::Dyn, _) => true,
+        (_, Type::Dyn | Type::Unknown) | (Type::Dyn | Type::Unknown, _) => true,
+        (t, Type::Null) | (Type::Null, t) => nullable(t),
         (Type::List(p), Type::List(a))
         | (Type::Optional(p), Type::Optional(a))
         | (Type::Meta(p), Type::Meta(a)) => unify(p, a, bound),
         (Type::Map(pk, pv), Type::Map(ak, av)) => unify(pk, ak, bound) && unify(pv, av, bound),
         (p, a) => p == a,
     }
+}
+
+/// Whether `null` is a value of `t`: cel-go's legacy nullable kinds (objects, opaque values
+/// such as optionals and Kubernetes' library types, durations, timestamps) and null itself.
+fn nullable(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::Null
+            | Type::Object(_)
+            | Type::Opaque(_)
+            | Type::Optional(_)
+            | Type::Duration
+            | Type::Timestamp
+    )
 }
 
 fn substitute(t: &Type, bound: &[Option<Type>; 2]) -> Type {

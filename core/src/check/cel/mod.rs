@@ -341,6 +341,7 @@ mod tests {
             "self.l.transformMap(i, o, o.n).all(k, k >= 0)",
             "self.l.transformMapEntry(i, o, {string(i): o.n}).all(k, k != '')",
             "self.l.transformMapEntry(i, o, i > 0, {string(i): o.n}).size() < 10",
+            "self.l[0] != null",
         ] {
             assert_eq!(verdict(ok), None, "{ok}");
         }
@@ -350,6 +351,10 @@ mod tests {
                 "no matching overload for 'sign'",
             ),
             ("self.l.isSorted()", "no matching overload for 'isSorted'"),
+            (
+                "self.l[0].n == null",
+                "no matching overload for '_==_' applied to '(int, null_type)'",
+            ),
             (
                 "self.q.reverse() == self.q",
                 "no matching overload for 'reverse'",
