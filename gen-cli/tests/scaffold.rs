@@ -160,29 +160,10 @@ fn rerunning_never_overwrites_and_changes_nothing() {
     );
     assert_eq!(fs::read_to_string(&readme).unwrap(), "# My operator\n");
 
-    let api = [
-        "create",
-        "api",
-        "--group",
-        "webapp",
-        "--version",
-        "v1",
-        "--kind",
-        "Guestbook",
-    ];
+    let api = words("create api --group webapp --version v1 --kind Guestbook");
     ok(&project, &api);
     let before = snapshot(&project);
-    let hook = [
-        "create",
-        "webhook",
-        "--group",
-        "webapp",
-        "--version",
-        "v1",
-        "--kind",
-        "Guestbook",
-        "--defaulting",
-    ];
+    let hook = words("create webhook --group webapp --version v1 --kind Guestbook --defaulting");
     ok(&project, &hook);
     let with_webhook = snapshot(&project);
     assert_ne!(before, with_webhook);
@@ -199,16 +180,7 @@ fn rerunning_never_overwrites_and_changes_nothing() {
 fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
     let dir = temp_dir("twice");
     let project = init(&dir);
-    let api = [
-        "create",
-        "api",
-        "--group",
-        "webapp",
-        "--version",
-        "v1",
-        "--kind",
-        "Guestbook",
-    ];
+    let api = words("create api --group webapp --version v1 --kind Guestbook");
     ok(&project, &api);
     let before = snapshot(&project);
     let out = kubegen(&project, &api);
@@ -222,16 +194,7 @@ fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
     );
     assert_eq!(snapshot(&project), before, "nothing changed");
 
-    let v2 = [
-        "create",
-        "api",
-        "--group",
-        "webapp",
-        "--version",
-        "v2",
-        "--kind",
-        "Guestbook",
-    ];
+    let v2 = words("create api --group webapp --version v2 --kind Guestbook");
     let out = ok(&project, &v2);
     assert!(out.contains("v2 is marked `storage_version`"), "{out}");
     assert!(out.contains("the Guestbook controller exists"), "{out}");
@@ -248,17 +211,8 @@ fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
         "both versions, v2 stored"
     );
 
-    let conversion = [
-        "create",
-        "webhook",
-        "--group",
-        "webapp",
-        "--version",
-        "v2",
-        "--kind",
-        "Guestbook",
-        "--conversion",
-    ];
+    let conversion =
+        words("create webhook --group webapp --version v2 --kind Guestbook --conversion");
     ok(&project, &conversion);
     let crd = documents(&project.join("config/crd/bases/webapp.my.domain_guestbooks.yaml"));
     let service = &crd[0]["spec"]["conversion"]["webhook"]["clientConfig"]["service"];
@@ -322,16 +276,7 @@ fn a_missing_marker_is_an_error_that_writes_nothing() {
         .replace("    // kubegen:scaffold:manager\n", "");
     fs::write(&main, &without).unwrap();
     let before = snapshot(&project);
-    let api = [
-        "create",
-        "api",
-        "--group",
-        "webapp",
-        "--version",
-        "v1",
-        "--kind",
-        "Guestbook",
-    ];
+    let api = words("create api --group webapp --version v1 --kind Guestbook");
     let out = kubegen(&project, &api);
     let (_, stderr) = texts(&out);
     assert!(!out.status.success());

@@ -143,18 +143,9 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
     let project = two_kinds(&dir);
     ok(
         &project,
-        &[
-            "create",
-            "webhook",
-            "--group",
-            "webapp",
-            "--version",
-            "v1",
-            "--kind",
-            "Guestbook",
-            "--defaulting",
-            "--programmatic-validation",
-        ],
+        &words(
+            "create webhook --group webapp --version v1 --kind Guestbook --defaulting --programmatic-validation",
+        ),
     );
     fill_in_the_handlers(&project.join("src/webhook/webapp_v1_guestbook.rs"));
     cargo(&project, &["build"]);

@@ -11,6 +11,8 @@ pub mod lists;
 mod markers;
 mod merge;
 mod object;
+#[cfg(feature = "cel")]
+pub(crate) use object::cel_name;
 mod props;
 
 pub(crate) use build::field_site;

@@ -280,9 +280,16 @@ fn guard(rule: Rule, keys: &[&String]) -> Rule {
 
 /// A property name as CEL sees it: names that are not CEL identifiers are escaped the way the
 /// apiserver escapes them (`__dash__`, `__dot__`, `__slash__`, `__underscores__`, and
-/// `__keyword__` for CEL reserved words).
+/// `__keyword__` for CEL reserved words); a name it cannot escape stays as it is.
 pub(crate) fn cel_field(name: &str) -> String {
-    const RESERVED: [&str; 20] = [
+    cel_name(name).unwrap_or_else(|| name.to_string())
+}
+
+/// The name CEL knows a property by (`k8s.io/apiserver/pkg/cel`'s escaping), `None` for a
+/// name it cannot escape (a leading digit, a character other than letters, digits, `_`, `.`,
+/// `-` and `/`).
+pub(crate) fn cel_name(name: &str) -> Option<String> {
+    const RESERVED: [&str; 21] = [
         "true",
         "false",
         "null",
@@ -303,27 +310,24 @@ pub(crate) fn cel_field(name: &str) -> String {
         "return",
         "var",
         "void",
+        "while",
     ];
+    if name.starts_with(|c: char| c.is_ascii_digit())
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/'))
+    {
+        return None;
+    }
     if RESERVED.contains(&name) {
-        return format!("__{name}__");
+        return Some(format!("__{name}__"));
     }
-    let mut out = String::with_capacity(name.len());
-    let mut rest = name;
-    while let Some(ch) = rest.chars().next() {
-        if let Some(tail) = rest.strip_prefix("__") {
-            out.push_str("__underscores__");
-            rest = tail;
-            continue;
-        }
-        match ch {
-            '.' => out.push_str("__dot__"),
-            '-' => out.push_str("__dash__"),
-            '/' => out.push_str("__slash__"),
-            c => out.push(c),
-        }
-        rest = &rest[ch.len_utf8()..];
-    }
-    out
+    Some(
+        name.replace("__", "__underscores__")
+            .replace('.', "__dot__")
+            .replace('-', "__dash__")
+            .replace('/', "__slash__"),
+    )
 }
 
 #[cfg(test)]
@@ -337,5 +341,7 @@ mod tests {
         assert_eq!(cel_field("a.b/c"), "a__dot__b__slash__c");
         assert_eq!(cel_field("a__b"), "a__underscores__b");
         assert_eq!(cel_field("namespace"), "__namespace__");
+        assert_eq!(cel_field("while"), "__while__");
+        assert_eq!(super::cel_name("1x"), None);
     }
 }

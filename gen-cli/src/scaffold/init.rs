@@ -5,9 +5,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::files::Changes;
-use super::names::is_dns_label;
 use super::template::{render, template};
 use crate::cli::InitArgs;
+use kubegen_core::parse::markers::is_dns_label;
 
 /// The files `init` writes: where, and from which template.
 const FILES: &[(&str, &str)] = &[

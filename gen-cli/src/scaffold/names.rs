@@ -1,5 +1,7 @@
 //! The names a kind goes by in the files: checked once, derived once.
 
+use kubegen_core::parse::markers::is_dns_label;
+
 use crate::cli::Gvk;
 
 /// A kind's names.
@@ -78,16 +80,6 @@ fn snake_case(kind: &str) -> String {
         out.push(c.to_ascii_lowercase());
     }
     out
-}
-
-/// A DNS-1123 label: what a group's first label, a project name and a namespace must be.
-pub fn is_dns_label(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 63
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
 }
 
 /// `v1`, `v1alpha1`, `v2beta3`: Kubernetes' version names.

@@ -24,6 +24,11 @@ pub fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// A command line's words: `words("create api --kind X")`.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// Runs `kubegen args...` in `dir`.
 pub fn kubegen(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kubegen"))
@@ -74,27 +79,12 @@ pub fn init(dir: &Path) -> PathBuf {
 pub fn two_kinds(dir: &Path) -> PathBuf {
     let project = init(dir);
     let create = |args: &[&str]| ok(&project, args);
-    create(&[
-        "create",
-        "api",
-        "--group",
-        "webapp",
-        "--version",
-        "v1",
-        "--kind",
-        "Guestbook",
-    ]);
-    create(&[
-        "create",
-        "api",
-        "--group",
-        "webapp",
-        "--version",
-        "v1",
-        "--kind",
-        "GuestbookPolicy",
-        "--namespaced=false",
-    ]);
+    create(&words(
+        "create api --group webapp --version v1 --kind Guestbook",
+    ));
+    create(&words(
+        "create api --group webapp --version v1 --kind GuestbookPolicy --namespaced=false",
+    ));
     project
 }
 
@@ -103,39 +93,15 @@ pub fn two_kinds(dir: &Path) -> PathBuf {
 pub fn newcomer(dir: &Path) -> PathBuf {
     let project = two_kinds(dir);
     let create = |args: &[&str]| ok(&project, args);
-    create(&[
-        "create",
-        "webhook",
-        "--group",
-        "webapp",
-        "--version",
-        "v1",
-        "--kind",
-        "Guestbook",
-        "--defaulting",
-        "--programmatic-validation",
-    ]);
-    create(&[
-        "create",
-        "api",
-        "--group",
-        "webapp",
-        "--version",
-        "v2",
-        "--kind",
-        "Guestbook",
-    ]);
-    create(&[
-        "create",
-        "webhook",
-        "--group",
-        "webapp",
-        "--version",
-        "v2",
-        "--kind",
-        "Guestbook",
-        "--conversion",
-    ]);
+    create(&words(
+        "create webhook --group webapp --version v1 --kind Guestbook --defaulting --programmatic-validation",
+    ));
+    create(&words(
+        "create api --group webapp --version v2 --kind Guestbook",
+    ));
+    create(&words(
+        "create webhook --group webapp --version v2 --kind Guestbook --conversion",
+    ));
     project
 }
 
