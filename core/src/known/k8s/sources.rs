@@ -80,7 +80,12 @@ fn walk(dir: &Path, module: &[String], found: &mut Vec<Found>) -> Result<(), Str
 /// only); `None` for a file without a `JsonSchema` impl or with a generic one (`WatchEvent<T>`,
 /// no field's type).
 fn parse(text: &str) -> Result<Option<Found>, String> {
-    let tokens: Vec<TokenTree> = TokenStream::from_str(text)
+    // Only the impl is read: the rest of a file (the type and its serde impls) is most of its
+    // bytes, and tokenizing it would be most of the time.
+    let Some(start) = text.find("impl crate::schemars::JsonSchema for") else {
+        return Ok(None);
+    };
+    let tokens: Vec<TokenTree> = TokenStream::from_str(&text[start..])
         .map_err(|e| e.to_string())?
         .into_iter()
         .collect();
