@@ -237,6 +237,54 @@ async fn request(
     (status, body.to_string(), peer)
 }
 
+/// `POST path` with `body` over HTTP/2 (ALPN `h2`, what the API server's Go client picks when
+/// offered): the negotiated protocol, the status code and the JSON body.
+async fn post_h2(
+    addr: SocketAddr,
+    root: &CertificateDer<'static>,
+    path: &str,
+    body: &Value,
+) -> (Option<Vec<u8>>, u16, Value) {
+    use http_body_util::{BodyExt, Full};
+    let mut store = rustls::RootCertStore::empty();
+    store.add(root.clone()).unwrap();
+    let mut config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(store)
+    .with_no_client_auth();
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    let tls = connector
+        .connect(ServerName::try_from("localhost").unwrap(), tcp)
+        .await
+        .unwrap();
+    let protocol = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+    let (mut sender, connection) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(tls),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(connection);
+    let request = hyper::Request::post(format!("https://localhost{path}"))
+        .header("content-type", "application/json")
+        .body(Full::new(bytes_of(body)))
+        .unwrap();
+    let response = sender.send_request(request).await.unwrap();
+    let status = response.status().as_u16();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (protocol, status, serde_json::from_slice(&bytes).unwrap())
+}
+
+/// A JSON value's bytes.
+fn bytes_of(value: &Value) -> hyper::body::Bytes {
+    hyper::body::Bytes::from(value.to_string())
+}
+
 async fn post(
     addr: SocketAddr,
     root: &CertificateDer<'static>,
@@ -297,6 +345,29 @@ fn routes_are_the_manifests_paths() {
     assert!(paths.iter().any(|p| p == VALIDATE));
     assert!(paths.iter().any(|p| p == MUTATE));
     assert!(paths.iter().any(|p| p == "/default-widget-updates"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviews_over_http2() {
+    let (dir, root) = cert_dir("http2");
+    let running = Running::start(server(), &dir).await;
+    let review = admission(
+        "CREATE",
+        "Widget",
+        widget("v1beta1", json!({"replicas": 11})),
+        None,
+    );
+    let (protocol, status, body) = post_h2(running.addr, &root, VALIDATE, &review).await;
+    assert_eq!(protocol.as_deref(), Some(&b"h2"[..]));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["response"]["uid"], "req-1");
+    assert_eq!(body["response"]["allowed"], false);
+    assert_eq!(
+        body["response"]["status"]["message"],
+        "replicas must be at most 10"
+    );
+    running.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
