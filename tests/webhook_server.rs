@@ -198,6 +198,30 @@ impl Running {
     }
 }
 
+/// A TLS connection to `localhost` at `addr` trusting `roots`, offering `alpn`.
+async fn connect(
+    addr: SocketAddr,
+    roots: &[CertificateDer<'static>],
+    alpn: Vec<Vec<u8>>,
+) -> tokio_rustls::client::TlsStream<TcpStream> {
+    let mut store = rustls::RootCertStore::empty();
+    for root in roots {
+        store.add(root.clone()).unwrap();
+    }
+    let mut config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(store)
+    .with_no_client_auth();
+    config.alpn_protocols = alpn;
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    let name = ServerName::try_from("localhost").unwrap();
+    connector.connect(name, tcp).await.unwrap()
+}
+
 /// One HTTPS request trusting `roots`: the status code, the body and the server's certificate.
 async fn request(
     addr: SocketAddr,
@@ -206,21 +230,7 @@ async fn request(
     path: &str,
     body: &str,
 ) -> (u16, String, CertificateDer<'static>) {
-    let mut store = rustls::RootCertStore::empty();
-    for root in roots {
-        store.add(root.clone()).unwrap();
-    }
-    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .unwrap()
-    .with_root_certificates(store)
-    .with_no_client_auth();
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let tcp = TcpStream::connect(addr).await.unwrap();
-    let name = ServerName::try_from("localhost").unwrap();
-    let mut tls = connector.connect(name, tcp).await.unwrap();
+    let mut tls = connect(addr, roots, Vec::new()).await;
     let peer = tls.get_ref().1.peer_certificates().unwrap()[0].clone();
     let head = format!(
         "{method} {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
@@ -246,22 +256,7 @@ async fn post_h2(
     body: &Value,
 ) -> (Option<Vec<u8>>, u16, Value) {
     use http_body_util::{BodyExt, Full};
-    let mut store = rustls::RootCertStore::empty();
-    store.add(root.clone()).unwrap();
-    let mut config = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .unwrap()
-    .with_root_certificates(store)
-    .with_no_client_auth();
-    config.alpn_protocols = vec![b"h2".to_vec()];
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let tcp = TcpStream::connect(addr).await.unwrap();
-    let tls = connector
-        .connect(ServerName::try_from("localhost").unwrap(), tcp)
-        .await
-        .unwrap();
+    let tls = connect(addr, std::slice::from_ref(root), vec![b"h2".to_vec()]).await;
     let protocol = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
     let (mut sender, connection) = hyper::client::conn::http2::handshake(
         hyper_util::rt::TokioExecutor::new(),

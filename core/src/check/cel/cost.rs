@@ -688,11 +688,7 @@ impl<'c> Coster<'c> {
                 let mut count = Est::fixed(0);
                 let mut kept = Est::fixed(0);
                 if from.min == 0 {
-                    count.max = if sz.max < u64::MAX {
-                        sz.max + 1
-                    } else {
-                        sz.max
-                    };
+                    count.max = sz.max.saturating_add(1);
                     kept.max = sz.max;
                 } else if with.max <= from.min {
                     kept.max = sz.max;
@@ -700,11 +696,7 @@ impl<'c> Coster<'c> {
                     count.max = (sz.max as f64 / from.min as f64).ceil() as u64;
                 }
                 if from.max == 0 {
-                    count.min = if sz.min < u64::MAX {
-                        sz.min + 1
-                    } else {
-                        sz.min
-                    };
+                    count.min = sz.min.saturating_add(1);
                     kept.min = sz.min;
                 } else if from.max <= with.min {
                     kept.min = sz.min;
