@@ -188,11 +188,7 @@ fn rules() -> Vec<RbacRule> {
         .map(|(line, args)| {
             let tokens = args.parse().unwrap_or_else(|e| panic!("line {line}: {e}"));
             let mut rule = parse(tokens).unwrap_or_else(|e| panic!("line {line}: {e}"));
-            rule.loc = Some(Loc {
-                file: CONTROLLER_GO.into(),
-                line: *line,
-                column: 1,
-            });
+            rule.loc = Some(Loc::at(CONTROLLER_GO, *line, 1));
             rule
         })
         .collect()

@@ -10,11 +10,13 @@ use kubegen_core::model::{Errors, TypeDef};
 use kubegen_core::parse::shape::{Syntactic, shape_of};
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{Builder, Schema, recursion};
+
+use crate::spans::Spans;
 use syn::visit::Visit;
 
 /// The type with the shapes its fields' syntax shows, and the schema the engine builds from
 /// them; every problem is reported at its span.
-pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schema) {
+pub fn type_schema(parsed: &Parsed, spans: &Spans, errors: &mut Accumulator) -> (TypeDef, Schema) {
     let mut shapes = Vec::new();
     for (field, ty) in parsed.def.fields().zip(&parsed.field_types) {
         let stops = !parsed.def.walks(field);
@@ -34,7 +36,7 @@ pub fn type_schema(parsed: &Parsed, errors: &mut Accumulator) -> (TypeDef, Schem
     let mut builder = Builder::lenient();
     let schema = builder.type_def(&def);
     if let Err(found) = builder.finish() {
-        for e in spanned(found, parsed) {
+        for e in spanned(found, spans) {
             errors.push(e);
         }
     }
@@ -75,27 +77,11 @@ fn mentions(ty: &syn::Type, name: &str) -> bool {
     finder.1
 }
 
-/// Engine errors placed at the span of what they are about (the type, a field, a resource
-/// key; an error about a key names it, since several keys share one attribute).
-pub fn spanned(found: Errors, parsed: &Parsed) -> Vec<Error> {
-    let fallback = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
+/// Engine errors, each placed at the token its location starts at.
+pub fn spanned(found: Errors, spans: &Spans) -> Vec<Error> {
     found
         .0
         .into_iter()
-        .map(|e| {
-            let at = |sites: &[(String, Span)]| {
-                sites
-                    .iter()
-                    .find(|(context, _)| *context == e.context)
-                    .map(|(_, span)| *span)
-            };
-            match (at(&parsed.sites), at(&parsed.key_sites)) {
-                (Some(span), _) => Error::custom(e.message).with_span(&span),
-                (None, Some(span)) => {
-                    Error::custom(format!("{}: {}", e.context, e.message)).with_span(&span)
-                }
-                (None, None) => Error::custom(e.message).with_span(&fallback),
-            }
-        })
+        .map(|e| Error::custom(e.one_message()).with_span(&spans.at(e.loc.as_ref())))
         .collect()
 }

@@ -12,6 +12,7 @@ use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::typedef::{self, Parsed};
 use kubegen_core::schema::Schema;
 
+use crate::spans::{self, Spans};
 use crate::{check, info};
 
 /// The `KubeSchema` impl of `input`, and what the engine made of it (for `CustomResource`).
@@ -21,11 +22,12 @@ pub fn kube_schema(
     place: Place,
     errors: &mut Accumulator,
 ) -> (TokenStream, Checked) {
-    let (parsed, parse_errors) = typedef::parse_all(input, String::new(), place, &|_| None);
+    let (parsed, parse_errors) = typedef::parse_all(input, String::new(), place, &spans::locate);
     if let Err(e) = parse_errors.finish() {
         errors.push(e);
     }
-    let (seen, schema) = check::type_schema(&parsed, errors);
+    let spans = Spans::of(input, input.ident.span());
+    let (seen, schema) = check::type_schema(&parsed, &spans, errors);
     let ident = &input.ident;
     let name = ident.to_string();
     let json = encode(&parsed.def, errors);
@@ -61,7 +63,14 @@ pub fn kube_schema(
             }
         }
     };
-    (tokens, Checked { parsed, schema })
+    (
+        tokens,
+        Checked {
+            parsed,
+            schema,
+            spans,
+        },
+    )
 }
 
 /// The model as JSON, to be read back at run time.
@@ -80,4 +89,6 @@ pub struct Checked {
     pub parsed: Parsed,
     /// Its schema, with the fields whose types the syntax cannot resolve left untyped.
     pub schema: Schema,
+    /// Its tokens by location, to place the engine's errors.
+    pub spans: Spans,
 }

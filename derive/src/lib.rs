@@ -10,6 +10,7 @@ mod check;
 mod codegen;
 mod info;
 mod resource;
+mod spans;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};

@@ -74,7 +74,7 @@ fn check_paths(checked: &Checked, errors: &mut Accumulator) {
         root.properties.insert("status".into(), Schema::default());
     }
     if let Err(found) = paths::check(&known, &root, paths::View::Partial) {
-        for e in check::spanned(found, &checked.parsed) {
+        for e in check::spanned(found, &checked.spans) {
             errors.push(e);
         }
     }

@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::markers::MarkersArgs;
+use crate::report::{Color, MessageFormat};
+
 /// kubegen: controller-gen for Rust. Reads a crate's sources (it never compiles them) and
 /// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs, the RBAC
 /// role from `#[rbac(...)]` attributes and the webhook configurations from `#[webhook(...)]`
@@ -11,13 +14,15 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(
     name = "kubegen",
-    version,
+    version = crate::version::SHORT,
+    long_version = crate::version::LONG,
     after_help = "Examples:\n  \
         kubegen manifests                      regenerate every workspace member that uses kubegen\n  \
         kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
         kubegen crd -p memcached-operator --stdout\n  \
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
-        kubegen webhook --stdout               the webhook configurations of every member\n\n\
+        kubegen webhook --stdout               the webhook configurations of every member\n  \
+        kubegen markers min_length             the reference of one marker key\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \
@@ -27,6 +32,13 @@ pub struct Cli {
     /// What to generate.
     #[command(subcommand)]
     pub command: Command,
+    /// How problems are printed: as rustc does, or one JSON object per problem on standard
+    /// output (rustc's diagnostic fields).
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "FMT")]
+    pub message_format: MessageFormat,
+    /// When to color output (`auto`: on a terminal, unless `NO_COLOR` is set).
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    pub color: Color,
 }
 
 /// The commands.
@@ -56,6 +68,9 @@ pub enum Command {
     /// `kubegen init`.
     #[command(subcommand)]
     Create(Create),
+    /// The marker reference: every key of `#[kube_marker]`, `#[rbac]` and `#[webhook]` with
+    /// the controller-gen marker it mirrors, or one key's whole entry.
+    Markers(MarkersArgs),
 }
 
 /// `kubegen init`.

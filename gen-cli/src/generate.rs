@@ -34,6 +34,24 @@ impl What {
         rbac: true,
         webhooks: true,
     };
+    /// `kubegen crd`.
+    pub const CRDS: What = What {
+        crds: true,
+        rbac: false,
+        webhooks: false,
+    };
+    /// `kubegen rbac`.
+    pub const RBAC: What = What {
+        crds: false,
+        rbac: true,
+        webhooks: false,
+    };
+    /// `kubegen webhook`.
+    pub const WEBHOOKS: What = What {
+        crds: false,
+        rbac: false,
+        webhooks: true,
+    };
 }
 
 /// A package's manifests, its roles (for `--explain`) and the engine's warnings.

@@ -64,6 +64,31 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Whether `err` reports `expected` (`file:line:col: level: message`) as rustc does: the
+/// headline, then the `-->` line with the location.
+fn reports(err: &str, expected: &str) -> bool {
+    let mut parts = expected.splitn(4, ": ");
+    let (Some(loc), Some(level), Some(first), rest) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        panic!("`{expected}` is not `file:line:col: level: message`");
+    };
+    let message = match rest {
+        Some(rest) => format!("{first}: {rest}"),
+        None => first.to_string(),
+    };
+    let headline = format!("{level}: {message}");
+    let lines: Vec<&str> = err.lines().collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        line.starts_with(&headline)
+            && lines[i + 1..]
+                .iter()
+                .map(|l| l.trim_start())
+                .find(|l| l.starts_with("-->"))
+                .is_some_and(|at| at == format!("--> {loc}"))
+    })
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -160,7 +185,7 @@ fn a_source_that_does_not_parse_is_located_and_nothing_is_written() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("api/src/api.rs:26:24: error: syntax error"),
+        reports(&err, "api/src/api.rs:26:24: error: syntax error"),
         "{err}"
     );
     assert!(!ws.exists("api/config"), "nothing is written");
@@ -173,7 +198,7 @@ fn a_missing_module_file_is_reported_at_the_mod_item() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("api/src/lib.rs:1:1: error:"), "{err}");
+    assert!(err.contains("--> api/src/lib.rs:1:1\n"), "{err}");
     assert!(
         err.contains("gone.rs") && err.contains("gone/mod.rs"),
         "{err}"
@@ -192,7 +217,8 @@ fn attribute_errors_are_located_several_at_once() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains(
+        reports(
+            &err,
             "api/src/lib.rs:8:19: error: Unknown field: `minimun`. Did you mean `minimum`?"
         ),
         "{err}"
@@ -212,9 +238,17 @@ fn checks_the_derive_cannot_see_are_made_with_locations() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("api/src/lib.rs:10:5: error: WidgetSpec.parts: `list_map_keys` names `id`, which is not a field of the items (JSON names: name)"), "{err}");
     assert!(
-        err.contains("WidgetSpec.count: `min_length` applies to strings, but this is integer"),
+        reports(
+            &err,
+            "api/src/lib.rs:11:9: error: `list_map_keys` names `id`, which is not a field of the items (JSON names: name)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "`min_length` applies to strings, but this is integer\n  --> api/src/lib.rs:13:9"
+        ),
         "{err}"
     );
 }
@@ -229,7 +263,7 @@ fn unknown_types_are_named_with_the_fix() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("api/src/lib.rs:9:15: error:"), "{err}");
+    assert!(err.contains("--> api/src/lib.rs:9:15\n"), "{err}");
     assert!(
         err.contains(
             "`std::time::Duration` is a type from another crate that kubegen does not know"
@@ -349,7 +383,7 @@ fn locations_are_relative_to_the_current_folder() {
     let out = ws.run(&["manifests", "--manifest-path", "api/Cargo.toml"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).starts_with("api/src/lib.rs:"),
+        stderr(&out).contains("\n --> api/src/lib.rs:8:29\n"),
         "{}",
         stderr(&out)
     );
@@ -367,7 +401,13 @@ fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     // Worded as the derive words it: the type's rules are checked with the type.
-    assert!(err.contains("api/src/lib.rs:8:12: error: WidgetSpec: rule `self.sise > 0`: selects `sise`, which is not a field there (fields: parts, size)"), "{err}");
+    assert!(
+        reports(
+            &err,
+            "api/src/lib.rs:8:12: error: WidgetSpec: rule `self.sise > 0`: selects `sise`, which is not a field there (fields: parts, size)"
+        ),
+        "{err}"
+    );
 
     ws.write(
         "api/src/lib.rs",
@@ -378,7 +418,7 @@ fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
     );
     let err = stderr(&ws.run(&["manifests"]));
     assert!(
-        err.contains("api/src/lib.rs:8:39: error: invalid CEL rule"),
+        reports(&err, "api/src/lib.rs:8:39: error: invalid CEL rule"),
         "{err}"
     );
 
@@ -387,7 +427,8 @@ fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains(
+        reports(
+            &err,
             "api/src/lib.rs:8:12: error: WidgetSpec: rule `self.tags.all(t, t.contains('a'))`: \
              estimated cost 329857577778 exceeds the apiserver's limit of 10000000 by factor of \
              more than 100x; add `max_items = 100` (maxItems) on `.tags`, `max_length = 256` \
@@ -424,8 +465,9 @@ fn a_cel_cost_near_the_limit_is_a_warning() {
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert!(
-            err.contains(
-                "api/src/lib.rs:8:12: warning: Widget v1: .spec: rule \
+            reports(
+                &err,
+                "api/src/lib.rs:8:12: warning: .spec: rule \
                  `self.tags.all(t, t.contains('a'))`: estimated cost 9437313 is within 10% of \
                  the apiserver's limit of 10000000"
             ),
@@ -482,8 +524,9 @@ fn a_serde_default_function_without_a_schema_default_is_a_warning() {
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert!(
-            err.contains(
-                "api/src/lib.rs:8:5: warning: WidgetSpec.size: `#[serde(default = \"three\")]` \
+            reports(
+                &err,
+                "api/src/lib.rs:10:9: warning: `#[serde(default = \"three\")]` \
                  has no schema default: the API server will not fill this field in"
             ),
             "{err}"
@@ -493,8 +536,9 @@ fn a_serde_default_function_without_a_schema_default_is_a_warning() {
             "{err}"
         );
         assert!(
-            err.contains(
-                "api/src/lib.rs:21:12: warning: Part: `#[serde(default = \"Part::sample\")]` \
+            reports(
+                &err,
+                "api/src/lib.rs:21:12: warning: `#[serde(default = \"Part::sample\")]` \
                  fills missing fields from `Part::sample()`"
             ),
             "{err}"
@@ -580,7 +624,7 @@ fn a_schema_error_in_one_package_stops_every_package() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("web/src/lib.rs:8:"), "{err}");
+    assert!(err.contains("--> web/src/lib.rs:9:9"), "{err}");
     assert!(!ws.exists("api/config"), "nothing is written in api: {err}");
 
     ws.write("web/src/lib.rs", &WIDGET.replace("Widget\"", "Gadget\""));
@@ -588,7 +632,7 @@ fn a_schema_error_in_one_package_stops_every_package() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains("api/src/lib.rs:8:"),
+        stderr(&out).contains("--> api/src/lib.rs:9:9\n"),
         "{}",
         stderr(&out)
     );
@@ -665,7 +709,10 @@ fn two_names_for_one_configuration_are_an_error_at_the_second() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("api/src/lib.rs:18:1: error: a second `#[webhook_configuration]` names the mutating configuration `bar`; it is already named `widget-defaulter` at api/src/lib.rs:15:1"),
+        reports(
+            &err,
+            "api/src/lib.rs:18:1: error: a second `#[webhook_configuration]` names the mutating configuration `bar`; it is already named `widget-defaulter` at api/src/lib.rs:15:1"
+        ),
         "{err}"
     );
     assert!(!ws.exists(HOOKS));
@@ -682,7 +729,7 @@ fn webhook_errors_are_located() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        err.contains("api/src/lib.rs:11:60: error: ")
+        reports(&err, "api/src/lib.rs:11:60: error: ")
             && err.contains("unknown verb `craete`. Did you mean `create`?"),
         "{err}"
     );

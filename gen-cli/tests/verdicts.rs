@@ -40,7 +40,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
     };
     generate(&package, &options, what)
         .map(|_| ())
-        .map_err(|errors| errors.iter().map(gen_cli::format_error).collect())
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect())
 }
 
 /// The `.rs` files directly in `dir`, sorted.

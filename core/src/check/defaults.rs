@@ -38,7 +38,7 @@ pub(crate) fn unfilled(
         if let Some(SerdeDefault::Function(f)) = &field.serde.default
             && undefaulted(field).is_some()
         {
-            out.push(field_site(owner, variant, field).error(format!(
+            out.push(field_site(owner, variant, field).warning(format!(
                 "`#[serde(default = \"{f}\")]` has no schema default: the API server will not \
                  fill this field in, while a Rust client reads `{f}()`; add \
                  `#[kube_marker(default = ...)]` (or `default_json`) with the value `{f}()` \
@@ -55,7 +55,7 @@ pub(crate) fn unfilled(
             .collect();
         if !names.is_empty() {
             let site = Site::new(owner.name.clone(), owner.loc.as_ref());
-            out.push(site.error(format!(
+            out.push(site.warning(format!(
                 "`#[serde(default = \"{f}\")]` fills missing fields from `{f}()`, but the API \
                  server fills in only schema defaults, and the schema has none for {}: give \
                  each such field the `#[kube_marker(default = ...)]` (or `default_json`) that \

@@ -56,7 +56,7 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
             ));
         }
         for problem in report.warnings {
-            let warning = Warning::new(def.markers.loc.as_ref(), &context, problem.to_string());
+            let warning = Warning::warning(def.markers.loc.as_ref(), &context, problem.to_string());
             cel_warnings.push(warning);
         }
         for problem in crate::check::structural::violations(&schema) {

@@ -1,7 +1,7 @@
 //! JSON paths in resource keys (printer columns, scale, selectable fields) must name fields
 //! that exist in the version's schema.
 
-use crate::model::{Error, Errors, PathKey, PrintColumn, ResourceDef};
+use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef};
 use crate::schema::Schema;
 
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
@@ -84,7 +84,11 @@ pub enum View {
 pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors> {
     let mut errors = Errors::default();
     let m = &def.markers;
-    let mut check = |key: &dyn PathKey, what: &str, path: &str, under: &[&str], types: &[&str]| {
+    let mut check = |key: &dyn PathKey,
+                     what: &str,
+                     (path, loc): (&str, Option<&Loc>),
+                     under: &[&str],
+                     types: &[&str]| {
         let problem = if !under.is_empty() && !under.iter().any(|p| path.starts_with(p)) {
             let places: Vec<String> = under.iter().map(|p| format!("`{p}`")).collect();
             Some(format!("`{path}` must be under {}", places.join(" or ")))
@@ -107,27 +111,23 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors>
             }
         };
         if let Some(p) = problem {
-            let message = if what.is_empty() {
-                p
-            } else {
-                format!("{what}: {p}")
-            };
             errors.push(Error::new(
-                key.loc().or(m.loc.as_ref()),
-                key.site(),
-                message,
+                loc.or(m.loc.as_ref()),
+                format!("{} {}", m.kind, m.version),
+                format!("{} {what}: {p}", key.site()),
             ));
         }
     };
     for c in &m.printcolumns {
-        check(c, "", &c.json_path, &[], &[]);
+        check(c, "json_path", (&c.json_path, c.loc.as_ref()), &[], &[]);
     }
     if let Some(s) = &m.scale {
-        check(s, "spec_path", &s.spec_path, &[".spec."], &["integer"]);
+        let spec = (s.spec_path.as_str(), s.spec_path_loc.as_ref());
+        check(s, "spec_path", spec, &[".spec."], &["integer"]);
         check(
             s,
             "status_path",
-            &s.status_path,
+            (&s.status_path, s.status_path_loc.as_ref()),
             &[".status."],
             &["integer"],
         );
@@ -135,14 +135,15 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors>
             check(
                 s,
                 "selector_path",
-                sel,
+                (sel, s.selector_path_loc.as_ref()),
                 &[".spec.", ".status."],
                 &["string"],
             );
         }
     }
     for f in &m.selectable_fields {
-        check(f, "", &f.json_path, &[], &["string", "integer", "boolean"]);
+        let path = (f.json_path.as_str(), f.loc.as_ref());
+        check(f, "json_path", path, &[], &["string", "integer", "boolean"]);
     }
     errors.into_result(())
 }

@@ -1,6 +1,6 @@
 //! The model: what the markers and Rust types say, as plain data (no syn).
 
-mod error;
+mod diagnostic;
 mod loc;
 mod markers;
 mod rename;
@@ -8,7 +8,7 @@ mod resource;
 mod shape;
 mod typedef;
 
-pub use error::{Error, Errors, Warning};
+pub use diagnostic::{Diagnostic, Error, Errors, Help, Label, Level, Warning};
 pub use loc::Loc;
 pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
 pub use rename::RenameRule;

@@ -146,9 +146,15 @@ pub struct Scale {
     pub status_path: String,
     /// JSON path of the label selector (a string), e.g. `.status.selector`.
     pub selector_path: Option<String>,
-    /// Where the key is written.
+    /// Where `spec_path`'s value is written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub loc: Option<Loc>,
+    pub spec_path_loc: Option<Loc>,
+    /// Where `status_path`'s value is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_path_loc: Option<Loc>,
+    /// Where `selector_path`'s value is written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector_path_loc: Option<Loc>,
 }
 
 /// `printcolumn(name, type, json_path, description, format, priority)`.
@@ -169,7 +175,7 @@ pub struct PrintColumn {
     pub format: Option<String>,
     /// 0 shows the column in the standard view; higher only in wide views.
     pub priority: Option<i32>,
-    /// Where the key is written.
+    /// Where `json_path`'s value is written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loc: Option<Loc>,
 }
@@ -180,26 +186,20 @@ pub struct PrintColumn {
 pub struct SelectableField {
     /// JSON path of the field, e.g. `.spec.phase`.
     pub json_path: String,
-    /// Where the key is written.
+    /// Where `json_path`'s value is written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loc: Option<Loc>,
 }
 
-/// A resource key that names a JSON path, for errors placed at the key.
+/// A resource key that names a JSON path, for errors about it.
 pub trait PathKey {
     /// How errors name the key: `printcolumn `Size``, `scale`, `selectable_field `.spec.x``.
-    /// The derive finds the key's span by this name.
     fn site(&self) -> String;
-    /// Where the key is written (the CLI).
-    fn loc(&self) -> Option<&Loc>;
 }
 
 impl PathKey for PrintColumn {
     fn site(&self) -> String {
         format!("printcolumn `{}`", self.name)
-    }
-    fn loc(&self) -> Option<&Loc> {
-        self.loc.as_ref()
     }
 }
 
@@ -207,17 +207,11 @@ impl PathKey for Scale {
     fn site(&self) -> String {
         "scale".to_string()
     }
-    fn loc(&self) -> Option<&Loc> {
-        self.loc.as_ref()
-    }
 }
 
 impl PathKey for SelectableField {
     fn site(&self) -> String {
         format!("selectable_field `{}`", self.json_path)
-    }
-    fn loc(&self) -> Option<&Loc> {
-        self.loc.as_ref()
     }
 }
 

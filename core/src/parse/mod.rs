@@ -6,6 +6,7 @@ pub mod markers;
 pub mod rbac;
 mod serde_attrs;
 pub mod shape;
+pub mod span;
 pub mod typedef;
 pub mod values;
 pub mod webhook;

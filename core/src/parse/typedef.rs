@@ -103,7 +103,7 @@ pub fn parse_all(
                 serde: errors
                     .handle(serde_attrs::field(&f.attrs).map_err(Error::from))
                     .unwrap_or_default(),
-                loc: loc(f.span()),
+                loc: loc(at),
                 shape: Default::default(),
             });
         }
@@ -135,7 +135,7 @@ pub fn parse_all(
                             .unwrap_or_default(),
                         style: style(&v.fields),
                         fields: fields_of(&format!("{name}::{}", v.ident), &v.fields, &mut errors),
-                        loc: loc(v.span()),
+                        loc: loc(v.ident.span()),
                     }
                 })
                 .collect(),

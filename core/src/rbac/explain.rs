@@ -72,11 +72,7 @@ mod tests {
             groups: strings(groups),
             resources: strings(resources),
             verbs: strings(verbs),
-            loc: Some(Loc {
-                file: "src/controller.rs".into(),
-                line,
-                column: 1,
-            }),
+            loc: Some(Loc::at("src/controller.rs", line, 1)),
             ..RbacRule::default()
         }
     }

@@ -234,11 +234,7 @@ mod tests {
     }
 
     fn loc(line: usize) -> Loc {
-        Loc {
-            file: "a.rs".into(),
-            line,
-            column: 1,
-        }
+        Loc::at("a.rs", line, 1)
     }
 
     fn strings(items: &[&str]) -> Vec<String> {

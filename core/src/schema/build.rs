@@ -32,6 +32,11 @@ impl Site {
     pub fn error(&self, message: impl Into<String>) -> Error {
         Error::new(self.loc.as_ref(), self.context.clone(), message)
     }
+
+    /// A warning at this site.
+    pub fn warning(&self, message: impl Into<String>) -> Warning {
+        Warning::warning(self.loc.as_ref(), self.context.clone(), message)
+    }
 }
 
 /// Builds schemas, memoizing named types and collecting every error on the way.

@@ -1,6 +1,8 @@
 //! `kubegen create api`: a kind's types, its controller wired into `main.rs`, a sample; then
 //! the manifests.
 
+use crate::report::Reporter;
+use kubegen_core::model::Diagnostic;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -11,32 +13,34 @@ use super::template::{render, template};
 use crate::cli::ApiArgs;
 
 /// Runs `kubegen create api`.
-pub fn run(args: &ApiArgs) -> Result<(), String> {
+pub fn run(args: &ApiArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     let project = Project::read(&args.gvk.project)?;
     let n = Names::new(&args.gvk, &project.domain)?;
     let root = &project.root;
     let types = types_file(&n, &n.version);
     let exists = root.join(&types).is_file();
     if !args.resource && !args.controller {
-        return Err("--resource=false and --controller=false: nothing to create".to_string());
+        return Err(Diagnostic::from(
+            "--resource=false and --controller=false: nothing to create".to_string(),
+        ));
     }
     if args.resource && exists {
-        return Err(format!(
+        return Err(Diagnostic::from(format!(
             "{} {} of {} exists already ({}); pass another --version to add a version, or \
              --resource=false to add only a controller",
             n.kind,
             n.version,
             n.group,
             types.display()
-        ));
+        )));
     }
     if !args.resource && !exists {
-        return Err(format!(
+        return Err(Diagnostic::from(format!(
             "--resource=false needs the types of {} {}: {} does not exist",
             n.kind,
             n.version,
             types.display()
-        ));
+        )));
     }
     let mut notes = Vec::new();
     let mut changes = Changes::default();
@@ -65,7 +69,7 @@ pub fn run(args: &ApiArgs) -> Result<(), String> {
         }
     }
     super::apply(changes, root)?;
-    super::manifests(root)?;
+    super::manifests(root, reporter)?;
     for note in notes {
         println!("note: {note}");
     }

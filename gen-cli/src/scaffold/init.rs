@@ -1,6 +1,8 @@
 //! `kubegen init`: a new operator crate that builds, passes its tests and deploys with
 //! `kubectl apply -k config/default`.
 
+use crate::report::Reporter;
+use kubegen_core::model::Diagnostic;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -53,33 +55,33 @@ const FILES: &[(&str, &str)] = &[
 ];
 
 /// Runs `kubegen init`.
-pub fn run(args: &InitArgs) -> Result<(), String> {
+pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     let root = &args.path;
     let name = match &args.name {
         Some(name) => name.clone(),
         None => folder_name(root)?,
     };
     if !is_dns_label(&name) || name.starts_with(|c: char| c.is_ascii_digit()) {
-        return Err(format!(
+        return Err(Diagnostic::from(format!(
             "the name `{name}` must be a DNS label starting with a letter (lowercase letters, \
              digits and `-`): it names the crate, the binary and the Kubernetes objects; pass \
              `--name`"
-        ));
+        )));
     }
     if args.domain.is_empty() || !args.domain.split('.').all(is_dns_label) {
-        return Err(format!(
+        return Err(Diagnostic::from(format!(
             "--domain `{}` must be a DNS name, like `my.domain`",
             args.domain
-        ));
+        )));
     }
     if !args.force
         && let Some(found) = first_entry(root)
     {
-        return Err(format!(
+        return Err(Diagnostic::from(format!(
             "{} is not empty (it has {found}); init a new folder, or pass --force to add the \
              missing files (existing files are never overwritten)",
             root.display()
-        ));
+        )));
     }
     let kubegen_source = match &args.kubegen_path {
         Some(path) => {
@@ -103,7 +105,7 @@ pub fn run(args: &InitArgs) -> Result<(), String> {
         changes.file(*path, render(template, &vars));
     }
     super::apply(changes, root)?;
-    super::manifests(root)?;
+    super::manifests(root, reporter)?;
     let cd = if root == Path::new(".") {
         String::new()
     } else {

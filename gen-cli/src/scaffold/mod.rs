@@ -12,21 +12,22 @@ mod template;
 pub mod webhook;
 
 use std::path::Path;
-use std::process::ExitCode;
 
 use crate::cli::Options;
 use crate::generate::What;
+use crate::report::Reporter;
+use kubegen_core::model::Diagnostic;
 
 pub use names::Names;
 pub use project::Project;
 
-/// A command's result as an exit code, its error printed.
-pub fn report(result: Result<(), String>) -> ExitCode {
+/// Whether a command succeeded, its error printed.
+pub fn report(result: Result<(), Diagnostic>, reporter: &Reporter) -> bool {
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => true,
         Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
+            reporter.emit_all(&[error]);
+            false
         }
     }
 }
@@ -57,7 +58,7 @@ fn apply(changes: files::Changes, root: &Path) -> Result<(), String> {
 
 /// Regenerates the project's manifests, as `kubegen manifests --manifest-path
 /// <root>/Cargo.toml` does.
-fn manifests(root: &Path) -> Result<(), String> {
+fn manifests(root: &Path, reporter: &Reporter) -> Result<(), Diagnostic> {
     let options = Options {
         packages: Vec::new(),
         manifest_path: Some(root.join("Cargo.toml")),
@@ -68,13 +69,18 @@ fn manifests(root: &Path) -> Result<(), String> {
         kubernetes: None,
         max_desc_len: None,
     };
-    if crate::generate_and_report(&options, What::ALL, false) {
+    if crate::manifests::run(&options, What::ALL, false, reporter) {
         Ok(())
     } else {
-        Err(
-            "the files above are written, but the manifests could not be regenerated; fix \
-             what is reported and run `kubegen manifests`"
-                .to_string(),
+        Err(Diagnostic::plain(
+            "the files above are written, but the manifests could not be regenerated",
         )
+        .with_help(
+            format!(
+                "fix what is reported and run `{}`",
+                crate::hint::command("manifests")
+            ),
+            None,
+        ))
     }
 }

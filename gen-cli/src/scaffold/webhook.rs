@@ -2,6 +2,8 @@
 //! webhook) wired into `main.rs`, with `config/webhook/` and `config/certmanager/`; then the
 //! manifests.
 
+use crate::report::Reporter;
+use kubegen_core::model::Diagnostic;
 use std::path::{Path, PathBuf};
 
 use super::files::Changes;
@@ -47,24 +49,24 @@ const CONFIG: &[(&str, &str)] = &[
 ];
 
 /// Runs `kubegen create webhook`.
-pub fn run(args: &WebhookArgs) -> Result<(), String> {
+pub fn run(args: &WebhookArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     if !(args.defaulting || args.programmatic_validation || args.conversion) {
-        return Err(
+        return Err(Diagnostic::from(
             "say which webhooks: --defaulting, --programmatic-validation and/or --conversion"
                 .to_string(),
-        );
+        ));
     }
     let project = Project::read(&args.gvk.project)?;
     let n = Names::new(&args.gvk, &project.domain)?;
     let root = &project.root;
     let types = super::api::types_file(&n, &n.version);
     if !root.join(&types).is_file() {
-        return Err(format!(
+        return Err(Diagnostic::from(format!(
             "{} {} has no types ({} does not exist): run `kubegen create api` first",
             n.kind,
             n.version,
             types.display()
-        ));
+        )));
     }
     let mut changes = Changes::default();
     wire_server(&mut changes, &project);
@@ -75,7 +77,7 @@ pub fn run(args: &WebhookArgs) -> Result<(), String> {
         conversion(&mut changes, &project, &n, &types)?;
     }
     super::apply(changes, root)?;
-    super::manifests(root)?;
+    super::manifests(root, reporter)?;
     println!(
         "\nNext: fill in the handlers in src/webhook/. Deploying webhooks needs cert-manager; \
          locally, `--webhook-cert-dir` names a folder with tls.crt and tls.key, or \

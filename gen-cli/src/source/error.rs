@@ -60,32 +60,19 @@ impl fmt::Display for SourceError {
 
 impl std::error::Error for SourceError {}
 
-/// The start of `span` in `file` (proc-macro2 columns are 0-based; `Loc`'s are 1-based).
+/// Where `span` is in `file`.
 pub(super) fn span_loc(file: &str, span: Span) -> Loc {
-    let start = span.start();
-    Loc {
-        file: file.to_owned(),
-        line: start.line,
-        column: start.column + 1,
-    }
+    kubegen_core::parse::span::loc(file, span)
 }
 
 /// The first line and column of `file`.
 pub(super) fn file_start(file: &str) -> Loc {
-    Loc {
-        file: file.to_owned(),
-        line: 1,
-        column: 1,
-    }
+    Loc::at(file, 1, 1)
 }
 
 /// The place just after the last character of `text`.
 fn end_of(file: &str, text: &str) -> Loc {
     let line = text.split('\n').count();
     let last = text.rsplit('\n').next().unwrap_or("");
-    Loc {
-        file: file.to_owned(),
-        line,
-        column: last.chars().count() + 1,
-    }
+    Loc::at(file, line, last.chars().count() + 1)
 }

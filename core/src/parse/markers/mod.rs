@@ -123,7 +123,6 @@ pub fn parse_all<T: ToTokens>(
         .map(|r| (rule_site(&r.rule), r.rule.span()))
         .collect();
     if place == Place::Spec {
-        markers.sites.extend(resource::path_sites(&raw));
         markers.resource = errors
             .handle(resource::resource_markers(&raw, item, loc))
             .unwrap_or_default();

@@ -99,9 +99,9 @@ pub(super) struct RawConversionWebhook {
 
 #[derive(Debug, FromMeta)]
 pub(super) struct RawScale {
-    pub(super) spec_path: String,
-    pub(super) status_path: String,
-    pub(super) selector_path: Option<String>,
+    pub(super) spec_path: SpannedValue<String>,
+    pub(super) status_path: SpannedValue<String>,
+    pub(super) selector_path: Option<SpannedValue<String>>,
 }
 
 #[derive(Debug, FromMeta)]
@@ -111,7 +111,7 @@ pub(super) struct RawPrintColumn {
     pub(super) type_keyword: Option<String>,
     #[darling(rename = "type_")]
     pub(super) type_ident: Option<String>,
-    pub(super) json_path: String,
+    pub(super) json_path: SpannedValue<String>,
     pub(super) description: Option<String>,
     pub(super) format: Option<String>,
     pub(super) priority: Option<i32>,
@@ -119,7 +119,7 @@ pub(super) struct RawPrintColumn {
 
 #[derive(Debug, FromMeta)]
 pub(super) struct RawSelectable {
-    pub(super) json_path: String,
+    pub(super) json_path: SpannedValue<String>,
 }
 
 #[derive(Debug, Default, FromMeta)]

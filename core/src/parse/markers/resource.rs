@@ -9,30 +9,14 @@ use proc_macro2::Span;
 
 use super::raw::{Raw, RawConversion, RawPrintColumn, RawScale, RawSelectable};
 use crate::model::{
-    Conversion, Deprecation, Loc, PathKey, PrintColumn, ResourceMarkers, Scale, Scope,
-    SelectableField,
+    Conversion, Deprecation, Loc, PrintColumn, ResourceMarkers, Scale, Scope, SelectableField,
 };
 use crate::parse::values::{List, did_you_mean};
-
-/// The keys that name JSON paths, by [`PathKey::site`], with their spans.
-pub(super) fn path_sites(raw: &Raw) -> Vec<(String, Span)> {
-    let columns = raw.printcolumn.iter().map(|c| (column(c, None), c.span()));
-    let scale = raw.scale.iter().map(|s| (scale(s, None), s.span()));
-    let fields = raw
-        .selectable_field
-        .iter()
-        .map(|f| (selectable(f, None), f.span()));
-    columns
-        .map(|(k, s)| (k.site(), s))
-        .chain(scale.map(|(k, s)| (k.site(), s)))
-        .chain(fields.map(|(k, s)| (k.site(), s)))
-        .collect()
-}
 
 pub(super) fn resource_markers<T: ToTokens>(
     raw: &Raw,
     item: &T,
-    loc: &dyn Fn(Span) -> Option<Loc>,
+    loc: Locate,
 ) -> Result<ResourceMarkers> {
     let mut errors = Error::accumulator();
     let mut required = |key: &str, value: &Option<SpannedValue<String>>| match value {
@@ -130,7 +114,7 @@ pub(super) fn resource_markers<T: ToTokens>(
         if pc.type_keyword.is_some() && pc.type_ident.is_some() {
             errors.push(Error::custom("give a printcolumn's `type` once").with_span(&pc.span()));
         }
-        let column = column(pc, loc(pc.span()));
+        let column = column(pc, loc);
         const COLUMN_TYPES: [&str; 5] = ["integer", "number", "string", "boolean", "date"];
         if let Some(type_) = &column.type_
             && !COLUMN_TYPES.contains(&type_.as_str())
@@ -194,7 +178,7 @@ pub(super) fn resource_markers<T: ToTokens>(
         short_names: raw.short_names.as_ref().map(|l| l.0.clone()),
         categories: raw.categories.as_ref().map(|l| l.0.clone()),
         status: raw.status.as_ref().map(|s| s.to_string()),
-        scale: raw.scale.as_ref().map(|s| scale(s, loc(s.span()))),
+        scale: raw.scale.as_ref().map(|s| scale(s, loc)),
         printcolumns,
         storage_version: raw.storage_version.unwrap_or(false),
         served: raw.served,
@@ -205,7 +189,7 @@ pub(super) fn resource_markers<T: ToTokens>(
         selectable_fields: raw
             .selectable_field
             .iter()
-            .map(|f| selectable(f, loc(f.span())))
+            .map(|f| selectable(f, loc))
             .collect(),
         annotations,
         labels,
@@ -279,31 +263,36 @@ fn conversion(
     }
 }
 
-fn column(pc: &RawPrintColumn, loc: Option<Loc>) -> PrintColumn {
+/// Turns spans into source locations (or gives `None`).
+type Locate<'a> = &'a dyn Fn(Span) -> Option<Loc>;
+
+fn column(pc: &RawPrintColumn, loc: Locate) -> PrintColumn {
     PrintColumn {
         name: pc.name.clone(),
         type_: pc.type_keyword.clone().or_else(|| pc.type_ident.clone()),
-        json_path: pc.json_path.clone(),
+        json_path: pc.json_path.to_string(),
         description: pc.description.clone(),
         format: pc.format.clone(),
         priority: pc.priority,
-        loc,
+        loc: loc(pc.json_path.span()),
     }
 }
 
-fn scale(s: &RawScale, loc: Option<Loc>) -> Scale {
+fn scale(s: &RawScale, loc: Locate) -> Scale {
     Scale {
-        spec_path: s.spec_path.clone(),
-        status_path: s.status_path.clone(),
-        selector_path: s.selector_path.clone(),
-        loc,
+        spec_path: s.spec_path.to_string(),
+        status_path: s.status_path.to_string(),
+        selector_path: s.selector_path.as_ref().map(|p| p.to_string()),
+        spec_path_loc: loc(s.spec_path.span()),
+        status_path_loc: loc(s.status_path.span()),
+        selector_path_loc: s.selector_path.as_ref().and_then(|p| loc(p.span())),
     }
 }
 
-fn selectable(f: &RawSelectable, loc: Option<Loc>) -> SelectableField {
+fn selectable(f: &RawSelectable, loc: Locate) -> SelectableField {
     SelectableField {
-        json_path: f.json_path.clone(),
-        loc,
+        json_path: f.json_path.to_string(),
+        loc: loc(f.json_path.span()),
     }
 }
 
