@@ -86,10 +86,18 @@ pub struct InitArgs {
     /// Write into a folder that is not empty (files there are kept, never overwritten).
     #[arg(long)]
     pub force: bool,
-    /// Depend on the kubegen checkout at this path instead of the published version (to work
-    /// offline, or on kubegen itself).
-    #[arg(long, value_name = "PATH")]
+    /// Depend on the kubegen checkout at this path (default: the checkout this `kubegen` was
+    /// built from, when it is still there; else kubegen's git repository at this binary's
+    /// commit).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["kubegen_git", "kubegen_version"])]
     pub kubegen_path: Option<PathBuf>,
+    /// Depend on kubegen from this git repository, at this binary's commit (or its version's
+    /// tag when the commit is unknown).
+    #[arg(long, value_name = "URL", conflicts_with = "kubegen_version")]
+    pub kubegen_git: Option<String>,
+    /// Depend on this version of kubegen published on crates.io (as `kubegen-rs`).
+    #[arg(long, value_name = "VERSION")]
+    pub kubegen_version: Option<String>,
     /// The folder to create the project in.
     #[arg(default_value = ".")]
     pub path: PathBuf,

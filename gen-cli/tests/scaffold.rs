@@ -119,19 +119,59 @@ fn init_refuses_a_folder_that_is_not_empty() {
     let _ = fs::remove_dir_all(&dir);
 }
 
+/// As a newcomer gets it: the CLI installed with `cargo install --path gen-cli`, `init` with no
+/// flags in a folder outside the workspace; the project resolves this kubegen and builds and
+/// passes its tests offline.
 #[test]
-fn init_depends_on_the_published_kubegen_by_default() {
-    let dir = temp_dir("published");
-    let out = ok(&dir, &["init", "--domain", "example.com", "--name", "op"]);
-    assert!(out.contains("created: src/main.rs"), "{out}");
-    assert!(out.contains("Next: kubegen create api"), "{out}");
-    let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-    let published = format!(
-        "[dependencies.kubegen]\nversion = \"{}\"\n",
-        env!("CARGO_PKG_VERSION")
+fn installed_cli_scaffolds_a_project_on_this_kubegen() {
+    let root = temp_dir("install");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target"));
+    let install =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["install", "--offline", "--locked", "--debug", "--path"])
+            .arg(workspace().join("gen-cli"))
+            .arg("--root")
+            .arg(root.join("bin-root"))
+            .env("CARGO_TARGET_DIR", &target)
+            .output()
+            .unwrap();
+    assert!(install.status.success(), "{}", texts(&install).1);
+    let installed = root.join("bin-root/bin/kubegen");
+    let dir = root.join("op");
+    fs::create_dir_all(&dir).unwrap();
+    let out = std::process::Command::new(&installed)
+        .args(["init", "--domain", "example.com"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = texts(&out);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Next: kubegen create api"), "{stdout}");
+
+    let metadata = cargo_metadata::MetadataCommand::new()
+        .manifest_path(dir.join("Cargo.toml"))
+        .other_options(vec!["--offline".to_string()])
+        .exec()
+        .unwrap();
+    let kubegen = metadata
+        .packages
+        .iter()
+        .find(|p| p.name.as_str() == "kubegen")
+        .expect("kubegen resolves");
+    assert_eq!(
+        kubegen.manifest_path.as_std_path(),
+        workspace().join("Cargo.toml"),
+        "the kubegen of this checkout"
     );
-    assert!(manifest.contains(&published), "{manifest}");
-    let _ = fs::remove_dir_all(&dir);
+    assert!(
+        kubegen.source.is_none(),
+        "a path dependency, not a registry's"
+    );
+
+    cargo(&dir, &["test"]);
+    let _ = fs::remove_dir_all(&root);
 }
 
 #[test]

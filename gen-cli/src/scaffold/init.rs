@@ -83,16 +83,8 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
             root.display()
         )));
     }
-    let kubegen_source = match &args.kubegen_path {
-        Some(path) => {
-            let path = fs::canonicalize(path)
-                .ok()
-                .filter(|p| p.join("Cargo.toml").is_file())
-                .ok_or_else(|| format!("--kubegen-path {}: no Cargo.toml there", path.display()))?;
-            format!("path = {:?}", path.display().to_string())
-        }
-        None => format!("version = \"{}\"", env!("CARGO_PKG_VERSION")),
-    };
+    let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).parent();
+    let kubegen_source = kubegen_source(args, built_from)?;
     let namespace = format!("{name}-system");
     let vars = [
         ("name", name.as_str()),
@@ -113,6 +105,56 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     };
     println!("\nNext: {cd}kubegen create api --group <group> --version v1 --kind <Kind>");
     Ok(())
+}
+
+/// The package kubegen's library is in this repository.
+const PACKAGE: &str = "kubegen";
+/// The name kubegen's library is published under on crates.io (`kubegen` is another project's).
+pub const PUBLISHED: &str = "kubegen-rs";
+/// Where this repository is published (the workspace's `repository`).
+pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// Where the new project gets kubegen from, as the keys of its `[dependencies.kubegen]`:
+/// what the flags say, else `built_from` (the checkout this binary was built from) when it is
+/// still there, else this repository at this binary's commit. Never crates.io unless asked.
+fn kubegen_source(args: &InitArgs, built_from: Option<&Path>) -> Result<String, String> {
+    let package = if PACKAGE == "kubegen" {
+        String::new()
+    } else {
+        format!("package = \"{PACKAGE}\"\n")
+    };
+    if let Some(path) = &args.kubegen_path {
+        let path = fs::canonicalize(path)
+            .ok()
+            .filter(|p| p.join("Cargo.toml").is_file())
+            .ok_or_else(|| format!("--kubegen-path {}: no Cargo.toml there", path.display()))?;
+        return Ok(format!("{package}path = {:?}", path.display().to_string()));
+    }
+    if let Some(version) = &args.kubegen_version {
+        return Ok(format!("package = \"{PUBLISHED}\"\nversion = {version:?}"));
+    }
+    if args.kubegen_git.is_none()
+        && let Some(checkout) = built_from.filter(|dir| is_kubegen_checkout(dir))
+    {
+        return Ok(format!(
+            "{package}path = {:?}",
+            checkout.display().to_string()
+        ));
+    }
+    let url = args.kubegen_git.as_deref().unwrap_or(REPOSITORY);
+    let at = match crate::version::COMMIT {
+        Some(commit) => format!("rev = \"{commit}\""),
+        None => format!("tag = \"v{}\"", env!("CARGO_PKG_VERSION")),
+    };
+    Ok(format!("{package}git = {url:?}\n{at}"))
+}
+
+/// Whether `dir` still holds kubegen's workspace (the folder this binary was built in may have
+/// been deleted or replaced since).
+fn is_kubegen_checkout(dir: &Path) -> bool {
+    fs::read_to_string(dir.join("Cargo.toml"))
+        .is_ok_and(|manifest| manifest.contains(&format!("name = \"{PACKAGE}\"")))
+        && dir.join("gen-cli").join("Cargo.toml").is_file()
 }
 
 /// The name of `dir` (the current folder's for `.`).
@@ -141,4 +183,62 @@ fn first_entry(dir: &Path) -> Option<String> {
         .collect();
     names.sort();
     names.into_iter().next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn args(flags: &[&str]) -> InitArgs {
+        #[derive(Parser)]
+        struct Wrap {
+            #[command(flatten)]
+            args: InitArgs,
+        }
+        let line = ["init", "--domain", "my.domain"].iter().chain(flags);
+        Wrap::parse_from(line).args
+    }
+
+    #[test]
+    fn the_checkout_it_was_built_from_when_it_is_there() {
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let source = kubegen_source(&args(&[]), Some(checkout)).unwrap();
+        assert_eq!(
+            source,
+            format!("path = {:?}", checkout.display().to_string())
+        );
+    }
+
+    #[test]
+    fn else_this_repository_at_this_commit() {
+        let gone = Path::new("/nonexistent/kubegen");
+        let source = kubegen_source(&args(&[]), Some(gone)).unwrap();
+        let at = match crate::version::COMMIT {
+            Some(commit) => format!("rev = \"{commit}\""),
+            None => format!("tag = \"v{}\"", env!("CARGO_PKG_VERSION")),
+        };
+        assert_eq!(source, format!("git = {REPOSITORY:?}\n{at}"));
+        assert!(REPOSITORY.starts_with("https://"), "{REPOSITORY}");
+    }
+
+    #[test]
+    fn flags_choose_and_crates_io_only_when_asked() {
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent();
+        let git = kubegen_source(
+            &args(&["--kubegen-git", "https://example.com/k.git"]),
+            checkout,
+        );
+        assert!(
+            git.unwrap()
+                .starts_with("git = \"https://example.com/k.git\"\n")
+        );
+        let published = kubegen_source(&args(&["--kubegen-version", "0.2.0"]), checkout);
+        assert_eq!(
+            published.unwrap(),
+            format!("package = \"{PUBLISHED}\"\nversion = \"0.2.0\"")
+        );
+        let missing = kubegen_source(&args(&["--kubegen-path", "/nonexistent"]), checkout);
+        assert!(missing.unwrap_err().contains("no Cargo.toml there"));
+    }
 }
