@@ -66,7 +66,15 @@ fn check_paths(checked: &Checked, errors: &mut Accumulator) {
         spec: Shape::Opaque(String::new()),
         status: m.status.as_ref().map(|_| Shape::Opaque(String::new())),
     };
+    // The root as `crd()` builds it, the types it cannot see left untyped.
     let mut root = Schema::typed("object");
+    for (name, type_) in [
+        ("apiVersion", "string"),
+        ("kind", "string"),
+        ("metadata", "object"),
+    ] {
+        root.properties.insert(name.into(), Schema::typed(type_));
+    }
     root.properties
         .insert("spec".into(), checked.schema.clone());
     if m.status.is_some() {

@@ -33,13 +33,11 @@ impl Spans {
 
 fn walk(tokens: TokenStream, starts: &mut HashMap<(usize, usize), Span>) {
     for tree in tokens {
-        let span = match &tree {
-            TokenTree::Group(g) => {
-                walk(g.stream(), starts);
-                g.span_open()
-            }
-            other => other.span(),
-        };
+        // A group's span covers its delimiters and what is inside, as darling's errors do.
+        let span = tree.span();
+        if let TokenTree::Group(g) = &tree {
+            walk(g.stream(), starts);
+        }
         let start = span.start();
         starts.entry((start.line, start.column + 1)).or_insert(span);
     }

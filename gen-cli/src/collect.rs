@@ -59,7 +59,9 @@ pub fn collect(krate: &Crate) -> Collected {
         let key = key(krate, module, &input.ident.to_string());
         match typedef::parse(&input, key, place, &|span| Some(m.loc(span))) {
             Ok(parsed) => derived.push((module, parsed, place)),
-            Err(e) => out.errors.extend(darling_errors(e, |s| m.loc(s))),
+            Err(e) => out
+                .errors
+                .extend(darling_errors(e, |s| m.first_token_loc(s))),
         }
     }
     for (module, assoc) in krate.associated_items() {
@@ -198,15 +200,30 @@ fn attribute_markers(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: 
             }),
         };
         if let Err(e) = parsed {
-            out.errors.extend(darling_errors(e, |s| m.loc(s)));
+            out.errors
+                .extend(darling_errors(e, |s| m.first_token_loc(s)));
         }
     }
 }
 
-/// darling's accumulated errors, each at its location.
+/// darling's accumulated errors, each at the first token of its span and worded exactly as
+/// the derive's `compile_error!` (darling's own rendering, without the ` at key` its
+/// `Display` adds).
 fn darling_errors(e: darling::Error, loc: impl Fn(proc_macro2::Span) -> Loc) -> Vec<Error> {
     e.into_iter()
-        .map(|e| located(loc(e.span()), e.to_string()))
+        .map(|e| {
+            let at = loc(e.span());
+            let shown = e.to_string();
+            let message = e
+                .write_errors()
+                .into_iter()
+                .find_map(|t| match t {
+                    proc_macro2::TokenTree::Group(g) => syn::parse2::<syn::LitStr>(g.stream()).ok(),
+                    _ => None,
+                })
+                .map_or(shown, |lit| lit.value());
+            located(at, message)
+        })
         .collect()
 }
 

@@ -23,7 +23,14 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         k8s_openapi: false,
         kubernetes: None,
     };
-    let options = Options {
+    generate(&package, &options(), What::ALL)
+        .map(|_| ())
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect())
+}
+
+/// The options of `kubegen manifests --check`.
+fn options() -> Options {
+    Options {
         packages: Vec::new(),
         manifest_path: None,
         out_dir: "config".into(),
@@ -32,15 +39,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         role_name: "manager-role".into(),
         kubernetes: None,
         max_desc_len: None,
-    };
-    let what = What {
-        crds: true,
-        rbac: true,
-        webhooks: true,
-    };
-    generate(&package, &options, what)
-        .map(|_| ())
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect())
+    }
 }
 
 /// The `.rs` files directly in `dir`, sorted.
@@ -103,5 +102,120 @@ fn every_input_the_derive_accepts_gen_cli_accepts() {
         refused.is_empty(),
         "the derive accepts these, gen-cli refuses them:\n{}",
         refused.join("\n")
+    );
+}
+
+/// One `error:` of a trybuild `.stderr`: its first line, where it points and how many
+/// characters its carets cover (when they are on one line).
+#[derive(Debug, PartialEq)]
+struct Shown {
+    message: String,
+    line: usize,
+    column: usize,
+    carets: Option<usize>,
+}
+
+/// The errors rustc printed for the derive, as the `.stderr` beside `case` records them.
+fn derive_errors(case: &Path) -> Vec<Shown> {
+    let Ok(text) = std::fs::read_to_string(case.with_extension("stderr")) else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(message) = line.strip_prefix("error: ") else {
+            continue;
+        };
+        let Some((at, arrow)) = lines[i + 1..]
+            .iter()
+            .enumerate()
+            .find_map(|(j, l)| l.trim_start().strip_prefix("--> ").map(|a| (i + 1 + j, a)))
+        else {
+            continue;
+        };
+        let mut parts = arrow.rsplitn(3, ':');
+        let column: usize = parts.next().and_then(|c| c.parse().ok()).unwrap_or(0);
+        let line_no: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or(0);
+        // The caret line: after the gutter's `|`, only spaces before the carets.
+        let carets = lines[at + 1..]
+            .iter()
+            .take(4)
+            .filter_map(|l| l.split_once('|').map(|(_, marks)| marks.trim_start()))
+            .find(|marks| marks.starts_with('^'))
+            .map(|marks| marks.chars().take_while(|c| *c == '^').count());
+        out.push(Shown {
+            message: message.to_string(),
+            line: line_no,
+            column,
+            carets,
+        });
+    }
+    out
+}
+
+/// Where the derive and gen-cli report the same problem (the same place in the same trybuild
+/// input), they say the same and underline the same characters.
+#[test]
+fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
+    let cases: Vec<PathBuf> = ["tests/ui", "tests/ui-cel"]
+        .iter()
+        .flat_map(|d| sources(&root().join(d)))
+        .collect();
+    let mut compared = 0;
+    let mut differences = Vec::new();
+    for case in &cases {
+        let shown = derive_errors(case);
+        let package = Package {
+            name: "input".into(),
+            dir: std::env::temp_dir(),
+            targets: vec![("input".into(), case.to_path_buf())],
+            k8s_openapi: false,
+            kubernetes: None,
+        };
+        let Err(found) = generate(&package, &options(), What::ALL) else {
+            continue;
+        };
+        for d in found {
+            let Some(loc) = &d.loc else { continue };
+            // The derive's errors at the same place: the one that says the same, else the first.
+            let here: Vec<&Shown> = shown
+                .iter()
+                .filter(|s| s.line == loc.line && s.column == loc.column)
+                .collect();
+            let first_line = d
+                .one_message()
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            let Some(derive) = here
+                .iter()
+                .find(|s| s.message == first_line)
+                .or(here.first())
+            else {
+                continue;
+            };
+            compared += 1;
+            let cli = Shown {
+                message: first_line,
+                line: loc.line,
+                column: loc.column,
+                carets: (loc.end_line == loc.line).then(|| loc.end_column - loc.column),
+            };
+            let same_carets = derive.carets.is_none() || cli.carets == derive.carets;
+            if cli.message != derive.message || !same_carets {
+                differences.push(format!(
+                    "{}:\n  derive:  {derive:?}\n  gen-cli: {cli:?}",
+                    case.display()
+                ));
+            }
+        }
+    }
+    assert!(compared >= 30, "only {compared} problems reported by both");
+    assert!(
+        differences.is_empty(),
+        "{} of {compared} differ:\n{}",
+        differences.len(),
+        differences.join("\n")
     );
 }

@@ -193,7 +193,7 @@ pub struct SelectableField {
 
 /// A resource key that names a JSON path, for errors about it.
 pub trait PathKey {
-    /// How errors name the key: `printcolumn `Size``, `scale`, `selectable_field `.spec.x``.
+    /// How errors name the key: `printcolumn `Size``, `scale`, `selectable_field`.
     fn site(&self) -> String;
 }
 
@@ -211,7 +211,7 @@ impl PathKey for Scale {
 
 impl PathKey for SelectableField {
     fn site(&self) -> String {
-        format!("selectable_field `{}`", self.json_path)
+        "selectable_field".to_string()
     }
 }
 

@@ -65,6 +65,42 @@ pub(super) fn span_loc(file: &str, span: Span) -> Loc {
     kubegen_core::parse::span::loc(file, span)
 }
 
+/// The first token of `span` in the file at `path` (shown as `file`), read again: this runs
+/// only when there is an error to report. The whole span when the file cannot be read again.
+pub(super) fn first_token(path: &Path, file: &str, span: Span) -> Loc {
+    let whole = span_loc(file, span);
+    let tokens = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.parse::<proc_macro2::TokenStream>().ok());
+    let mut found = None;
+    if let Some(tokens) = tokens {
+        find_token(tokens, (whole.line, whole.column), file, &mut found);
+    }
+    found.unwrap_or(whole)
+}
+
+/// The token (a whole group, delimiters included, for a group) that starts at `start`.
+fn find_token(
+    tokens: proc_macro2::TokenStream,
+    start: (usize, usize),
+    file: &str,
+    found: &mut Option<Loc>,
+) {
+    for tree in tokens {
+        if found.is_some() {
+            return;
+        }
+        let loc = span_loc(file, tree.span());
+        if (loc.line, loc.column) == start {
+            *found = Some(loc);
+            return;
+        }
+        if let proc_macro2::TokenTree::Group(g) = tree {
+            find_token(g.stream(), start, file, found);
+        }
+    }
+}
+
 /// The first line and column of `file`.
 pub(super) fn file_start(file: &str) -> Loc {
     Loc::at(file, 1, 1)

@@ -105,8 +105,14 @@ impl Module {
         &self.items
     }
 
-    /// Where `span` (of something in this module) starts.
+    /// Where `span` (of something in this module) is.
     pub fn loc(&self, span: Span) -> Loc {
         span_loc(&self.file_name, span)
+    }
+
+    /// The first token of `span`: where the derive, which cannot join spans on stable Rust,
+    /// places an error about several tokens (darling's, about a whole `key = value`).
+    pub fn first_token_loc(&self, span: Span) -> Loc {
+        super::error::first_token(&self.file, &self.file_name, span)
     }
 }
