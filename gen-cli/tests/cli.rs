@@ -818,3 +818,76 @@ fn a_kubernetes_version_without_tables_is_an_error_naming_the_supported_ones() {
     );
     assert!(!ws.exists(CRD));
 }
+
+/// `--message-format json`: one object per diagnostic on standard output, with rustc's field
+/// names, the span as bytes, lines and columns.
+#[test]
+fn diagnostics_as_json_carry_rustc_fields() {
+    let ws = Workspace::new("json");
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET.replace("minimum = 1", "minimun = 1"),
+    );
+    let out = ws.run(&["manifests", "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let objects: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(objects.len(), 1, "{text}");
+    let d = &objects[0];
+    assert_eq!(d["$message_type"], "diagnostic");
+    assert_eq!(d["level"], "error");
+    assert_eq!(
+        d["message"],
+        "Unknown field: `minimun`. Did you mean `minimum`?"
+    );
+    let span = &d["spans"][0];
+    assert_eq!(span["file_name"], "api/src/lib.rs");
+    assert_eq!(span["is_primary"], true);
+    assert_eq!(
+        (span["line_start"].as_u64(), span["column_start"].as_u64()),
+        (Some(8), Some(19))
+    );
+    assert_eq!(span["column_end"].as_u64(), Some(26), "`minimun` alone");
+    let source = ws.read("api/src/lib.rs");
+    let (start, end) = (
+        span["byte_start"].as_u64().unwrap() as usize,
+        span["byte_end"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(&source[start..end], "minimun");
+    assert!(
+        d["rendered"]
+            .as_str()
+            .unwrap()
+            .contains("--> api/src/lib.rs:8:19"),
+        "{d}"
+    );
+    assert!(d["children"].is_array());
+    assert!(
+        stderr(&out).is_empty(),
+        "JSON goes to stdout only: {}",
+        stderr(&out)
+    );
+}
+
+/// `--color always` colors (ANSI escapes); `never`, and `auto` on a pipe, do not.
+#[test]
+fn colors_as_asked() {
+    let ws = Workspace::new("color");
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET.replace("minimum = 1", "minimun = 1"),
+    );
+    let colored = stderr(&ws.run(&["manifests", "--color", "always"]));
+    assert!(colored.contains("\u{1b}["), "{colored:?}");
+    for args in [&["manifests", "--color", "never"][..], &["manifests"]] {
+        let plain = stderr(&ws.run(args));
+        assert!(!plain.contains('\u{1b}'), "{args:?}: {plain:?}");
+        assert!(
+            reports(&plain, "api/src/lib.rs:8:19: error: Unknown field"),
+            "{plain}"
+        );
+    }
+}
