@@ -32,6 +32,73 @@ pub enum Place {
     Field,
 }
 
+/// Every key `#[kube_marker]` takes; any other key is an "Unknown field" error (checked before
+/// the grammar reads the attribute, so this list is the accepted set).
+pub const KEYS: &[&str] = &[
+    "group",
+    "version",
+    "kind",
+    "plural",
+    "singular",
+    "scope",
+    "namespaced",
+    "short_names",
+    "categories",
+    "status",
+    "scale",
+    "printcolumn",
+    "storage_version",
+    "served",
+    "skip_version",
+    "deprecated",
+    "selectable_field",
+    "annotations",
+    "labels",
+    "doc",
+    "derive",
+    "conversion",
+    "minimum",
+    "maximum",
+    "multiple_of",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "min_length",
+    "max_length",
+    "pattern",
+    "format",
+    "enum_values",
+    "min_items",
+    "max_items",
+    "min_properties",
+    "max_properties",
+    "unique_items",
+    "schema_type",
+    "items",
+    "x_validation",
+    "at_most_one_of",
+    "exactly_one_of",
+    "at_least_one_of",
+    "immutable",
+    "embedded_resource",
+    "int_or_string",
+    "preserve_unknown_fields",
+    "schemaless",
+    "list_type",
+    "list_map_keys",
+    "map_type",
+    "struct_type",
+    "optional",
+    "required",
+    "nullable",
+    "default",
+    "default_json",
+    "example",
+    "example_json",
+    "title",
+    "description",
+    "external_docs",
+];
+
 /// Keys only a spec struct takes.
 const RESOURCE_KEYS: &[&str] = &[
     "group",
@@ -105,6 +172,12 @@ pub fn parse_all<T: ToTokens>(
     let good: Vec<NestedMeta> = metas
         .into_iter()
         .filter(|m| {
+            if let NestedMeta::Meta(meta) = m
+                && !KEYS.contains(&meta.path().to_token_stream().to_string().as_str())
+            {
+                errors.push(Error::unknown_field_path_with_alts(meta.path(), KEYS).with_span(m));
+                return false;
+            }
             errors
                 .handle(Raw::from_list(std::slice::from_ref(m)))
                 .is_some()
@@ -228,6 +301,14 @@ fn same(a: &NestedMeta, b: &NestedMeta) -> bool {
     a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
+/// The places a key of [`KEYS`] may stand.
+pub fn places(key: &str) -> Vec<Place> {
+    [Place::Spec, Place::Type, Place::Field]
+        .into_iter()
+        .filter(|&place| misplaced(key, place).is_none())
+        .collect()
+}
+
 /// Why `key` cannot stand at `place`, if it cannot.
 fn misplaced(key: &str, place: Place) -> Option<String> {
     if RESOURCE_KEYS.contains(&key) && place != Place::Spec {
@@ -290,6 +371,28 @@ mod tests {
     fn unknown_keys_get_a_suggestion() {
         let e = parse_at("#[kube_marker(min_lenght = 1)]", Place::Field).unwrap_err();
         assert!(e.to_string().contains("min_length"), "{e}");
+    }
+
+    #[test]
+    fn keys_is_the_accepted_set() {
+        for key in KEYS {
+            let places = places(key);
+            assert!(!places.is_empty(), "{key}");
+            for place in places {
+                // A bare key may lack its value, but the grammar knows it.
+                if let Err(e) = parse_at(&format!("#[kube_marker({key})]"), place) {
+                    assert!(!e.to_string().contains("Unknown field"), "{key}: {e}");
+                }
+            }
+        }
+        for unknown in ["not_a_key", "min_lenght", "type"] {
+            let e = parse_at(&format!("#[kube_marker({unknown} = 1)]"), Place::Field).unwrap_err();
+            assert!(e.to_string().contains("Unknown field"), "{unknown}: {e}");
+        }
+        assert_eq!(places("group"), [Place::Spec]);
+        assert_eq!(places("optional"), [Place::Field]);
+        assert_eq!(places("at_most_one_of"), [Place::Spec, Place::Type]);
+        assert_eq!(places("minimum"), [Place::Spec, Place::Type, Place::Field]);
     }
 
     #[test]
