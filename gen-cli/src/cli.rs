@@ -17,7 +17,8 @@ use clap::{Args, Parser, Subcommand};
         kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
         kubegen crd -p memcached-operator --stdout\n  \
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
-        kubegen webhook --stdout               the webhook configurations of every member\n\n\
+        kubegen webhook --stdout               the webhook configurations of every member\n  \
+        kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \
@@ -56,6 +57,9 @@ pub enum Command {
     /// `kubegen init`.
     #[command(subcommand)]
     Create(Create),
+    /// Every key of kubegen's attributes with the controller-gen marker it mirrors, or one
+    /// key's whole reference (`kubegen markers min_length`).
+    Markers(crate::markers::MarkersArgs),
 }
 
 /// `kubegen init`.

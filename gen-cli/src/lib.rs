@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod collect;
 pub mod generate;
+pub mod markers;
 pub mod output;
 pub mod scaffold;
 pub mod source;
@@ -26,6 +27,18 @@ use output::Plan;
 pub fn run(cli: Cli) -> ExitCode {
     let (options, what, explain) = match cli.command {
         Command::Init(args) => return scaffold::report(scaffold::init::run(&args)),
+        Command::Markers(args) => {
+            return match markers::reference(args.key.as_deref()) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(unknown) => {
+                    eprintln!("error: {unknown}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Command::Create(cli::Create::Api(args)) => {
             return scaffold::report(scaffold::api::run(&args));
         }

@@ -403,10 +403,11 @@ mod tests {
 
     #[test]
     fn keys_are_the_accepted_sets() {
-        let webhook = |t| parse(t).map(drop);
-        let configuration = |t| parse_configuration(t).map(drop);
-        let sets: [(&[&str], &dyn Fn(TokenStream) -> Result<()>); 2] =
-            [(KEYS, &webhook), (CONFIGURATION_KEYS, &configuration)];
+        type Parse = fn(TokenStream) -> Result<()>;
+        let sets: [(&[&str], Parse); 2] = [
+            (KEYS, |t| parse(t).map(drop)),
+            (CONFIGURATION_KEYS, |t| parse_configuration(t).map(drop)),
+        ];
         for (keys, parse) in sets {
             for key in keys {
                 let e = parse(key.parse().unwrap()).unwrap_err();
