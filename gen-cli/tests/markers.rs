@@ -10,21 +10,18 @@ use gen_cli::markers::{Row, Unknown, reference, rows};
 use kubegen_core::parse::markers::{self, Place, places};
 use kubegen_core::parse::{rbac, webhook};
 
-/// The keys the tables document for `attribute`.
-fn documented(rows: &[Row], attribute: &str) -> BTreeSet<String> {
-    rows.iter()
-        .filter(|r| r.section.attribute == attribute)
-        .flat_map(|r| r.keys.clone())
-        .collect()
-}
-
-/// Asserts the documented keys of `attribute` are the engine's `keys`, naming the difference.
-fn same_keys(rows: &[Row], attribute: &str, keys: &[&str]) {
-    let documented = documented(rows, attribute);
-    let engine: BTreeSet<String> = keys.iter().map(|k| k.to_string()).collect();
+/// Asserts the keys the table under `heading` documents are the engine's `keys`, naming the
+/// difference.
+fn same_keys(rows: &[Row], heading: &str, keys: &[&str]) {
+    let documented: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| r.section.heading == heading)
+        .flat_map(|r| r.keys.iter().map(String::as_str))
+        .collect();
+    let engine: BTreeSet<&str> = keys.iter().copied().collect();
     assert!(
         documented == engine,
-        "#[{attribute}]: documented, not taken: {:?}; taken, not documented: {:?}",
+        "{heading}: documented, not taken: {:?}; taken, not documented: {:?}",
         documented.difference(&engine).collect::<Vec<_>>(),
         engine.difference(&documented).collect::<Vec<_>>()
     );
@@ -33,22 +30,17 @@ fn same_keys(rows: &[Row], attribute: &str, keys: &[&str]) {
 #[test]
 fn every_key_the_engine_takes_is_documented_and_no_other() {
     let rows = rows();
-    same_keys(&rows, "kube_marker", markers::KEYS);
-    same_keys(&rows, "rbac", rbac::KEYS);
-    same_keys(&rows, "webhook", webhook::KEYS);
-    same_keys(&rows, "webhook_configuration", webhook::CONFIGURATION_KEYS);
-    // Resource keys are the ones only a spec struct takes; schema keys go elsewhere too.
-    for row in rows.iter().filter(|r| r.section.attribute == "kube_marker") {
-        for key in &row.keys {
-            let spec_only = places(key) == [Place::Spec];
-            assert_eq!(
-                spec_only,
-                row.section.heading == "Resource keys",
-                "`{key}` is under {}",
-                row.section.heading
-            );
-        }
-    }
+    same_keys(&rows, "Resource keys", markers::RESOURCE_KEYS);
+    same_keys(&rows, "Schema keys", markers::SCHEMA_KEYS);
+    same_keys(&rows, "RBAC keys", rbac::KEYS);
+    same_keys(&rows, "Webhook keys", webhook::KEYS);
+    same_keys(
+        &rows,
+        "Webhook configuration keys",
+        webhook::CONFIGURATION_KEYS,
+    );
+    let sections: BTreeSet<&str> = rows.iter().map(|r| r.section.heading).collect();
+    assert_eq!(sections.len(), 5, "{sections:?}");
 }
 
 /// The attribute an example line is, parsed.

@@ -32,9 +32,8 @@ pub enum Place {
     Field,
 }
 
-/// Every key `#[kube_marker]` takes; any other key is an "Unknown field" error (checked before
-/// the grammar reads the attribute, so this list is the accepted set).
-pub const KEYS: &[&str] = &[
+/// The resource keys: the keys only a spec struct takes.
+pub const RESOURCE_KEYS: &[&str] = &[
     "group",
     "version",
     "kind",
@@ -57,6 +56,10 @@ pub const KEYS: &[&str] = &[
     "doc",
     "derive",
     "conversion",
+];
+/// The schema keys: the keys a field, a type and a spec struct take (some only one or two of
+/// them: [`places`]).
+pub const SCHEMA_KEYS: &[&str] = &[
     "minimum",
     "maximum",
     "multiple_of",
@@ -99,31 +102,13 @@ pub const KEYS: &[&str] = &[
     "external_docs",
 ];
 
-/// Keys only a spec struct takes.
-const RESOURCE_KEYS: &[&str] = &[
-    "group",
-    "version",
-    "kind",
-    "plural",
-    "singular",
-    "scope",
-    "namespaced",
-    "short_names",
-    "categories",
-    "status",
-    "scale",
-    "printcolumn",
-    "storage_version",
-    "served",
-    "skip_version",
-    "deprecated",
-    "selectable_field",
-    "annotations",
-    "labels",
-    "doc",
-    "derive",
-    "conversion",
-];
+/// Every key `#[kube_marker]` takes: the [resource](RESOURCE_KEYS) and [schema](SCHEMA_KEYS)
+/// keys. Any other key is an "Unknown field" error, checked before the grammar reads the
+/// attribute, so this is the accepted set.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    RESOURCE_KEYS.iter().chain(SCHEMA_KEYS).copied()
+}
+
 /// Keys only a field takes.
 const FIELD_KEYS: &[&str] = &["optional", "required"];
 /// Keys only a type takes.
@@ -172,11 +157,14 @@ pub fn parse_all<T: ToTokens>(
     let good: Vec<NestedMeta> = metas
         .into_iter()
         .filter(|m| {
-            if let NestedMeta::Meta(meta) = m
-                && !KEYS.contains(&meta.path().to_token_stream().to_string().as_str())
-            {
-                errors.push(Error::unknown_field_path_with_alts(meta.path(), KEYS).with_span(m));
-                return false;
+            if let NestedMeta::Meta(meta) = m {
+                let key = meta.path().to_token_stream().to_string();
+                if !keys().any(|k| k == key) {
+                    let alts: Vec<&str> = keys().collect();
+                    errors
+                        .push(Error::unknown_field_path_with_alts(meta.path(), &alts).with_span(m));
+                    return false;
+                }
             }
             errors
                 .handle(Raw::from_list(std::slice::from_ref(m)))
@@ -301,7 +289,7 @@ fn same(a: &NestedMeta, b: &NestedMeta) -> bool {
     a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
-/// The places a key of [`KEYS`] may stand.
+/// The places a key of [`keys`] may stand.
 pub fn places(key: &str) -> Vec<Place> {
     [Place::Spec, Place::Type, Place::Field]
         .into_iter()
@@ -375,7 +363,7 @@ mod tests {
 
     #[test]
     fn keys_is_the_accepted_set() {
-        for key in KEYS {
+        for key in keys() {
             let places = places(key);
             assert!(!places.is_empty(), "{key}");
             for place in places {
@@ -389,7 +377,12 @@ mod tests {
             let e = parse_at(&format!("#[kube_marker({unknown} = 1)]"), Place::Field).unwrap_err();
             assert!(e.to_string().contains("Unknown field"), "{unknown}: {e}");
         }
-        assert_eq!(places("group"), [Place::Spec]);
+        for key in RESOURCE_KEYS {
+            assert_eq!(places(key), [Place::Spec], "{key}");
+        }
+        for key in SCHEMA_KEYS {
+            assert!(places(key).iter().any(|&p| p != Place::Spec), "{key}");
+        }
         assert_eq!(places("optional"), [Place::Field]);
         assert_eq!(places("at_most_one_of"), [Place::Spec, Place::Type]);
         assert_eq!(places("minimum"), [Place::Spec, Place::Type, Place::Field]);
