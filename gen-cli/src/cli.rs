@@ -22,7 +22,7 @@ use crate::report::{Color, MessageFormat};
         kubegen crd -p memcached-operator --stdout\n  \
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
         kubegen webhook --stdout               the webhook configurations of every member\n  \
-        kubegen markers min_length             the reference of one marker key\n\n\
+        kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \

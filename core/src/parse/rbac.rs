@@ -15,8 +15,8 @@ use crate::rbac::{
     ALL_VERBS, RESOURCE_VERBS, RbacRule, SPECIAL_VERBS, URL_VERBS, role_name_problem,
 };
 
-/// The keys `#[rbac]` takes.
-const KEYS: &[&str] = &[
+/// The keys `#[rbac]` takes; any other is an "Unknown field" error.
+pub const KEYS: &[&str] = &[
     "groups",
     "resources",
     "resource_names",
@@ -267,6 +267,16 @@ fn check(raw: &Raw, whole: Option<Span>, errors: &mut darling::error::Accumulato
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_is_the_accepted_set() {
+        for key in KEYS {
+            let e = parse(key.parse().unwrap()).unwrap_err();
+            assert!(!e.to_string().contains("Unknown field"), "{key}: {e}");
+        }
+        let e = parse("group = \"apps\"".parse().unwrap()).unwrap_err();
+        assert!(e.to_string().contains("Unknown field"), "{e}");
+    }
 
     fn parse_str(src: &str) -> Result<RbacRule> {
         parse(src.parse().expect("tokens"))

@@ -171,13 +171,19 @@ impl<T: Word> FromMeta for OneOf<T> {
 
 /// `. Did you mean `x`?` when a candidate is close to `input`, else nothing.
 pub fn did_you_mean(input: &str, candidates: &[&str]) -> String {
+    nearest(input, candidates)
+        .map(|c| format!(". Did you mean `{c}`?"))
+        .unwrap_or_default()
+}
+
+/// The candidate closest to `input`, if one is close enough to be what was meant.
+pub fn nearest<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {
     candidates
         .iter()
-        .map(|c| (strsim::jaro_winkler(input, c), c))
+        .map(|c| (strsim::jaro_winkler(input, c), *c))
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| format!(". Did you mean `{c}`?"))
-        .unwrap_or_default()
+        .map(|(_, c)| c)
 }
 
 /// Splits an attribute's `tokens` into known `key = value` metas, reporting unknown keys with a

@@ -8,8 +8,8 @@ use proc_macro2::{Span, TokenStream};
 use super::values::{List, Num, did_you_mean, known_metas};
 use crate::webhook::{ConfigurationName, VERBS, Webhook, name_problem};
 
-/// The keys `#[webhook]` takes.
-const KEYS: &[&str] = &[
+/// The keys `#[webhook]` takes; any other is an "Unknown field" error.
+pub const KEYS: &[&str] = &[
     "mutating",
     "failure_policy",
     "match_policy",
@@ -338,6 +338,9 @@ impl Checked<'_> {
     }
 }
 
+/// The keys `#[webhook_configuration]` takes; any other is an "Unknown field" error.
+pub const CONFIGURATION_KEYS: &[&str] = &["mutating", "name"];
+
 /// `#[webhook_configuration(...)]`'s keys.
 #[derive(Debug, FromMeta)]
 struct RawConfiguration {
@@ -348,7 +351,7 @@ struct RawConfiguration {
 /// Parses the arguments of one `#[webhook_configuration(mutating = ..., name = "...")]`.
 pub fn parse_configuration(tokens: TokenStream) -> Result<ConfigurationName> {
     let mut errors = Error::accumulator();
-    let (known, _) = known_metas(tokens, &["mutating", "name"], &[], &mut errors)?;
+    let (known, _) = known_metas(tokens, CONFIGURATION_KEYS, &[], &mut errors)?;
     let Some(raw) = errors.handle(RawConfiguration::from_list(&known)) else {
         return Err(errors.finish().expect_err("an error was just handled"));
     };
@@ -396,6 +399,23 @@ mod tests {
                 e.to_string()
             })
             .collect()
+    }
+
+    #[test]
+    fn keys_are_the_accepted_sets() {
+        type Parse = fn(TokenStream) -> Result<()>;
+        let sets: [(&[&str], Parse); 2] = [
+            (KEYS, |t| parse(t).map(drop)),
+            (CONFIGURATION_KEYS, |t| parse_configuration(t).map(drop)),
+        ];
+        for (keys, parse) in sets {
+            for key in keys {
+                let e = parse(key.parse().unwrap()).unwrap_err();
+                assert!(!e.to_string().contains("Unknown field"), "{key}: {e}");
+            }
+            let e = parse("mutatin = true".parse().unwrap()).unwrap_err();
+            assert!(e.to_string().contains("Unknown field"), "{e}");
+        }
     }
 
     #[test]

@@ -32,8 +32,8 @@ pub enum Place {
     Field,
 }
 
-/// Keys only a spec struct takes.
-const RESOURCE_KEYS: &[&str] = &[
+/// The resource keys: the keys only a spec struct takes.
+pub const RESOURCE_KEYS: &[&str] = &[
     "group",
     "version",
     "kind",
@@ -57,6 +57,58 @@ const RESOURCE_KEYS: &[&str] = &[
     "derive",
     "conversion",
 ];
+/// The schema keys: the keys a field, a type and a spec struct take (some only one or two of
+/// them: [`places`]).
+pub const SCHEMA_KEYS: &[&str] = &[
+    "minimum",
+    "maximum",
+    "multiple_of",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "min_length",
+    "max_length",
+    "pattern",
+    "format",
+    "enum_values",
+    "min_items",
+    "max_items",
+    "min_properties",
+    "max_properties",
+    "unique_items",
+    "schema_type",
+    "items",
+    "x_validation",
+    "at_most_one_of",
+    "exactly_one_of",
+    "at_least_one_of",
+    "immutable",
+    "embedded_resource",
+    "int_or_string",
+    "preserve_unknown_fields",
+    "schemaless",
+    "list_type",
+    "list_map_keys",
+    "map_type",
+    "struct_type",
+    "optional",
+    "required",
+    "nullable",
+    "default",
+    "default_json",
+    "example",
+    "example_json",
+    "title",
+    "description",
+    "external_docs",
+];
+
+/// Every key `#[kube_marker]` takes: the [resource](RESOURCE_KEYS) and [schema](SCHEMA_KEYS)
+/// keys. Any other key is an "Unknown field" error, checked before the grammar reads the
+/// attribute, so this is the accepted set.
+pub fn keys() -> impl Iterator<Item = &'static str> {
+    RESOURCE_KEYS.iter().chain(SCHEMA_KEYS).copied()
+}
+
 /// Keys only a field takes.
 const FIELD_KEYS: &[&str] = &["optional", "required"];
 /// Keys only a type takes.
@@ -105,6 +157,15 @@ pub fn parse_all<T: ToTokens>(
     let good: Vec<NestedMeta> = metas
         .into_iter()
         .filter(|m| {
+            if let NestedMeta::Meta(meta) = m {
+                let key = meta.path().to_token_stream().to_string();
+                if !keys().any(|k| k == key) {
+                    let alts: Vec<&str> = keys().collect();
+                    errors
+                        .push(Error::unknown_field_path_with_alts(meta.path(), &alts).with_span(m));
+                    return false;
+                }
+            }
             errors
                 .handle(Raw::from_list(std::slice::from_ref(m)))
                 .is_some()
@@ -227,6 +288,14 @@ fn same(a: &NestedMeta, b: &NestedMeta) -> bool {
     a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
+/// The places a key of [`keys`] may stand.
+pub fn places(key: &str) -> Vec<Place> {
+    [Place::Spec, Place::Type, Place::Field]
+        .into_iter()
+        .filter(|&place| misplaced(key, place).is_none())
+        .collect()
+}
+
 /// Why `key` cannot stand at `place`, if it cannot.
 fn misplaced(key: &str, place: Place) -> Option<String> {
     if RESOURCE_KEYS.contains(&key) && place != Place::Spec {
@@ -289,6 +358,33 @@ mod tests {
     fn unknown_keys_get_a_suggestion() {
         let e = parse_at("#[kube_marker(min_lenght = 1)]", Place::Field).unwrap_err();
         assert!(e.to_string().contains("min_length"), "{e}");
+    }
+
+    #[test]
+    fn keys_is_the_accepted_set() {
+        for key in keys() {
+            let places = places(key);
+            assert!(!places.is_empty(), "{key}");
+            for place in places {
+                // A bare key may lack its value, but the grammar knows it.
+                if let Err(e) = parse_at(&format!("#[kube_marker({key})]"), place) {
+                    assert!(!e.to_string().contains("Unknown field"), "{key}: {e}");
+                }
+            }
+        }
+        for unknown in ["not_a_key", "min_lenght", "type"] {
+            let e = parse_at(&format!("#[kube_marker({unknown} = 1)]"), Place::Field).unwrap_err();
+            assert!(e.to_string().contains("Unknown field"), "{unknown}: {e}");
+        }
+        for key in RESOURCE_KEYS {
+            assert_eq!(places(key), [Place::Spec], "{key}");
+        }
+        for key in SCHEMA_KEYS {
+            assert!(places(key).iter().any(|&p| p != Place::Spec), "{key}");
+        }
+        assert_eq!(places("optional"), [Place::Field]);
+        assert_eq!(places("at_most_one_of"), [Place::Spec, Place::Type]);
+        assert_eq!(places("minimum"), [Place::Spec, Place::Type, Place::Field]);
     }
 
     #[test]
