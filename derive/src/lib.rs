@@ -34,7 +34,7 @@ fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
 #[proc_macro_derive(CustomResource, attributes(kube_marker, rbac, webhook))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    guarded(|| resource::expand(&input).unwrap_or_else(|e| e.write_errors()))
+    guarded(|| resource::expand(&input).unwrap_or_else(compile_errors))
 }
 
 /// Gives a struct or enum a CRD schema (`kubegen::KubeSchema`), shaped by its
@@ -49,9 +49,7 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
             kubegen_core::parse::markers::Place::Type,
             &mut errors,
         );
-        errors
-            .finish_with(tokens)
-            .unwrap_or_else(|e| e.write_errors())
+        errors.finish_with(tokens).unwrap_or_else(compile_errors)
     })
 }
 
@@ -126,7 +124,7 @@ fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::T
     let mut out = errors
         .finish()
         .err()
-        .map(|e| e.write_errors())
+        .map(compile_errors)
         .unwrap_or_default();
     out.extend(quote::quote!(#f #module));
     out
@@ -149,6 +147,15 @@ pub fn webhook_configuration(args: TokenStream, item: TokenStream) -> TokenStrea
     })
 }
 
+/// One `compile_error!` per problem, at its span, worded as the engine words it for both front
+/// ends (notes and help on their own lines).
+fn compile_errors(e: darling::Error) -> proc_macro2::TokenStream {
+    kubegen_core::parse::diagnostics::from_darling(e, &spans::locate)
+        .into_iter()
+        .map(|(span, d)| syn::Error::new(span, d.one_message()).to_compile_error())
+        .collect()
+}
+
 /// `item`, preceded by the errors of `parsed` if it failed.
 fn checked<T>(
     parsed: darling::Result<T>,
@@ -157,7 +164,7 @@ fn checked<T>(
     match parsed {
         Ok(_) => item,
         Err(e) => {
-            let mut out = e.write_errors();
+            let mut out = compile_errors(e);
             out.extend(item);
             out
         }

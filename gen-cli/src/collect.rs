@@ -206,24 +206,12 @@ fn attribute_markers(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: 
     }
 }
 
-/// darling's accumulated errors, each at the first token of its span and worded exactly as
-/// the derive's `compile_error!` (darling's own rendering, without the ` at key` its
-/// `Display` adds).
+/// darling's accumulated errors, each at the first token of its span (where the derive puts
+/// it), as the engine words them for both front ends.
 fn darling_errors(e: darling::Error, loc: impl Fn(proc_macro2::Span) -> Loc) -> Vec<Error> {
-    e.into_iter()
-        .map(|e| {
-            let at = loc(e.span());
-            let shown = e.to_string();
-            let message = e
-                .write_errors()
-                .into_iter()
-                .find_map(|t| match t {
-                    proc_macro2::TokenTree::Group(g) => syn::parse2::<syn::LitStr>(g.stream()).ok(),
-                    _ => None,
-                })
-                .map_or(shown, |lit| lit.value());
-            located(at, message)
-        })
+    kubegen_core::parse::diagnostics::from_darling(e, &|span| Some(loc(span)))
+        .into_iter()
+        .map(|(_, d)| d)
         .collect()
 }
 

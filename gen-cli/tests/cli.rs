@@ -161,6 +161,29 @@ fn writes_the_config_tree_then_checks_it() {
         stderr(&stale)
     );
     assert_eq!(ws.read(CRD), crd, "--check writes nothing");
+    // The fix is named as it runs where the user is: the installed binary, or `cargo run`
+    // inside kubegen's own workspace (which tells the program its package).
+    let check = |package: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kubegen"));
+        command.args(["manifests", "--check"]).current_dir(&ws.root);
+        match package {
+            Some(p) => command.env("CARGO_PKG_NAME", p),
+            None => command.env_remove("CARGO_PKG_NAME"),
+        };
+        command.output().unwrap()
+    };
+    let installed = check(None);
+    assert!(
+        stderr(&installed).contains("help: run `kubegen manifests`"),
+        "{}",
+        stderr(&installed)
+    );
+    let in_repo = check(Some("gen-cli"));
+    assert!(
+        stderr(&in_repo).contains("help: run `cargo run -p gen-cli -- manifests`"),
+        "{}",
+        stderr(&in_repo)
+    );
 }
 
 #[test]
@@ -217,13 +240,19 @@ fn attribute_errors_are_located_several_at_once() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        reports(
-            &err,
-            "api/src/lib.rs:8:19: error: Unknown field: `minimun`. Did you mean `minimum`?"
-        ),
+        reports(&err, "api/src/lib.rs:8:19: error: Unknown field: `minimun`"),
         "{err}"
     );
-    assert!(err.contains("Did you mean `list`?"), "{err}");
+    // The suggestion is a help that shows the fixed line, as rustc's do.
+    assert!(
+        err.contains("help: a key with a similar name exists: `minimum`\n")
+            && err.contains("#[kube_marker(minimum = 1)]"),
+        "{err}"
+    );
+    assert!(
+        err.contains("help: a value with a similar name exists: `list`"),
+        "{err}"
+    );
     assert!(!ws.exists("api/config"));
 }
 
@@ -730,7 +759,8 @@ fn webhook_errors_are_located() {
     let err = stderr(&out);
     assert!(
         reports(&err, "api/src/lib.rs:11:60: error: ")
-            && err.contains("unknown verb `craete`. Did you mean `create`?"),
+            && err.contains("unknown verb `craete`; the operations are")
+            && err.contains("help: a value with a similar name exists: `create`"),
         "{err}"
     );
 }
@@ -839,10 +869,7 @@ fn diagnostics_as_json_carry_rustc_fields() {
     let d = &objects[0];
     assert_eq!(d["$message_type"], "diagnostic");
     assert_eq!(d["level"], "error");
-    assert_eq!(
-        d["message"],
-        "Unknown field: `minimun`. Did you mean `minimum`?"
-    );
+    assert_eq!(d["message"], "Unknown field: `minimun`");
     let span = &d["spans"][0];
     assert_eq!(span["file_name"], "api/src/lib.rs");
     assert_eq!(span["is_primary"], true);
@@ -864,7 +891,10 @@ fn diagnostics_as_json_carry_rustc_fields() {
             .contains("--> api/src/lib.rs:8:19"),
         "{d}"
     );
-    assert!(d["children"].is_array());
+    let help = &d["children"][0];
+    assert_eq!(help["level"], "help");
+    assert_eq!(help["spans"][0]["suggested_replacement"], "minimum");
+    assert_eq!(help["spans"][0]["byte_start"], span["byte_start"]);
     assert!(
         stderr(&out).is_empty(),
         "JSON goes to stdout only: {}",

@@ -1,6 +1,7 @@
 //! Rust syntax → model (feature `parse`): the attributes and types that both the derive and
 //! the CLI read, parsed by one piece of code.
 
+pub mod diagnostics;
 mod docs;
 pub mod markers;
 pub mod rbac;

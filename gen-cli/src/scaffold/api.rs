@@ -75,9 +75,10 @@ pub fn run(args: &ApiArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     }
     if args.resource {
         println!(
-            "\nNext: edit {}, then `kubegen manifests`; try it with `kubectl apply -k \
-             config/crd`, `kubectl apply -k config/samples` and `cargo run`.",
-            types.display()
+            "\nNext: edit {}, then `{}`; try it with `kubectl apply -k config/crd`, `kubectl \
+             apply -k config/samples` and `cargo run`.",
+            types.display(),
+            crate::hint::command("manifests")
         );
     }
     Ok(())

@@ -103,7 +103,8 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     } else {
         format!("cd {} && ", root.display())
     };
-    println!("\nNext: {cd}kubegen create api --group <group> --version v1 --kind <Kind>");
+    let next = crate::hint::command("create api --group <group> --version v1 --kind <Kind>");
+    println!("\nNext: {cd}{next}");
     Ok(())
 }
 

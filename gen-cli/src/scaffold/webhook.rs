@@ -62,10 +62,11 @@ pub fn run(args: &WebhookArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     let types = super::api::types_file(&n, &n.version);
     if !root.join(&types).is_file() {
         return Err(Diagnostic::from(format!(
-            "{} {} has no types ({} does not exist): run `kubegen create api` first",
+            "{} {} has no types ({} does not exist): run `{}` first",
             n.kind,
             n.version,
-            types.display()
+            types.display(),
+            crate::hint::command("create api")
         )));
     }
     let mut changes = Changes::default();
@@ -192,8 +193,10 @@ fn conversion(
     if spokes.is_empty() {
         return Err(format!(
             "{} has one version, {}: a conversion webhook converts between versions; add one \
-             with `kubegen create api --version <another> --kind {}` first",
-            n.kind, n.version, n.kind
+             with `{}` first",
+            n.kind,
+            n.version,
+            crate::hint::command(&format!("create api --version <another> --kind {}", n.kind))
         ));
     }
     changes.insert(

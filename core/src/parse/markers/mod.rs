@@ -161,8 +161,8 @@ pub fn parse_all<T: ToTokens>(
                 let key = meta.path().to_token_stream().to_string();
                 if !keys().any(|k| k == key) {
                     let alts: Vec<&str> = keys().collect();
-                    errors
-                        .push(Error::unknown_field_path_with_alts(meta.path(), &alts).with_span(m));
+                    let path = meta.path();
+                    errors.push(Error::unknown_field_path_with_alts(path, &alts).with_span(path));
                     return false;
                 }
             }
