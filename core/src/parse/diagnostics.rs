@@ -73,13 +73,12 @@ mod tests {
 
         let e = darling::Error::custom(
             "unknown verb `lsit`. Did you mean `list`?; the verbs are get, list",
-        )
-        .at("verbs");
+        );
         let [(_, d)] = from_darling(e, &|_| None).try_into().unwrap();
         assert_eq!(d.message, "unknown verb `lsit`; the verbs are get, list");
         assert_eq!(d.help.unwrap().replacement, None);
 
-        let e = darling::Error::custom("plain").at("key");
+        let e = darling::Error::custom("plain");
         let [(_, d)] = from_darling(e, &|_| None).try_into().unwrap();
         assert_eq!((d.message.as_str(), d.help), ("plain", None));
     }
