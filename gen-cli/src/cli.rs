@@ -150,7 +150,8 @@ pub struct Options {
     /// The workspace or package manifest (default: found from the current directory).
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The output folder, relative to each package.
+    /// The output folder, relative to each package: the default parent of `crd-dir`,
+    /// `rbac-dir` and `webhook-dir`.
     #[arg(long, value_name = "DIR", default_value = "config")]
     pub out_dir: PathBuf,
     /// Write nothing; exit 1 and print a unified diff if any file is stale or missing.
@@ -159,19 +160,15 @@ pub struct Options {
     /// Print the manifests to standard output instead of writing files.
     #[arg(long)]
     pub stdout: bool,
-    /// The name of the ClusterRole (and of Roles without `role_name`).
-    #[arg(long, value_name = "NAME", default_value = "manager-role")]
-    pub role_name: String,
     /// Write Kubernetes types as this version has them (`v1_36`, `latest`; the k8s-openapi
     /// feature names) instead of the version the packages resolve. The CRD files then differ
     /// from what `crd()` renders unless the crate is built with that feature: for comparing
     /// with what controller-gen writes against another `k8s.io/api`.
     #[arg(long, value_name = "FEATURE", value_parser = kubernetes_version)]
     pub kubernetes: Option<u32>,
-    /// Shorten every description to this many bytes, as controller-gen's `maxDescLen`
-    /// (0 removes them). The files then differ from what `crd()` renders.
-    #[arg(long, value_name = "BYTES")]
-    pub max_desc_len: Option<usize>,
+    /// The project configuration's keys (`[package.metadata.kubegen]`), as flags.
+    #[command(flatten)]
+    pub config: crate::config::Flags,
 }
 
 /// The Kubernetes minor version a k8s-openapi feature name stands for.

@@ -10,8 +10,8 @@ use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 use kubegen_core::webhook;
 
-use crate::cli::Options;
 use crate::collect::{Collected, collect};
+use crate::config::Layout;
 use crate::output::Plan;
 use crate::source::Crate;
 use crate::workspace::Package;
@@ -93,33 +93,31 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
     }
 }
 
-/// Builds the package's manifests under `<package>/<out_dir>`.
-pub fn generate(package: &Package, options: &Options, what: What) -> Result<Generated, Vec<Error>> {
+/// Builds the package's manifests where its [`Layout`] puts them.
+pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Generated, Vec<Error>> {
     let collected = read(package)?;
-    let out = package.dir.join(&options.out_dir);
     let mut plan = Plan::default();
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     if what.crds {
-        let bases = out.join("crd").join("bases");
         let crd_options = crd::Options {
-            max_desc_len: options.max_desc_len,
+            max_desc_len: layout.max_desc_len,
         };
         let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
         for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
             match result {
                 Ok((file, content, w)) => {
-                    plan.files.insert(bases.join(file), content);
+                    plan.files.insert(layout.crd_dir.join(file), content);
                     warnings.extend(w);
                 }
                 Err(e) => errors.extend(e.0),
             }
         }
-        plan.owned_dirs.push(bases);
+        plan.owned_dirs.push(layout.crd_dir.clone());
     }
-    let roles = rbac::roles(&collected.rbac, &options.role_name);
+    let roles = rbac::roles(&collected.rbac, &layout.role_name);
     if what.rbac {
-        let role_file = out.join("rbac").join("role.yaml");
+        let role_file = layout.rbac_file.clone();
         if roles.is_empty() {
             plan.owned_files.push(role_file);
         } else {
@@ -128,7 +126,7 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
         }
     }
     if what.webhooks {
-        let file = out.join("webhook").join("manifests.yaml");
+        let file = layout.webhook_file.clone();
         match webhook::configurations(&collected.webhooks, &collected.webhook_names) {
             Ok(configs) if configs.is_empty() => plan.owned_files.push(file),
             Ok(configs) => {
@@ -137,6 +135,10 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
             }
             Err(e) => errors.extend(e),
         }
+    }
+    let header = layout.yaml_header();
+    for content in plan.files.values_mut() {
+        content.insert_str(0, &header);
     }
     // A type shared by several kinds is warned about once.
     warnings.sort();

@@ -8,7 +8,9 @@
 
 pub mod cli;
 pub mod collect;
+pub mod config;
 pub mod generate;
+pub mod header;
 pub mod output;
 pub mod scaffold;
 pub mod source;
@@ -180,10 +182,11 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Error
         ));
     }
     select_kubernetes(options, &packages).map_err(one)?;
+    let layouts = config::resolve_all(&packages, options)?;
     let mut all = Vec::new();
     let mut errors = Vec::new();
-    for package in &packages {
-        match generate(package, options, what) {
+    for (package, layout) in packages.iter().zip(&layouts) {
+        match generate(package, layout, what) {
             Ok(g) => all.push(g),
             Err(e) => errors.extend(e),
         }

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use gen_cli::cli::Options;
+use gen_cli::config::Layout;
 use gen_cli::generate::{What, generate};
 use gen_cli::workspace::Package;
 
@@ -22,6 +23,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         targets: vec![("input".into(), file.to_path_buf())],
         k8s_openapi: false,
         kubernetes: None,
+        config: Default::default(),
     };
     let options = Options {
         packages: Vec::new(),
@@ -29,16 +31,17 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         out_dir: "config".into(),
         check: true,
         stdout: false,
-        role_name: "manager-role".into(),
         kubernetes: None,
-        max_desc_len: None,
+        config: Default::default(),
     };
     let what = What {
         crds: true,
         rbac: true,
         webhooks: true,
     };
-    generate(&package, &options, what)
+    let layout = Layout::resolve(&package, &options.config, &options.out_dir)
+        .expect("the default layout resolves");
+    generate(&package, &layout, what)
         .map(|_| ())
         .map_err(|errors| errors.iter().map(gen_cli::format_error).collect())
 }

@@ -64,9 +64,8 @@ fn manifests(root: &Path) -> Result<(), String> {
         out_dir: "config".into(),
         check: false,
         stdout: false,
-        role_name: "manager-role".to_string(),
         kubernetes: None,
-        max_desc_len: None,
+        config: Default::default(),
     };
     if crate::generate_and_report(&options, What::ALL, false) {
         Ok(())
