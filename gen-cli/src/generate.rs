@@ -159,9 +159,19 @@ fn crd_file(
     defs: &[ResourceDef],
     options: &crd::Options,
 ) -> Result<(String, String, Vec<Warning>), Errors> {
-    let crd::Built { crd: c, warnings } = crd::build(defs, options)?;
+    let crd::Built {
+        crd: c,
+        mut warnings,
+    } = crd::build(defs, options)?;
     let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
     let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
+    // The size guard, on the CRD as written (descriptions shortened).
+    let problem = |message| Error::new(defs[0].markers.loc.as_ref(), &c.spec.names.kind, message);
+    match crd::size::check(&value) {
+        Ok(None) => {}
+        Ok(Some(warning)) => warnings.push(problem(warning)),
+        Err(error) => return Err(Errors(vec![problem(error)])),
+    }
     Ok((file, render::manifest(&[value]), warnings))
 }
 
