@@ -17,7 +17,8 @@ use clap::{Args, Parser, Subcommand};
         kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
         kubegen crd -p memcached-operator --stdout\n  \
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
-        kubegen webhook --stdout               the webhook configurations of every member\n\n\
+        kubegen webhook --stdout               the webhook configurations of every member\n  \
+        kubegen docs --check                   CI: the API reference (docs/api/) is fresh\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \
@@ -49,6 +50,9 @@ pub enum Command {
     },
     /// The webhook configurations only.
     Webhook(Options),
+    /// The API reference in Markdown: one page per API group and version, in `docs-dir`
+    /// (default `docs/api`).
+    Docs(DocsArgs),
     /// Start a new operator crate: Cargo.toml, src/main.rs on `kubegen::runtime`, the
     /// `config/` tree in kubebuilder's layout, a Dockerfile, a README and .gitignore.
     Init(InitArgs),
@@ -56,6 +60,28 @@ pub enum Command {
     /// `kubegen init`.
     #[command(subcommand)]
     Create(Create),
+}
+
+/// `kubegen docs`.
+#[derive(Debug, Clone, Args)]
+pub struct DocsArgs {
+    /// Common options.
+    #[command(flatten)]
+    pub options: Options,
+    /// The folder of the pages, relative to each package (`--docs-dir`).
+    #[arg(long, value_name = "DIR", conflicts_with = "docs_dir")]
+    pub out: Option<PathBuf>,
+}
+
+impl DocsArgs {
+    /// The options, `--out` as the docs folder.
+    pub fn options(self) -> Options {
+        let mut options = self.options;
+        if let Some(out) = self.out {
+            options.config.docs_dir = Some(out);
+        }
+        options
+    }
 }
 
 /// `kubegen init`.

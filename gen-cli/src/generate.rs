@@ -25,6 +25,8 @@ pub struct What {
     pub rbac: bool,
     /// The webhook configurations.
     pub webhooks: bool,
+    /// The API reference (`kubegen docs`).
+    pub docs: bool,
 }
 
 impl What {
@@ -33,6 +35,15 @@ impl What {
         crds: true,
         rbac: true,
         webhooks: true,
+        docs: false,
+    };
+
+    /// The API reference only: `kubegen docs`.
+    pub const DOCS: What = What {
+        crds: false,
+        rbac: false,
+        webhooks: false,
+        docs: true,
     };
 }
 
@@ -99,11 +110,11 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
     let mut plan = Plan::default();
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
+    let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
     if what.crds {
         let crd_options = crd::Options {
             max_desc_len: layout.max_desc_len,
         };
-        let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
         for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
             match result {
                 Ok((file, content, w)) => {
@@ -139,6 +150,13 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
     let header = layout.yaml_header();
     for content in plan.files.values_mut() {
         content.insert_str(0, &header);
+    }
+    if what.docs {
+        match crate::docs::pages(&kinds, layout) {
+            Ok(pages) => plan.files.extend(pages),
+            Err(e) => errors.extend(e),
+        }
+        plan.owned_dirs.push(layout.docs_dir.clone());
     }
     // A type shared by several kinds is warned about once.
     warnings.sort();

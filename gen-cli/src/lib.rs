@@ -9,6 +9,7 @@
 pub mod cli;
 pub mod collect;
 pub mod config;
+pub mod docs;
 pub mod generate;
 pub mod header;
 pub mod output;
@@ -35,12 +36,14 @@ pub fn run(cli: Cli) -> ExitCode {
             return scaffold::report(scaffold::webhook::run(&args));
         }
         Command::Manifests(o) => (o, What::ALL, false),
+        Command::Docs(args) => (args.options(), What::DOCS, false),
         Command::Crd(o) => (
             o,
             What {
                 crds: true,
                 rbac: false,
                 webhooks: false,
+                docs: false,
             },
             false,
         ),
@@ -50,6 +53,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 crds: false,
                 rbac: false,
                 webhooks: true,
+                docs: false,
             },
             false,
         ),
@@ -59,6 +63,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 crds: false,
                 rbac: true,
                 webhooks: false,
+                docs: false,
             },
             explain,
         ),
@@ -244,7 +249,8 @@ fn run_packages(options: &Options, what: What, explain: bool) -> Result<bool, Ve
         for d in &outcome.diffs {
             let _ = write!(stdout, "{d}");
         }
-        eprintln!("error: manifests are stale; run `cargo run -p gen-cli -- manifests`");
+        let command = if what.docs { "docs" } else { "manifests" };
+        eprintln!("error: {command} are stale; run `cargo run -p gen-cli -- {command}`");
         return Ok(false);
     }
     Ok(true)

@@ -38,6 +38,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         crds: true,
         rbac: true,
         webhooks: true,
+        docs: true,
     };
     let layout = Layout::resolve(&package, &options.config, &options.out_dir)
         .expect("the default layout resolves");
