@@ -31,6 +31,26 @@ pub fn default() {}
 
 const BOILERPLATE: &str = "/*\nCopyright YEAR The Gadget Authors.\n\nLicensed under the Apache License, Version 2.0.\n*/\n";
 
+/// A workspace of one member, `api`, declaring a Gadget, with `table` added to the manifest
+/// at `path`.
+fn gadget(name: &str, path: &str, table: &str) -> Workspace {
+    let ws = Workspace::new(name);
+    ws.write("api/src/lib.rs", GADGET);
+    append(&ws, path, table);
+    ws
+}
+
+/// A workspace of two members: `api` declares a Gadget, `web` a Widget.
+fn two_members(name: &str) -> Workspace {
+    let ws = Workspace::with_members(name, &["api", "web"]);
+    ws.write("api/src/lib.rs", GADGET);
+    let widget = GADGET
+        .replace("Gadget", "Widget")
+        .replace("gadget", "widget");
+    ws.write("web/src/lib.rs", &widget);
+    ws
+}
+
 /// Appends `text` to the manifest at `path`.
 fn append(ws: &Workspace, path: &str, text: &str) {
     let old = ws.read(path);
@@ -39,11 +59,8 @@ fn append(ws: &Workspace, path: &str, text: &str) {
 
 #[test]
 fn a_helm_chart_layout_with_a_license_header() {
-    let ws = Workspace::new("config-helm");
-    ws.write("api/src/lib.rs", GADGET);
-    ws.write("hack/boilerplate.go.txt", BOILERPLATE);
-    append(
-        &ws,
+    let ws = gadget(
+        "config-helm",
         "api/Cargo.toml",
         "[package.metadata.kubegen]\n\
          crd-dir = \"../charts/gadget/crds\"\n\
@@ -55,6 +72,7 @@ fn a_helm_chart_layout_with_a_license_header() {
          header-file = \"../hack/boilerplate.go.txt\"\n\
          year = 2026\n",
     );
+    ws.write("hack/boilerplate.go.txt", BOILERPLATE);
     let out = ws.run(&["manifests"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let license = "# Copyright 2026 The Gadget Authors.\n#\n# Licensed under the Apache License, Version 2.0.\n";
@@ -78,12 +96,10 @@ fn a_helm_chart_layout_with_a_license_header() {
         "api/src/lib.rs",
         &GADGET.replace("#[derive(CustomResource)]", ""),
     );
-    let stale = ws.run(&["manifests", "--check"]);
-    assert_eq!(stale.status.code(), Some(1), "{}", stderr(&stale));
+    let stale = ws.fails(&["manifests", "--check"]);
     assert!(
-        stderr(&stale).contains("would remove: charts/gadget/crds/example.com_gadgets.yaml"),
-        "{}",
-        stderr(&stale)
+        stale.contains("would remove: charts/gadget/crds/example.com_gadgets.yaml"),
+        "{stale}"
     );
     let out = ws.run(&["manifests"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -93,14 +109,7 @@ fn a_helm_chart_layout_with_a_license_header() {
 
 #[test]
 fn flags_override_the_package_which_overrides_the_workspace() {
-    let ws = Workspace::with_members("config-precedence", &["api", "web"]);
-    ws.write("api/src/lib.rs", GADGET);
-    ws.write(
-        "web/src/lib.rs",
-        &GADGET
-            .replace("Gadget", "Widget")
-            .replace("gadget", "widget"),
-    );
+    let ws = two_members("config-precedence");
     ws.write("hack/boilerplate.go.txt", BOILERPLATE);
     ws.write("api/header.txt", "# api's own YEAR header\n");
     ws.write("flag-header.txt", "Flag header YEAR.\n");
@@ -195,14 +204,7 @@ fn flags_override_the_package_which_overrides_the_workspace() {
 
 #[test]
 fn a_folder_configured_twice_is_an_error_and_nothing_is_written() {
-    let ws = Workspace::with_members("config-twice", &["api", "web"]);
-    ws.write("api/src/lib.rs", GADGET);
-    ws.write(
-        "web/src/lib.rs",
-        &GADGET
-            .replace("Gadget", "Widget")
-            .replace("gadget", "widget"),
-    );
+    let ws = two_members("config-twice");
     for member in ["api", "web"] {
         append(
             &ws,
@@ -210,9 +212,7 @@ fn a_folder_configured_twice_is_an_error_and_nothing_is_written() {
             "[package.metadata.kubegen]\ncrd-dir = \"../chart/crds\"\n",
         );
     }
-    let out = ws.run(&["manifests"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = ws.fails(&["manifests"]);
     assert!(
         err.contains("`api`'s crd-dir and `web`'s crd-dir are both ")
             && err.contains("chart/crds: a folder kubegen writes is configured twice"),
@@ -222,48 +222,38 @@ fn a_folder_configured_twice_is_an_error_and_nothing_is_written() {
 
     // Within one package: the RBAC file in the folder of CRDs (kubegen removes the stale
     // files there) is refused too.
-    let out = ws.run(&["manifests", "-p", "api", "--rbac-dir", "../chart/crds"]);
-    assert_eq!(out.status.code(), Some(1));
+    let err = ws.fails(&["manifests", "-p", "api", "--rbac-dir", "../chart/crds"]);
     assert!(
-        stderr(&out).contains("`api`'s crd-dir and `api`'s rbac-dir are both "),
-        "{}",
-        stderr(&out)
+        err.contains("`api`'s crd-dir and `api`'s rbac-dir are both "),
+        "{err}"
     );
 }
 
 #[test]
 fn a_folder_outside_the_workspace_is_an_error_at_its_key() {
-    let ws = Workspace::new("config-outside");
-    ws.write("api/src/lib.rs", GADGET);
-    append(
-        &ws,
+    let ws = gadget(
+        "config-outside",
         "api/Cargo.toml",
         "[package.metadata.kubegen]\ndocs-dir = \"docs\"\ncrd-dir = \"../../elsewhere\"\n",
     );
-    let out = ws.run(&["manifests"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = ws.fails(&["manifests"]);
     assert!(
         err.contains("api/Cargo.toml:11:1: error: `crd-dir` `../../elsewhere` of `api` is ")
             && err.contains("outside the workspace"),
         "{err}"
     );
-    let flag = ws.run(&["manifests", "--rbac-dir", "/tmp"]);
-    assert_eq!(flag.status.code(), Some(1));
+    let flag = ws.fails(&["manifests", "--rbac-dir", "/tmp"]);
     assert!(
-        stderr(&flag).contains("error: `rbac-dir` `/tmp` of `api` is /tmp, outside the workspace"),
-        "{}",
-        stderr(&flag)
+        flag.contains("error: `rbac-dir` `/tmp` of `api` is /tmp, outside the workspace"),
+        "{flag}"
     );
     assert!(!ws.exists("api/config"));
 }
 
 #[test]
 fn unknown_keys_wrong_values_and_missing_headers_are_located() {
-    let ws = Workspace::new("config-keys");
-    ws.write("api/src/lib.rs", GADGET);
-    append(
-        &ws,
+    let ws = gadget(
+        "config-keys",
         "Cargo.toml",
         "[workspace.metadata.kubegen]\ncrd_dir = \"crds\"\n",
     );
@@ -272,9 +262,7 @@ fn unknown_keys_wrong_values_and_missing_headers_are_located() {
         "api/Cargo.toml",
         "[package.metadata.kubegen]\nmax-desc-len = \"short\"\nrole-file = \"rbac/role.yaml\"\nheader-file = \"missing.txt\"\n",
     );
-    let out = ws.run(&["manifests"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = ws.fails(&["manifests"]);
     assert!(
         err.contains("Cargo.toml:6:1: error: unknown key `crd_dir` in the kubegen table")
             && err.contains("did you mean `crd-dir`?"),
@@ -283,9 +271,7 @@ fn unknown_keys_wrong_values_and_missing_headers_are_located() {
     // Once the workspace's key is fixed, each of the package's problems is reported.
     let fixed = ws.read("Cargo.toml").replace("crd_dir", "crd-dir");
     ws.write("Cargo.toml", &fixed);
-    let out = ws.run(&["manifests"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = ws.fails(&["manifests"]);
     assert!(
         err.contains(
             "api/Cargo.toml:10:1: error: `max-desc-len` must be a whole number, 0 or more"

@@ -60,9 +60,7 @@ fn a_crd_too_large_for_client_side_apply_is_written_with_a_warning() {
 fn a_crd_too_large_to_store_is_an_error_and_nothing_is_written() {
     let ws = Workspace::new("size-error");
     ws.write("api/src/lib.rs", &big_kind(6));
-    let out = ws.run(&["manifests"]);
-    assert_eq!(out.status.code(), Some(1));
-    let err = stderr(&out);
+    let err = ws.fails(&["manifests"]);
     assert!(
         err.contains("api/src/lib.rs:7:12: error: Big: the CRD is ")
             && err.contains("more than etcd accepts in one request (1,572,864 bytes"),

@@ -53,6 +53,13 @@ impl Workspace {
         self.root.join(path).exists()
     }
 
+    /// Runs kubegen expecting it to fail (exit code 1): its stderr.
+    pub fn fails(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        stderr(&out)
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_kubegen"))
             .args(args)
