@@ -116,11 +116,10 @@ impl Layout {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let resolver = Resolver {
+        let mut r = Resolver {
             package,
             errors: Vec::new(),
         };
-        let mut r = resolver;
         let crd_dir = r.dir("crd-dir", &flags.crd_dir, out_dir.join("crd").join("bases"));
         let rbac_dir = r.dir("rbac-dir", &flags.rbac_dir, out_dir.join("rbac"));
         let webhook_dir = r.dir("webhook-dir", &flags.webhook_dir, out_dir.join("webhook"));
@@ -198,7 +197,7 @@ pub fn resolve_all(packages: &[Package], options: &Options) -> Result<Vec<Layout
 
 /// Every package's folders are its own: a folder kubegen owns (crd-dir, docs-dir) holds
 /// nothing else, and no two files are the same, within a package or across packages.
-pub fn check_distinct(layouts: &[(&str, &Layout)]) -> Result<(), Vec<Error>> {
+fn check_distinct(layouts: &[(&str, &Layout)]) -> Result<(), Vec<Error>> {
     let outputs: Vec<(&str, &str, &Path, bool)> = layouts
         .iter()
         .flat_map(|(name, layout)| {
@@ -228,8 +227,8 @@ pub fn check_distinct(layouts: &[(&str, &Layout)]) -> Result<(), Vec<Error>> {
                     None,
                     "",
                     format!(
-                        "`{p1}`'s {k1} and `{p2}`'s {k2} are both {}: a folder kubegen writes \
-                         is configured twice; give each its own folder (in \
+                        "`{p1}`'s {k1} and `{p2}`'s {k2} both write to {}: a folder kubegen \
+                         writes is configured twice; give each its own (in \
                          [package.metadata.kubegen], or with the flags)",
                         display(&shared)
                     ),

@@ -214,7 +214,7 @@ fn a_folder_configured_twice_is_an_error_and_nothing_is_written() {
     }
     let err = ws.fails(&["manifests"]);
     assert!(
-        err.contains("`api`'s crd-dir and `web`'s crd-dir are both ")
+        err.contains("`api`'s crd-dir and `web`'s crd-dir both write to ")
             && err.contains("chart/crds: a folder kubegen writes is configured twice"),
         "{err}"
     );
@@ -224,7 +224,7 @@ fn a_folder_configured_twice_is_an_error_and_nothing_is_written() {
     // files there) is refused too.
     let err = ws.fails(&["manifests", "-p", "api", "--rbac-dir", "../chart/crds"]);
     assert!(
-        err.contains("`api`'s crd-dir and `api`'s rbac-dir are both "),
+        err.contains("`api`'s crd-dir and `api`'s rbac-dir both write to "),
         "{err}"
     );
 }
