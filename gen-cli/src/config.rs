@@ -89,7 +89,7 @@ pub struct Layout {
     pub header: Option<String>,
 }
 
-/// The keys [`Layout`] reads, and those `kubegen init`/`create` keep in the same table.
+/// The keys [`Layout`] reads.
 const KEYS: &[&str] = &[
     "crd-dir",
     "rbac-dir",
@@ -100,9 +100,10 @@ const KEYS: &[&str] = &[
     "max-desc-len",
     "header-file",
     "year",
-    "domain",
-    "namespace",
 ];
+
+/// The keys `kubegen init` writes for `kubegen create` in the same table.
+const SCAFFOLD_KEYS: &[&str] = &["domain", "namespace"];
 
 impl Layout {
     /// The layout of `package`: each key from its flag, else the package's table, else the
@@ -249,7 +250,7 @@ fn unknown_keys(table: &Table) -> Vec<Error> {
         return Vec::new();
     };
     map.keys()
-        .filter(|key| !KEYS.contains(&key.as_str()))
+        .filter(|key| !KEYS.contains(&key.as_str()) && !SCAFFOLD_KEYS.contains(&key.as_str()))
         .map(|key| {
             let near = KEYS
                 .iter()
@@ -263,7 +264,7 @@ fn unknown_keys(table: &Table) -> Vec<Error> {
                 "",
                 format!(
                     "unknown key `{key}` in the kubegen table (keys: {}){near}",
-                    KEYS[..9].join(", ")
+                    KEYS.join(", ")
                 ),
             )
         })
