@@ -144,6 +144,11 @@ fn pages_follow_the_configuration_and_are_checked_and_removed_like_manifests() {
     ] {
         assert!(page.contains(expected), "{expected}\nnot in:\n{page}");
     }
+    let index = ws.read("site/reference/README.md");
+    assert!(
+        index.ends_with("# API reference\n\n- [example.com/v1](example.com_v1.md): [Widget](example.com_v1.md#kind-widget)\n"),
+        "{index}"
+    );
     assert!(!ws.exists("api/config"), "docs write no manifests");
 
     let fresh = ws.run(&["docs", "--check"]);

@@ -37,8 +37,8 @@ pub struct Page {
     pub content: String,
 }
 
-/// The pages for `kinds`, sorted by file name, linking k8s-openapi types to the reference of
-/// Kubernetes 1.`minor`.
+/// The pages for `kinds` (an [`INDEX`] first, then one per group and version, sorted), linking
+/// k8s-openapi types to the reference of Kubernetes 1.`minor`.
 pub fn pages(kinds: &[Kind], minor: u32) -> Vec<Page> {
     let mut by_page: BTreeMap<(String, String), Vec<Version>> = BTreeMap::new();
     for kind in kinds {
@@ -64,17 +64,37 @@ pub fn pages(kinds: &[Kind], minor: u32) -> Vec<Page> {
                 });
         }
     }
-    by_page
+    let mut index = String::from("# API reference\n\n");
+    let mut pages: Vec<Page> = by_page
         .into_iter()
         .map(|((group, version), mut kinds)| {
             kinds.sort_by(|a, b| a.crd.spec.names.kind.cmp(&b.crd.spec.names.kind));
+            let file = format!("{group}_{version}.md");
+            let names: Vec<String> = kinds
+                .iter()
+                .map(|k| format!("[{0}]({file}#{1})", k.kind(), kind_anchor(k.kind())))
+                .collect();
+            let _ = writeln!(index, "- [{group}/{version}]({file}): {}", names.join(", "));
             Page {
-                file: format!("{group}_{version}.md"),
                 content: page(&group, &version, &kinds, minor),
+                file,
             }
         })
-        .collect()
+        .collect();
+    if !pages.is_empty() {
+        pages.insert(
+            0,
+            Page {
+                file: INDEX.to_string(),
+                content: index,
+            },
+        );
+    }
+    pages
 }
+
+/// The index page: each group and version, with its kinds.
+pub const INDEX: &str = "README.md";
 
 /// One version of one kind.
 struct Version<'a> {
