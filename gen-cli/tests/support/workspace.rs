@@ -69,6 +69,12 @@ impl Workspace {
     }
 }
 
+/// Whether `stderr` reports `message` at `loc` (`file:line:col`), in whichever layout the
+/// diagnostics are printed.
+pub fn reports(stderr: &str, loc: &str, message: &str) -> bool {
+    stderr.contains(loc) && stderr.contains(message)
+}
+
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
