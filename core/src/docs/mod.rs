@@ -117,6 +117,7 @@ struct Section<'a> {
     path: String,
     schema: &'a Schema,
     title: String,
+    anchor: String,
     uses: Vec<(usize, String)>,
 }
 
@@ -141,12 +142,12 @@ fn sections<'a>(kinds: &'a [Version]) -> (Vec<Section<'a>>, HashMap<String, Stri
     }
     let mut anchors = HashMap::new();
     let mut used: HashMap<String, usize> = HashMap::new();
-    for (key, section) in &found {
+    for (key, section) in &mut found {
         let base = anchor_of(&section.title);
         let n = used.entry(base.clone()).or_default();
         *n += 1;
-        let anchor = if *n == 1 { base } else { format!("{base}-{n}") };
-        anchors.insert(key.clone(), anchor);
+        section.anchor = if *n == 1 { base } else { format!("{base}-{n}") };
+        anchors.insert(key.clone(), section.anchor.clone());
     }
     (found.into_iter().map(|(_, s)| s).collect(), anchors)
 }
@@ -181,6 +182,7 @@ fn collect<'a>(
                 path: path.to_string(),
                 schema,
                 title,
+                anchor: String::new(),
                 uses: vec![(kind, path.to_string())],
             },
         ));
@@ -298,11 +300,10 @@ fn page(group: &str, version: &str, kinds: &[Version], minor: u32) -> String {
             anchors: &anchors,
             minor,
         };
-        let key = section_key(v, &section.path).unwrap_or_default();
         let _ = write!(
             out,
             "\n<a id=\"{}\"></a>\n\n### {}\n\n",
-            anchors[&key], section.title
+            section.anchor, section.title
         );
         let uses: Vec<String> = section
             .uses
