@@ -64,7 +64,8 @@ fn a_crd_too_large_to_store_is_an_error_and_nothing_is_written() {
     let err = ws.fails(&["manifests"]);
     assert!(
         reports(&err, "api/src/lib.rs:7:12", "the CRD is ")
-            && err.contains("more than etcd accepts in one request (1,572,864 bytes"),
+            && err.contains("too large for etcd")
+            && err.contains("etcd accepts at most 1,572,864 bytes in one request"),
         "{err}"
     );
     assert!(!ws.exists("api/config"), "nothing is written");
