@@ -120,6 +120,7 @@ fn flags_override_the_package_which_overrides_the_workspace() {
          crd-dir = \"deploy/crds\"\n\
          rbac-dir = \"deploy/rbac\"\n\
          webhook-dir = \"deploy/webhook\"\n\
+         docs-dir = \"deploy/docs\"\n\
          role-name = \"workspace-role\"\n\
          role-file = \"workspace.yaml\"\n\
          max-desc-len = 0\n\
@@ -133,14 +134,17 @@ fn flags_override_the_package_which_overrides_the_workspace() {
          crd-dir = \"crds\"\n\
          rbac-dir = \"rbac\"\n\
          webhook-dir = \"webhook\"\n\
+         docs-dir = \"reference\"\n\
          role-name = \"package-role\"\n\
          role-file = \"package.yaml\"\n\
          max-desc-len = 30\n\
          header-file = \"header.txt\"\n\
          year = 2021\n",
     );
-    let out = ws.run(&["manifests"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    for command in ["manifests", "docs"] {
+        let out = ws.run(&[command]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
 
     // `web` has no table: the workspace's keys, its paths under `web/`, the header file
     // relative to the workspace's manifest.
@@ -153,6 +157,11 @@ fn flags_override_the_package_which_overrides_the_workspace() {
     let role = ws.read("web/deploy/rbac/workspace.yaml");
     assert!(role.contains("  name: workspace-role\n"), "{role}");
     assert!(ws.exists("web/deploy/webhook/manifests.yaml"));
+    let page = ws.read("web/deploy/docs/example.com_v1.md");
+    assert!(
+        page.starts_with("<!--\nCopyright 2020 The Gadget Authors.\n"),
+        "{page}"
+    );
 
     // `api`'s own keys win, its header file relative to its manifest.
     let crd = ws.read("api/crds/example.com_gadgets.yaml");
@@ -167,6 +176,7 @@ fn flags_override_the_package_which_overrides_the_workspace() {
     let role = ws.read("api/rbac/package.yaml");
     assert!(role.contains("  name: package-role\n"), "{role}");
     assert!(ws.exists("api/webhook/manifests.yaml"));
+    assert!(ws.exists("api/reference/example.com_v1.md"));
 
     // The flags win over both; a flag's header file is relative to the current folder.
     let out = ws.run(&[
@@ -200,6 +210,9 @@ fn flags_override_the_package_which_overrides_the_workspace() {
     let role = ws.read("api/flag/rbac/flag.yaml");
     assert!(role.contains("  name: flag-role\n"), "{role}");
     assert!(ws.exists("api/flag/webhook/manifests.yaml"));
+    let out = ws.run(&["docs", "-p", "api", "--docs-dir", "flag/docs"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(ws.exists("api/flag/docs/example.com_v1.md"));
 }
 
 #[test]
