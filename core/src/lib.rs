@@ -9,6 +9,8 @@
 
 pub mod check;
 pub mod crd;
+#[cfg(feature = "k8s")]
+pub mod docs;
 pub mod known;
 pub mod model;
 #[cfg(feature = "parse")]

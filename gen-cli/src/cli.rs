@@ -22,6 +22,7 @@ use crate::report::{Color, MessageFormat};
         kubegen crd -p memcached-operator --stdout\n  \
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
         kubegen webhook --stdout               the webhook configurations of every member\n  \
+        kubegen docs --check                   CI: the API reference (docs/api/) is fresh\n  \
         kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
@@ -61,6 +62,9 @@ pub enum Command {
     },
     /// The webhook configurations only.
     Webhook(Options),
+    /// The API reference in Markdown: one page per API group and version, in `docs-dir`
+    /// (default `docs/api`).
+    Docs(DocsArgs),
     /// Start a new operator crate: Cargo.toml, src/main.rs on `kubegen::runtime`, the
     /// `config/` tree in kubebuilder's layout, a Dockerfile, a README and .gitignore.
     Init(InitArgs),
@@ -71,6 +75,28 @@ pub enum Command {
     /// The marker reference: every key of `#[kube_marker]`, `#[rbac]` and `#[webhook]` with
     /// the controller-gen marker it mirrors, or one key's whole entry.
     Markers(MarkersArgs),
+}
+
+/// `kubegen docs`.
+#[derive(Debug, Clone, Args)]
+pub struct DocsArgs {
+    /// Common options.
+    #[command(flatten)]
+    pub options: Options,
+    /// The folder of the pages, relative to each package (`--docs-dir`).
+    #[arg(long, value_name = "DIR", conflicts_with = "docs_dir")]
+    pub out: Option<PathBuf>,
+}
+
+impl DocsArgs {
+    /// The options, `--out` as the docs folder.
+    pub fn options(self) -> Options {
+        let mut options = self.options;
+        if let Some(out) = self.out {
+            options.config.docs_dir = Some(out);
+        }
+        options
+    }
 }
 
 /// `kubegen init`.
@@ -173,7 +199,8 @@ pub struct Options {
     /// The workspace or package manifest (default: found from the current directory).
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// The output folder, relative to each package.
+    /// The output folder, relative to each package: the default parent of `crd-dir`,
+    /// `rbac-dir` and `webhook-dir`.
     #[arg(long, value_name = "DIR", default_value = "config")]
     pub out_dir: PathBuf,
     /// Write nothing; exit 1 and print a unified diff if any file is stale or missing.
@@ -182,19 +209,15 @@ pub struct Options {
     /// Print the manifests to standard output instead of writing files.
     #[arg(long)]
     pub stdout: bool,
-    /// The name of the ClusterRole (and of Roles without `role_name`).
-    #[arg(long, value_name = "NAME", default_value = "manager-role")]
-    pub role_name: String,
     /// Write Kubernetes types as this version has them (`v1_36`, `latest`; the k8s-openapi
     /// feature names) instead of the version the packages resolve. The CRD files then differ
     /// from what `crd()` renders unless the crate is built with that feature: for comparing
     /// with what controller-gen writes against another `k8s.io/api`.
     #[arg(long, value_name = "FEATURE", value_parser = kubernetes_version)]
     pub kubernetes: Option<u32>,
-    /// Shorten every description to this many bytes, as controller-gen's `maxDescLen`
-    /// (0 removes them). The files then differ from what `crd()` renders.
-    #[arg(long, value_name = "BYTES")]
-    pub max_desc_len: Option<usize>,
+    /// The project configuration's keys (`[package.metadata.kubegen]`), as flags.
+    #[command(flatten)]
+    pub config: crate::config::Flags,
 }
 
 /// The Kubernetes minor version a k8s-openapi feature name stands for.

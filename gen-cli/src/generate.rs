@@ -10,8 +10,8 @@ use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 use kubegen_core::webhook;
 
-use crate::cli::Options;
 use crate::collect::{Collected, collect};
+use crate::config::Layout;
 use crate::output::Plan;
 use crate::source::Crate;
 use crate::workspace::Package;
@@ -25,6 +25,8 @@ pub struct What {
     pub rbac: bool,
     /// The webhook configurations.
     pub webhooks: bool,
+    /// The API reference (`kubegen docs`).
+    pub docs: bool,
 }
 
 impl What {
@@ -33,24 +35,36 @@ impl What {
         crds: true,
         rbac: true,
         webhooks: true,
+        docs: false,
+    };
+
+    /// The API reference only: `kubegen docs`.
+    pub const DOCS: What = What {
+        crds: false,
+        rbac: false,
+        webhooks: false,
+        docs: true,
     };
     /// `kubegen crd`.
     pub const CRDS: What = What {
         crds: true,
         rbac: false,
         webhooks: false,
+        docs: false,
     };
     /// `kubegen rbac`.
     pub const RBAC: What = What {
         crds: false,
         rbac: true,
         webhooks: false,
+        docs: false,
     };
     /// `kubegen webhook`.
     pub const WEBHOOKS: What = What {
         crds: false,
         rbac: false,
         webhooks: true,
+        docs: false,
     };
 }
 
@@ -111,33 +125,31 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
     }
 }
 
-/// Builds the package's manifests under `<package>/<out_dir>`.
-pub fn generate(package: &Package, options: &Options, what: What) -> Result<Generated, Vec<Error>> {
+/// Builds the package's manifests where its [`Layout`] puts them.
+pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Generated, Vec<Error>> {
     let collected = read(package)?;
-    let out = package.dir.join(&options.out_dir);
     let mut plan = Plan::default();
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
+    let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
     if what.crds {
-        let bases = out.join("crd").join("bases");
         let crd_options = crd::Options {
-            max_desc_len: options.max_desc_len,
+            max_desc_len: layout.max_desc_len,
         };
-        let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
         for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
             match result {
                 Ok((file, content, w)) => {
-                    plan.files.insert(bases.join(file), content);
+                    plan.files.insert(layout.crd_dir.join(file), content);
                     warnings.extend(w);
                 }
                 Err(e) => errors.extend(e.0),
             }
         }
-        plan.owned_dirs.push(bases);
+        plan.owned_dirs.push(layout.crd_dir.clone());
     }
-    let roles = rbac::roles(&collected.rbac, &options.role_name);
+    let roles = rbac::roles(&collected.rbac, &layout.role_name);
     if what.rbac {
-        let role_file = out.join("rbac").join("role.yaml");
+        let role_file = layout.rbac_file.clone();
         if roles.is_empty() {
             plan.owned_files.push(role_file);
         } else {
@@ -146,7 +158,7 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
         }
     }
     if what.webhooks {
-        let file = out.join("webhook").join("manifests.yaml");
+        let file = layout.webhook_file.clone();
         match webhook::configurations(&collected.webhooks, &collected.webhook_names) {
             Ok(configs) if configs.is_empty() => plan.owned_files.push(file),
             Ok(configs) => {
@@ -155,6 +167,17 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
             }
             Err(e) => errors.extend(e),
         }
+    }
+    let header = layout.yaml_header();
+    for content in plan.files.values_mut() {
+        content.insert_str(0, &header);
+    }
+    if what.docs {
+        match crate::docs::pages(&kinds, layout) {
+            Ok(pages) => plan.files.extend(pages),
+            Err(e) => errors.extend(e),
+        }
+        plan.owned_dirs.push(layout.docs_dir.clone());
     }
     // A type shared by several kinds is warned about once.
     warnings.sort();
@@ -175,9 +198,20 @@ fn crd_file(
     defs: &[ResourceDef],
     options: &crd::Options,
 ) -> Result<(String, String, Vec<Warning>), Errors> {
-    let crd::Built { crd: c, warnings } = crd::build(defs, options)?;
+    let crd::Built {
+        crd: c,
+        mut warnings,
+    } = crd::build(defs, options)?;
     let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
     let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
+    // The size guard, on the CRD as written (descriptions shortened).
+    let at = defs[0].markers.loc.as_ref();
+    let kind = &c.spec.names.kind;
+    match crd::size::check(&value) {
+        Ok(None) => {}
+        Ok(Some(warning)) => warnings.push(Warning::warning(at, kind, warning)),
+        Err(error) => return Err(Errors(vec![Error::new(at, kind, error)])),
+    }
     Ok((file, render::manifest(&[value]), warnings))
 }
 

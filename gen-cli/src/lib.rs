@@ -12,7 +12,10 @@
 
 pub mod cli;
 pub mod collect;
+pub mod config;
+pub mod docs;
 pub mod generate;
+pub mod header;
 pub mod hint;
 mod kubernetes;
 pub mod manifests;
@@ -45,6 +48,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Markers(args) => markers::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
+        Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),
         Command::Crd(o) => manifests::run(&o, What::CRDS, false, &reporter),
         Command::Webhook(o) => manifests::run(&o, What::WEBHOOKS, false, &reporter),
         Command::Rbac { options, explain } => {

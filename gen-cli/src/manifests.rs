@@ -9,7 +9,7 @@ use crate::cli::Options;
 use crate::generate::{Generated, What, display, generate};
 use crate::output::Plan;
 use crate::report::Reporter;
-use crate::{hint, kubernetes, workspace};
+use crate::{config, hint, kubernetes, workspace};
 
 /// Generates `what` for the packages `options` selects, in memory: every package's files (with
 /// their warnings), or every error of every package. Selects the Kubernetes version (once per
@@ -25,10 +25,11 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
         ]);
     }
     kubernetes::select(options, &packages).map_err(|e| vec![e])?;
+    let layouts = config::resolve_all(&packages, options)?;
     let mut all = Vec::new();
     let mut errors = Vec::new();
-    for package in &packages {
-        match generate(package, options, what) {
+    for (package, layout) in packages.iter().zip(&layouts) {
+        match generate(package, layout, what) {
             Ok(g) => all.push(g),
             Err(e) => errors.extend(e),
         }
@@ -99,8 +100,9 @@ pub fn run(options: &Options, what: What, explain: bool, reporter: &Reporter) ->
         for d in &outcome.diffs {
             let _ = write!(stdout, "{d}");
         }
-        reporter.emit_all(&[Diagnostic::plain("manifests are stale")
-            .with_help(format!("run `{}`", hint::command("manifests")), None)]);
+        let command = if what.docs { "docs" } else { "manifests" };
+        reporter.emit_all(&[Diagnostic::plain(format!("{command} are stale"))
+            .with_help(format!("run `{}`", hint::command(command)), None)]);
         return false;
     }
     true

@@ -16,7 +16,7 @@ use crate::generate::display;
 pub struct Plan {
     /// Every file to write, with its content.
     pub files: BTreeMap<PathBuf, String>,
-    /// Folders whose kubegen-written `.yaml` files are removed when not in `files`.
+    /// Folders whose kubegen-written `.yaml` and `.md` files are removed when not in `files`.
     pub owned_dirs: Vec<PathBuf>,
     /// Files removed if kubegen wrote them (a role file when no `#[rbac]` is left).
     pub owned_files: Vec<PathBuf>,
@@ -43,9 +43,10 @@ impl std::fmt::Display for WriteError {
     }
 }
 
-/// True if kubegen wrote this content (it starts with [`HEADER`]).
+/// True if kubegen wrote this content (its [`HEADER`] line comes first, or after the
+/// project's header).
 pub fn is_ours(content: &str) -> bool {
-    content.starts_with(HEADER)
+    crate::header::is_ours(content)
 }
 
 /// Several plans (one per package) as one: applying it checks every file before writing any.
@@ -73,7 +74,7 @@ impl Plan {
             match fs::read_to_string(path) {
                 Ok(old) if old == *content => {}
                 Ok(old) if !is_ours(&old) => refused.push(WriteError(format!(
-                    "{}: exists and was not written by kubegen (its first line is not `{}`); \
+                    "{}: exists and was not written by kubegen (it has no `{}` line at its top); \
                      move it away or delete it, kubegen will not overwrite it",
                     display(path),
                     HEADER.trim_end()
@@ -128,7 +129,7 @@ fn stale_files(dir: &Path, planned: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> 
     };
     let mut stale: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "md"))
         .filter(|p| !planned.contains_key(p))
         .filter(|p| fs::read_to_string(p).is_ok_and(|c| is_ours(&c)))
         .collect();

@@ -4,6 +4,8 @@ use std::path::{Path, PathBuf};
 
 use cargo_metadata::{MetadataCommand, TargetKind};
 
+use crate::config::{Sources, Table};
+
 /// A workspace member that uses kubegen.
 #[derive(Debug, Clone)]
 pub struct Package {
@@ -18,6 +20,8 @@ pub struct Package {
     /// The Kubernetes minor version its k8s-openapi dependency names (`v1_33` → 33, `latest`
     /// → 37, `earliest` → 33), if it names one.
     pub kubernetes: Option<u32>,
+    /// Its `[package.metadata.kubegen]` and the workspace's defaults.
+    pub config: crate::config::Sources,
 }
 
 /// The Kubernetes minor version a k8s-openapi 0.29 dependency's features name, if any.
@@ -80,6 +84,11 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         .exec()
         .map_err(|e| format!("cannot read the workspace with `cargo metadata`: {e}"))?;
     let members: Vec<&cargo_metadata::Package> = metadata.workspace_packages();
+    let workspace_root = metadata.workspace_root.as_std_path().to_path_buf();
+    let defaults = Table {
+        manifest: workspace_root.join("Cargo.toml"),
+        values: metadata.workspace_metadata["kubegen"].clone(),
+    };
     for name in only {
         if !members.iter().any(|p| p.name.as_str() == name) {
             let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
@@ -126,6 +135,14 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
                 .iter()
                 .filter(|d| d.name == "k8s-openapi")
                 .find_map(|d| kubernetes_of(&d.features)),
+            config: Sources {
+                package: Table {
+                    manifest: p.manifest_path.as_std_path().to_path_buf(),
+                    values: p.metadata["kubegen"].clone(),
+                },
+                workspace: defaults.clone(),
+                workspace_root: workspace_root.clone(),
+            },
         })
         .collect();
     Ok(packages)

@@ -6,8 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use gen_cli::cli::Options;
-use gen_cli::generate::{What, generate};
+use gen_cli::config::Layout;
+use gen_cli::generate::{Generated, What, generate};
 use gen_cli::workspace::Package;
+use kubegen_core::model::Diagnostic;
 
 /// The repository's root.
 fn root() -> PathBuf {
@@ -22,10 +24,23 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         targets: vec![("input".into(), file.to_path_buf())],
         k8s_openapi: false,
         kubernetes: None,
+        config: Default::default(),
     };
-    generate(&package, &options(), What::ALL)
+    manifests_and_docs(&package)
         .map(|_| ())
         .map_err(|errors| errors.iter().map(ToString::to_string).collect())
+}
+
+/// What `kubegen manifests` and `kubegen docs` make of `package`, in memory.
+fn manifests_and_docs(package: &Package) -> Result<Generated, Vec<Diagnostic>> {
+    let options = options();
+    let what = What {
+        docs: true,
+        ..What::ALL
+    };
+    let layout = Layout::resolve(package, &options.config, &options.out_dir)
+        .expect("the default layout resolves");
+    generate(package, &layout, what)
 }
 
 /// The options of `kubegen manifests --check`.
@@ -36,9 +51,8 @@ fn options() -> Options {
         out_dir: "config".into(),
         check: true,
         stdout: false,
-        role_name: "manager-role".into(),
         kubernetes: None,
-        max_desc_len: None,
+        config: Default::default(),
     }
 }
 
@@ -171,8 +185,9 @@ fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
             targets: vec![("input".into(), case.to_path_buf())],
             k8s_openapi: false,
             kubernetes: None,
+            config: Default::default(),
         };
-        let Err(found) = generate(&package, &options(), What::ALL) else {
+        let Err(found) = manifests_and_docs(&package) else {
             continue;
         };
         for d in found {

@@ -9,6 +9,7 @@ pub mod paths;
 mod plural;
 #[cfg(feature = "k8s")]
 mod root;
+pub mod size;
 #[cfg(feature = "k8s")]
 mod versions;
 

@@ -13,7 +13,7 @@ pub use k8s::read_kubernetes_sources;
 #[cfg(feature = "k8s")]
 pub use k8s::{
     KubernetesDefinitions, SUPPORTED_KUBERNETES, compiled_kubernetes, select_kubernetes,
-    set_kubernetes_definitions,
+    selected_kubernetes, set_kubernetes_definitions,
 };
 
 use crate::model::Shape;

@@ -65,9 +65,8 @@ fn manifests(root: &Path, reporter: &Reporter) -> Result<(), Diagnostic> {
         out_dir: "config".into(),
         check: false,
         stdout: false,
-        role_name: "manager-role".to_string(),
         kubernetes: None,
-        max_desc_len: None,
+        config: Default::default(),
     };
     if crate::manifests::run(&options, What::ALL, false, reporter) {
         Ok(())

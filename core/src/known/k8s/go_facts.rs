@@ -206,7 +206,7 @@ pub fn select(minor: u32) -> Result<(), String> {
 }
 
 /// The Kubernetes minor version whose tables apply.
-pub(super) fn selected() -> u32 {
+pub fn selected() -> u32 {
     SELECTED.get().copied().unwrap_or_else(compiled_minor)
 }
 

@@ -36,7 +36,7 @@ use std::sync::OnceLock;
 
 pub use go_facts::{
     SUPPORTED as SUPPORTED_KUBERNETES, compiled_minor as compiled_kubernetes,
-    select as select_kubernetes,
+    select as select_kubernetes, selected as selected_kubernetes,
 };
 pub use selected::{Definitions as KubernetesDefinitions, set as set_kubernetes_definitions};
 #[cfg(feature = "parse")]

@@ -1,0 +1,316 @@
+//! The size guard: how large a CRD is where Kubernetes limits it.
+//!
+//! Two limits matter, both on the object's JSON form (what kubectl and client-go send, and
+//! what `kubectl apply` stores):
+//! - client-side `kubectl apply` copies the whole object, as compact JSON plus a newline, into
+//!   its `kubectl.kubernetes.io/last-applied-configuration` annotation, and the API server
+//!   accepts at most [`ANNOTATIONS_LIMIT`] bytes of annotations (keys and values) on an object;
+//! - the API server stores an object in etcd in one request, as JSON with what it adds
+//!   ([`SERVER_ROOM`]), and etcd refuses requests larger than [`REQUEST_LIMIT`] bytes (its
+//!   default `--max-request-bytes`).
+//!
+//! The JSON is measured as Go's `encoding/json` writes it: compact, with `<`, `>` and `&`
+//! escaped as `\u003c`, `\u003e` and `\u0026` and U+2028/U+2029 as `\u2028`/`\u2029`.
+
+use serde_json::Value;
+
+/// The most bytes of annotations (keys and values) the API server accepts on one object
+/// (apimachinery's `TotalAnnotationSizeLimitB`).
+pub const ANNOTATIONS_LIMIT: usize = 262_144;
+
+/// etcd's default `--max-request-bytes` (1.5 MiB): a larger object cannot be stored.
+pub const REQUEST_LIMIT: usize = 1_572_864;
+
+/// What the API server adds to a CRD it stores (as JSON): `uid`, `creationTimestamp`,
+/// `generation`, managed fields and the status (about 2 KB with one field manager, measured
+/// on kube-apiserver 1.36), with room for more managers. A CRD that fits without it cannot be
+/// updated, nor deleted (deletion is an update), once its status is set.
+pub const SERVER_ROOM: usize = 16_384;
+
+/// The annotation client-side `kubectl apply` writes.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// How many subtrees a report names.
+const LARGEST: usize = 5;
+
+/// A CRD's sizes, in bytes of JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// The whole object.
+    pub json: usize,
+    /// Its annotations once client-side `kubectl apply` adds its last-applied one: the
+    /// object's JSON and a newline, plus every annotation's key and value.
+    pub annotations: usize,
+    /// What its descriptions take (`"description":"..."` and the comma).
+    pub descriptions: usize,
+    /// The largest schema subtrees, largest first: `v1 .spec.template` and its size. A node
+    /// whose largest child holds nine tenths of it is left out (the child says the same).
+    pub largest: Vec<(String, usize)>,
+}
+
+/// Measures a CRD (its JSON value).
+pub fn measure(crd: &Value) -> Size {
+    let json = go_len(crd);
+    let existing: usize = crd
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object)
+        .map(|a| {
+            a.iter()
+                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
+                .sum()
+        })
+        .unwrap_or(0);
+    let mut stripped = crd.clone();
+    strip_descriptions(&mut stripped);
+    let mut nodes = Vec::new();
+    for version in crd
+        .pointer("/spec/versions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = version["name"].as_str().unwrap_or_default();
+        if let Some(root) = version.pointer("/schema/openAPIV3Schema") {
+            schema(root, &format!("{name} "), &mut nodes);
+        }
+    }
+    nodes.retain(|n| n.path.contains('.') && n.largest_child * 10 < n.len * 9);
+    nodes.sort_by(|a, b| b.len.cmp(&a.len).then_with(|| a.path.cmp(&b.path)));
+    Size {
+        json,
+        annotations: existing + LAST_APPLIED.len() + json + 1,
+        descriptions: json - go_len(&stripped),
+        largest: nodes
+            .into_iter()
+            .take(LARGEST)
+            .map(|n| (n.path, n.len))
+            .collect(),
+    }
+}
+
+/// The guard's verdict on a CRD: `Err` when the API server cannot store it, a warning when
+/// client-side `kubectl apply` cannot apply it, else nothing.
+pub fn check(crd: &Value) -> Result<Option<String>, String> {
+    let size = measure(crd);
+    if size.json + SERVER_ROOM > REQUEST_LIMIT {
+        return Err(format!(
+            "the CRD is {} bytes as JSON, too large for etcd: the API server stores it as JSON \
+             with its metadata, managed fields and status (kubegen keeps {} bytes for them), \
+             and etcd accepts at most {} bytes in one request (its default \
+             --max-request-bytes), so the CRD cannot be stored, or once stored cannot be \
+             updated nor deleted, however it is applied; {}",
+            thousands(size.json),
+            thousands(SERVER_ROOM),
+            thousands(REQUEST_LIMIT),
+            shrink(&size)
+        ));
+    }
+    if size.annotations > ANNOTATIONS_LIMIT {
+        return Ok(Some(format!(
+            "the CRD is {} bytes as JSON: client-side `kubectl apply` would store it in its \
+             last-applied-configuration annotation, {} bytes of annotations where the API \
+             server accepts {} (`metadata.annotations: Too long`); apply it with `kubectl \
+             apply --server-side` (or `kubectl create`/`replace`), or {}",
+            thousands(size.json),
+            thousands(size.annotations),
+            thousands(ANNOTATIONS_LIMIT),
+            shrink(&size)
+        )));
+    }
+    Ok(None)
+}
+
+/// How to make it smaller: descriptions, then the largest subtrees.
+fn shrink(size: &Size) -> String {
+    let descriptions = if size.descriptions > 0 {
+        format!(
+            "descriptions take {} bytes (`max-desc-len` in [package.metadata.kubegen], or \
+             `--max-desc-len`, shortens them; 0 drops them); ",
+            thousands(size.descriptions)
+        )
+    } else {
+        String::new()
+    };
+    let largest: Vec<String> = size
+        .largest
+        .iter()
+        .map(|(path, len)| format!("{path} ({} bytes)", thousands(*len)))
+        .collect();
+    format!(
+        "shrink it: {descriptions}the largest subtrees are {}",
+        largest.join(", ")
+    )
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A schema node's path and JSON size, and its largest child's.
+struct Node {
+    path: String,
+    len: usize,
+    largest_child: usize,
+}
+
+/// The JSON size of a schema node, recording it and every schema under it: `.name` for a
+/// property, `[*]` for list items and map values.
+fn schema(v: &Value, path: &str, out: &mut Vec<Node>) -> usize {
+    let Value::Object(map) = v else {
+        return go_len(v);
+    };
+    let mut len = 2 + map.len().saturating_sub(1);
+    let mut largest_child = 0;
+    for (key, child) in map {
+        len += go_str_len(key) + 1;
+        len += match (key.as_str(), child) {
+            ("properties", Value::Object(props)) => {
+                let mut props_len = 2 + props.len().saturating_sub(1);
+                for (name, prop) in props {
+                    let n = schema(prop, &format!("{path}.{name}"), out);
+                    largest_child = largest_child.max(n);
+                    props_len += go_str_len(name) + 1 + n;
+                }
+                props_len
+            }
+            ("items" | "additionalProperties", Value::Object(_)) => {
+                let n = schema(child, &format!("{path}[*]"), out);
+                largest_child = largest_child.max(n);
+                n
+            }
+            _ => go_len(child),
+        };
+    }
+    out.push(Node {
+        path: path.to_string(),
+        len,
+        largest_child,
+    });
+    len
+}
+
+/// The length of `v` as Go's `json.Marshal` writes it.
+pub fn go_len(v: &Value) -> usize {
+    match v {
+        Value::Object(map) => {
+            2 + map.len().saturating_sub(1)
+                + map
+                    .iter()
+                    .map(|(k, v)| go_str_len(k) + 1 + go_len(v))
+                    .sum::<usize>()
+        }
+        Value::Array(items) => {
+            2 + items.len().saturating_sub(1) + items.iter().map(go_len).sum::<usize>()
+        }
+        Value::String(s) => go_str_len(s),
+        other => other.to_string().len(),
+    }
+}
+
+/// A string's length as a Go JSON string: serde_json's escapes, plus Go's HTML-safe ones.
+fn go_str_len(s: &str) -> usize {
+    let html = s.chars().filter(|c| matches!(c, '<' | '>' | '&')).count();
+    let separators = s
+        .chars()
+        .filter(|c| matches!(c, '\u{2028}' | '\u{2029}'))
+        .count();
+    let plain = serde_json::to_string(s).map_or(s.len() + 2, |j| j.len());
+    plain + 5 * html + 3 * separators
+}
+
+fn strip_descriptions(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.remove("description");
+            map.values_mut().for_each(strip_descriptions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_descriptions),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn lengths_are_go_json_lengths() {
+        let v = json!({"a": [1, "x<y"], "b": {"c": true}, "d": "\u{2028}"});
+        // {"a":[1,"x\u003cy"],"b":{"c":true},"d":"\u2028"}
+        assert_eq!(
+            go_len(&v),
+            r#"{"a":[1,"x\u003cy"],"b":{"c":true},"d":"\u2028"}"#.len()
+        );
+        assert_eq!(thousands(1_572_864), "1,572,864");
+        assert_eq!(thousands(999), "999");
+    }
+
+    fn crd(description: &str) -> Value {
+        json!({
+            "metadata": {"name": "xs.example.com", "annotations": {"kubegen.io/version": "0.1.0"}},
+            "spec": {"versions": [{"name": "v1", "schema": {"openAPIV3Schema": {
+                "type": "object",
+                "properties": {
+                    "spec": {"type": "object", "properties": {
+                        "big": {"type": "string", "description": description},
+                        "small": {"type": "string"},
+                    }},
+                },
+            }}}]},
+        })
+    }
+
+    #[test]
+    fn sizes_name_the_largest_subtrees_and_the_descriptions() {
+        let c = crd("d");
+        let size = measure(&c);
+        assert_eq!(size.json, serde_json::to_string(&c).unwrap().len());
+        assert_eq!(
+            size.annotations,
+            "kubegen.io/version".len() + "0.1.0".len() + LAST_APPLIED.len() + size.json + 1
+        );
+        assert_eq!(size.descriptions, r#","description":"d""#.len());
+        let paths: Vec<&str> = size.largest.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["v1 .spec", "v1 .spec.big", "v1 .spec.small"]);
+        let big = &c["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"];
+        assert_eq!(size.largest[0].1, go_len(big));
+    }
+
+    #[test]
+    fn a_crd_too_large_to_apply_client_side_warns_and_one_too_large_to_store_fails() {
+        assert_eq!(check(&crd("small")), Ok(None));
+        let warning = check(&crd(&"x".repeat(ANNOTATIONS_LIMIT)))
+            .unwrap()
+            .unwrap();
+        assert!(warning.contains("kubectl apply --server-side"), "{warning}");
+        assert!(
+            warning.contains("descriptions take 262,161 bytes"),
+            "{warning}"
+        );
+        assert!(warning.contains("v1 .spec.big (262,"), "{warning}");
+        // Just under the annotation limit once kubectl's annotation is counted: the object
+        // alone fits, the annotations do not.
+        let base = measure(&crd("")).annotations;
+        let edge = ANNOTATIONS_LIMIT - base;
+        assert_eq!(check(&crd(&"x".repeat(edge))), Ok(None));
+        assert!(check(&crd(&"x".repeat(edge + 1))).unwrap().is_some());
+        let error = check(&crd(&"<".repeat(REQUEST_LIMIT / 6 + 1))).unwrap_err();
+        assert!(error.contains("too large for etcd"), "{error}");
+        // The API server's room is kept below etcd's limit.
+        let base = measure(&crd("")).json;
+        let edge = REQUEST_LIMIT - SERVER_ROOM - base;
+        assert!(check(&crd(&"x".repeat(edge))).is_ok());
+        assert!(check(&crd(&"x".repeat(edge + 1))).is_err());
+    }
+}

@@ -1,0 +1,43 @@
+//! `kubegen docs`: the engine's API reference pages (`kubegen_core::docs`) for one package,
+//! under its `docs-dir`, each with the project's header and kubegen's "Code generated" line.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use kubegen_core::crd;
+use kubegen_core::docs::{self, Kind};
+use kubegen_core::model::{Error, ResourceDef};
+
+use crate::config::Layout;
+use crate::header::MARKDOWN_HEADER;
+
+/// The pages of a package's kinds (each kind's versions together), by file. Descriptions are
+/// kept whole: `max-desc-len` shortens CRDs only.
+pub fn pages(
+    kinds: &[Vec<ResourceDef>],
+    layout: &Layout,
+) -> Result<BTreeMap<PathBuf, String>, Vec<Error>> {
+    let mut crds = Vec::new();
+    let mut errors = Vec::new();
+    for defs in kinds {
+        match crd::build(defs, &crd::Options::default()) {
+            Ok(built) => crds.push((defs, built.crd)),
+            Err(e) => errors.extend(e.0),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let kinds: Vec<Kind> = crds.iter().map(|(defs, crd)| Kind { crd, defs }).collect();
+    let header = format!("{}{MARKDOWN_HEADER}", layout.markdown_header());
+    let minor = kubegen_core::known::selected_kubernetes();
+    Ok(docs::pages(&kinds, minor)
+        .into_iter()
+        .map(|page| {
+            (
+                layout.docs_dir.join(page.file),
+                format!("{header}{}", page.content),
+            )
+        })
+        .collect())
+}
