@@ -205,12 +205,10 @@ fn crd_file(
     let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
     let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
     // The size guard, on the CRD as written (descriptions shortened).
-    let at = defs[0].markers.loc.as_ref();
-    let kind = &c.spec.names.kind;
-    match crd::size::check(&value) {
+    match crd::size::check(&value, defs[0].markers.loc.as_ref(), &c.spec.names.kind) {
         Ok(None) => {}
-        Ok(Some(warning)) => warnings.push(Warning::warning(at, kind, warning)),
-        Err(error) => return Err(Errors(vec![Error::new(at, kind, error)])),
+        Ok(Some(warning)) => warnings.push(warning),
+        Err(error) => return Err(Errors(vec![error])),
     }
     Ok((file, render::manifest(&[value]), warnings))
 }

@@ -31,12 +31,15 @@ fn a_crd_too_large_for_client_side_apply_is_written_with_a_warning() {
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
-        reports(&err, "api/src/lib.rs:7:12", "warning")
-            && err.contains("the CRD is ")
+        reports(
+            &err,
+            "api/src/lib.rs:7:12",
+            "too large for client-side `kubectl apply`"
+        ) && err.contains("the CRD is ")
             && err.contains("where the API server accepts 262,144")
             && err.contains("`kubectl apply --server-side`")
             && err.contains("descriptions take ")
-            && err.contains("the largest subtrees are v1 .spec.template0.spec ("),
+            && err.contains("the largest subtrees: v1 .spec.template0.spec ("),
         "{err}"
     );
     let crd = ws.read(CRD);

@@ -84,8 +84,11 @@ async fn the_guards_annotation_limit_is_the_api_servers() {
     }
     let fits = crd_with_description(n);
     let over = crd_with_description(n + 1);
-    assert_eq!(size::check(&fits), Ok(None));
-    assert!(size::check(&over).unwrap().is_some(), "the guard warns");
+    assert_eq!(size::check(&fits, None, ""), Ok(None));
+    assert!(
+        size::check(&over, None, "").unwrap().is_some(),
+        "the guard warns"
+    );
     create(&client, &as_kubectl_applies(&fits))
         .await
         .unwrap_or_else(|e| panic!("{n} bytes of description: {e}"));
@@ -110,7 +113,10 @@ async fn the_cronjob_fixtures_crd_needs_server_side_apply() {
         "/../fixtures/cronjob/config/crd/bases/testdata.kubebuilder.io_cronjobs.yaml"
     );
     let mut crd: Value = serde_saphyr::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-    assert!(size::check(&crd).unwrap().is_some(), "the guard warns");
+    assert!(
+        size::check(&crd, None, "").unwrap().is_some(),
+        "the guard warns"
+    );
     // Its own group, so that a CRD of the fixture's in the cluster does not matter.
     crd["spec"]["group"] = json!("size-guard.kubegen.io");
     crd["metadata"]["name"] = json!("cronjobs.size-guard.kubegen.io");

@@ -38,12 +38,17 @@ pub(crate) fn unfilled(
         if let Some(SerdeDefault::Function(f)) = &field.serde.default
             && undefaulted(field).is_some()
         {
-            out.push(field_site(owner, variant, field).warning(format!(
+            let warning = field_site(owner, variant, field).warning(format!(
                 "`#[serde(default = \"{f}\")]` has no schema default: the API server will not \
-                 fill this field in, while a Rust client reads `{f}()`; add \
-                 `#[kube_marker(default = ...)]` (or `default_json`) with the value `{f}()` \
-                 returns, and test that they agree with `kubegen::check_defaults`"
-            )));
+                 fill this field in, while a Rust client reads `{f}()`"
+            ));
+            out.push(warning.with_help(
+                format!(
+                    "add `#[kube_marker(default = ...)]` (or `default_json`) with the value \
+                     `{f}()` returns, and test that they agree with `kubegen::check_defaults`"
+                ),
+                None,
+            ));
         }
     }
     if let (None, Some(SerdeDefault::Function(f))) = (variant, &owner.serde.default) {
@@ -55,13 +60,19 @@ pub(crate) fn unfilled(
             .collect();
         if !names.is_empty() {
             let site = Site::new(owner.name.clone(), owner.loc.as_ref());
-            out.push(site.warning(format!(
+            let warning = site.warning(format!(
                 "`#[serde(default = \"{f}\")]` fills missing fields from `{f}()`, but the API \
-                 server fills in only schema defaults, and the schema has none for {}: give \
-                 each such field the `#[kube_marker(default = ...)]` (or `default_json`) that \
-                 `{f}()` gives it, and test that they agree with `kubegen::check_defaults`",
+                 server fills in only schema defaults, and the schema has none for {}",
                 names.join(", ")
-            )));
+            ));
+            out.push(warning.with_help(
+                format!(
+                    "give each such field the `#[kube_marker(default = ...)]` (or \
+                     `default_json`) that `{f}()` gives it, and test that they agree with \
+                     `kubegen::check_defaults`"
+                ),
+                None,
+            ));
         }
     }
     out

@@ -14,6 +14,8 @@
 
 use serde_json::Value;
 
+use crate::model::{Diagnostic, Loc};
+
 /// The most bytes of annotations (keys and values) the API server accepts on one object
 /// (apimachinery's `TotalAnnotationSizeLimitB`).
 pub const ANNOTATIONS_LIMIT: usize = 262_144;
@@ -88,58 +90,75 @@ pub fn measure(crd: &Value) -> Size {
     }
 }
 
-/// The guard's verdict on a CRD: `Err` when the API server cannot store it, a warning when
-/// client-side `kubectl apply` cannot apply it, else nothing.
-pub fn check(crd: &Value) -> Result<Option<String>, String> {
+/// The guard's verdict on a CRD (about the kind `context`, written at `at`): an error when the
+/// API server cannot store it, a warning when client-side `kubectl apply` cannot apply it,
+/// else nothing.
+pub fn check(
+    crd: &Value,
+    at: Option<&Loc>,
+    context: &str,
+) -> Result<Option<Diagnostic>, Diagnostic> {
     let size = measure(crd);
     if size.json + SERVER_ROOM > REQUEST_LIMIT {
-        return Err(format!(
-            "the CRD is {} bytes as JSON, too large for etcd: the API server stores it as JSON \
-             with its metadata, managed fields and status (kubegen keeps {} bytes for them), \
-             and etcd accepts at most {} bytes in one request (its default \
-             --max-request-bytes), so the CRD cannot be stored, or once stored cannot be \
-             updated nor deleted, however it is applied; {}",
-            thousands(size.json),
+        let error = Diagnostic::new(
+            at,
+            context,
+            format!(
+                "the CRD is {} bytes as JSON, too large for etcd",
+                thousands(size.json)
+            ),
+        )
+        .with_note(format!(
+            "the API server stores it as JSON with its metadata, managed fields and status \
+             (kubegen keeps {} bytes for them), and etcd accepts at most {} bytes in one \
+             request (its default --max-request-bytes): the CRD cannot be stored, or once \
+             stored cannot be updated nor deleted, however it is applied",
             thousands(SERVER_ROOM),
             thousands(REQUEST_LIMIT),
-            shrink(&size)
         ));
+        return Err(shrink(error, &size));
     }
     if size.annotations > ANNOTATIONS_LIMIT {
-        return Ok(Some(format!(
-            "the CRD is {} bytes as JSON: client-side `kubectl apply` would store it in its \
-             last-applied-configuration annotation, {} bytes of annotations where the API \
-             server accepts {} (`metadata.annotations: Too long`); apply it with `kubectl \
-             apply --server-side` (or `kubectl create`/`replace`), or {}",
-            thousands(size.json),
+        let warning = Diagnostic::warning(
+            at,
+            context,
+            format!(
+                "the CRD is {} bytes as JSON, too large for client-side `kubectl apply`",
+                thousands(size.json)
+            ),
+        )
+        .with_note(format!(
+            "client-side apply stores it in its last-applied-configuration annotation: {} \
+             bytes of annotations where the API server accepts {} (`metadata.annotations: Too \
+             long`); apply it with `kubectl apply --server-side` (or `kubectl create`/`replace`)",
             thousands(size.annotations),
             thousands(ANNOTATIONS_LIMIT),
-            shrink(&size)
-        )));
+        ));
+        return Ok(Some(shrink(warning, &size)));
     }
     Ok(None)
 }
 
 /// How to make it smaller: descriptions, then the largest subtrees.
-fn shrink(size: &Size) -> String {
-    let descriptions = if size.descriptions > 0 {
-        format!(
-            "descriptions take {} bytes (`max-desc-len` in [package.metadata.kubegen], or \
-             `--max-desc-len`, shortens them; 0 drops them); ",
-            thousands(size.descriptions)
-        )
-    } else {
-        String::new()
-    };
+fn shrink(diagnostic: Diagnostic, size: &Size) -> Diagnostic {
     let largest: Vec<String> = size
         .largest
         .iter()
         .map(|(path, len)| format!("{path} ({} bytes)", thousands(*len)))
         .collect();
-    format!(
-        "shrink it: {descriptions}the largest subtrees are {}",
-        largest.join(", ")
-    )
+    let diagnostic = diagnostic.with_note(format!("the largest subtrees: {}", largest.join(", ")));
+    if size.descriptions > 0 {
+        diagnostic.with_help(
+            format!(
+                "descriptions take {} bytes: `max-desc-len` in [package.metadata.kubegen] (or \
+                 `--max-desc-len`) shortens them, 0 drops them",
+                thousands(size.descriptions)
+            ),
+            None,
+        )
+    } else {
+        diagnostic
+    }
 }
 
 /// `1234567` as `1,234,567`.
@@ -287,30 +306,33 @@ mod tests {
         assert_eq!(size.largest[0].1, go_len(big));
     }
 
+    fn check_at(crd: &Value) -> Result<Option<Diagnostic>, Diagnostic> {
+        check(crd, None, "Big")
+    }
+
     #[test]
     fn a_crd_too_large_to_apply_client_side_warns_and_one_too_large_to_store_fails() {
-        assert_eq!(check(&crd("small")), Ok(None));
-        let warning = check(&crd(&"x".repeat(ANNOTATIONS_LIMIT)))
+        assert_eq!(check_at(&crd("small")), Ok(None));
+        let warning = check_at(&crd(&"x".repeat(ANNOTATIONS_LIMIT)))
             .unwrap()
             .unwrap();
-        assert!(warning.contains("kubectl apply --server-side"), "{warning}");
-        assert!(
-            warning.contains("descriptions take 262,161 bytes"),
-            "{warning}"
-        );
-        assert!(warning.contains("v1 .spec.big (262,"), "{warning}");
+        let text = warning.one_message();
+        assert_eq!(warning.level, crate::model::Level::Warning);
+        assert!(text.contains("kubectl apply --server-side"), "{text}");
+        assert!(text.contains("descriptions take 262,161 bytes"), "{text}");
+        assert!(text.contains("v1 .spec.big (262,"), "{text}");
         // Just under the annotation limit once kubectl's annotation is counted: the object
         // alone fits, the annotations do not.
         let base = measure(&crd("")).annotations;
         let edge = ANNOTATIONS_LIMIT - base;
-        assert_eq!(check(&crd(&"x".repeat(edge))), Ok(None));
-        assert!(check(&crd(&"x".repeat(edge + 1))).unwrap().is_some());
-        let error = check(&crd(&"<".repeat(REQUEST_LIMIT / 6 + 1))).unwrap_err();
-        assert!(error.contains("too large for etcd"), "{error}");
+        assert_eq!(check_at(&crd(&"x".repeat(edge))), Ok(None));
+        assert!(check_at(&crd(&"x".repeat(edge + 1))).unwrap().is_some());
+        let error = check_at(&crd(&"<".repeat(REQUEST_LIMIT / 6 + 1))).unwrap_err();
+        assert!(error.message.contains("too large for etcd"), "{error}");
         // The API server's room is kept below etcd's limit.
         let base = measure(&crd("")).json;
         let edge = REQUEST_LIMIT - SERVER_ROOM - base;
-        assert!(check(&crd(&"x".repeat(edge))).is_ok());
-        assert!(check(&crd(&"x".repeat(edge + 1))).is_err());
+        assert!(check_at(&crd(&"x".repeat(edge))).is_ok());
+        assert!(check_at(&crd(&"x".repeat(edge + 1))).is_err());
     }
 }
