@@ -208,7 +208,7 @@ fn crd_file(
     match crd::size::check(&value, defs[0].markers.loc.as_ref(), &c.spec.names.kind) {
         Ok(None) => {}
         Ok(Some(warning)) => warnings.push(warning),
-        Err(error) => return Err(Errors(vec![error])),
+        Err(error) => return Err(error),
     }
     Ok((file, render::manifest(&[value]), warnings))
 }

@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 
-use crate::model::{Diagnostic, Loc};
+use crate::model::{Diagnostic, Errors, Loc};
 
 /// The most bytes of annotations (keys and values) the API server accepts on one object
 /// (apimachinery's `TotalAnnotationSizeLimitB`).
@@ -97,7 +97,7 @@ pub fn check(
     crd: &Value,
     at: Option<&Loc>,
     context: &str,
-) -> Result<Option<Diagnostic>, Diagnostic> {
+) -> Result<Option<Diagnostic>, Errors> {
     let size = measure(crd);
     if size.json + SERVER_ROOM > REQUEST_LIMIT {
         let error = Diagnostic::new(
@@ -116,7 +116,7 @@ pub fn check(
             thousands(SERVER_ROOM),
             thousands(REQUEST_LIMIT),
         ));
-        return Err(shrink(error, &size));
+        return Err(shrink(error, &size).into());
     }
     if size.annotations > ANNOTATIONS_LIMIT {
         let warning = Diagnostic::warning(
@@ -306,7 +306,7 @@ mod tests {
         assert_eq!(size.largest[0].1, go_len(big));
     }
 
-    fn check_at(crd: &Value) -> Result<Option<Diagnostic>, Diagnostic> {
+    fn check_at(crd: &Value) -> Result<Option<Diagnostic>, Errors> {
         check(crd, None, "Big")
     }
 
@@ -328,7 +328,7 @@ mod tests {
         assert_eq!(check_at(&crd(&"x".repeat(edge))), Ok(None));
         assert!(check_at(&crd(&"x".repeat(edge + 1))).unwrap().is_some());
         let error = check_at(&crd(&"<".repeat(REQUEST_LIMIT / 6 + 1))).unwrap_err();
-        assert!(error.message.contains("too large for etcd"), "{error}");
+        assert!(error.0[0].message.contains("too large for etcd"), "{error}");
         // The API server's room is kept below etcd's limit.
         let base = measure(&crd("")).json;
         let edge = REQUEST_LIMIT - SERVER_ROOM - base;
