@@ -1,8 +1,9 @@
-//! Checks on built schemas: values against schemas, structural rules, CEL rules, and serde's
-//! defaults against the schema's.
+//! Checks on built schemas: values against schemas, structural rules, CEL rules and their
+//! field paths, and serde's defaults against the schema's.
 
 pub mod cel;
 pub mod defaults;
+pub mod field_path;
 pub mod structural;
 pub mod types;
 pub mod value;

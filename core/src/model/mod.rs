@@ -10,7 +10,7 @@ mod typedef;
 
 pub use error::{Error, Errors, Warning};
 pub use loc::Loc;
-pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
+pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology, field_path_site};
 pub use rename::RenameRule;
 pub use resource::{
     Conversion, Deprecation, PathKey, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope,

@@ -79,7 +79,8 @@ pub struct Markers {
     /// The resource keys (spec structs only).
     pub resource: ResourceMarkers,
     /// The keys errors are placed at, with their spans: resource keys that name JSON paths, by
-    /// [`PathKey::site`](crate::model::PathKey), and rules, by [`rule_site`].
+    /// [`PathKey::site`](crate::model::PathKey), rules, by [`rule_site`], and their `field_path`
+    /// values, by [`field_path_site`](crate::model::field_path_site).
     pub sites: Vec<(String, Span)>,
 }
 
@@ -113,15 +114,11 @@ pub fn parse_all<T: ToTokens>(
     let raw = errors.handle(Raw::from_list(&good)).unwrap_or_default();
     let mut markers = Markers {
         schema: errors
-            .handle(schema::schema_markers(&raw))
+            .handle(schema::schema_markers(&raw, loc))
             .unwrap_or_default(),
         ..Markers::default()
     };
-    markers.sites = raw
-        .x_validation
-        .iter()
-        .map(|r| (rule_site(&r.rule), r.rule.span()))
-        .collect();
+    markers.sites = rule_sites(&raw);
     if place == Place::Spec {
         markers.sites.extend(resource::path_sites(&raw));
         markers.resource = errors
@@ -193,6 +190,24 @@ fn collect(
 /// How errors about a CEL rule name it: ``rule `self.a > 0` ``.
 pub fn rule_site(rule: &str) -> String {
     format!("rule `{rule}`")
+}
+
+/// The rules and their `field_path` values (also inside `items(...)`), with their spans.
+fn rule_sites(raw: &Raw) -> Vec<(String, Span)> {
+    let mut sites: Vec<(String, Span)> = raw
+        .x_validation
+        .iter()
+        .map(|r| (rule_site(&r.rule), r.rule.span()))
+        .collect();
+    let paths = raw
+        .x_validation
+        .iter()
+        .filter_map(|r| r.field_path.as_ref());
+    sites.extend(paths.map(|p| (crate::model::field_path_site(p), p.span())));
+    if let Some(items) = &raw.items {
+        sites.extend(rule_sites(items));
+    }
+    sites
 }
 
 /// Keys inside `items(...)` describe the items' schema: resource, field and type keys do not
