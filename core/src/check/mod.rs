@@ -1,9 +1,10 @@
 //! Checks on built schemas: values against schemas, structural rules, CEL rules and their
-//! field paths, and serde's defaults against the schema's.
+//! field paths, patterns as Go compiles them, and serde's defaults against the schema's.
 
 pub mod cel;
 pub mod defaults;
 pub mod field_path;
+pub mod re2;
 pub mod structural;
 pub mod types;
 pub mod value;

@@ -1,5 +1,5 @@
 //! Schema keys: from the attribute's grammar to [`SchemaMarkers`], with the checks that need
-//! no type (regex syntax, CEL syntax, JSON values, URLs).
+//! no type (Go's regexp syntax, CEL syntax, JSON values, URLs).
 
 use darling::{Error, Result};
 use proc_macro2::Span;
@@ -23,11 +23,15 @@ pub(super) fn schema_markers(
         );
     }
     if let Some(p) = &raw.pattern
-        && let Err(e) = regex_syntax::Parser::new().parse(p)
+        && let Err(e) = crate::check::re2::compile(p)
     {
         errors.push(
-            Error::custom(format!("invalid regular expression in `pattern`: {e}"))
-                .with_span(&p.span()),
+            Error::custom(format!(
+                "invalid regular expression in `pattern` (the apiserver compiles it with Go's \
+                 regexp, RE2 syntax): {}: `{}`",
+                e.code, e.expr
+            ))
+            .with_span(&p.span()),
         );
     }
     for (key, plain, json) in [
