@@ -17,15 +17,13 @@ pub fn problem(path: &str, node: &Schema, partial: bool) -> Option<String> {
     if path.trim().is_empty() {
         return Some(
             "a blank path: leave `field_path` out to report at the rule's node (the apiserver: \
-             \"fieldPath must be non-empty if specified\")"
+             \"must be non-empty if specified\")"
                 .into(),
         );
     }
     if path.contains(['\n', '\r']) {
         return Some(
-            "a path has no line breaks (the apiserver: \"fieldPath must not contain line \
-             breaks\")"
-                .into(),
+            "a path has no line breaks (the apiserver: \"must not contain line breaks\")".into(),
         );
     }
     let unseen = |s: &Schema| {
@@ -167,7 +165,7 @@ fn bad(b: Bad) -> String {
         ),
         Bad::NoField(ours) => (ours, "does not refer to a valid field".to_string()),
     };
-    format!("{ours} (the apiserver: \"fieldPath must be a valid path: {theirs}\")")
+    format!("{ours} (the apiserver: \"must be a valid path\"; its path parser: \"{theirs}\")")
 }
 
 /// The path's tokens as the apiserver's scanner splits them: `.`, `[` and `]` alone, a quoted
@@ -298,8 +296,8 @@ mod tests {
             ),
             ("[name]", "expected single quoted string but got name"),
             (".free.x", "does not refer to a valid field"),
-            ("   ", "fieldPath must be non-empty if specified"),
-            (".name\n", "fieldPath must not contain line breaks"),
+            ("   ", "must be non-empty if specified"),
+            (".name\n", "must not contain line breaks"),
         ] {
             let e = verdict(path).expect_err(path);
             assert!(e.contains(words), "{path}: {e}");

@@ -1,7 +1,8 @@
-//! Checks on built schemas: values against schemas, structural rules, CEL rules and their
+//! Checks on built schemas (and on whole CRD objects): values against schemas, structural rules, CEL rules and their
 //! field paths, patterns as Go compiles them, and serde's defaults against the schema's.
 
 pub mod cel;
+pub mod crd;
 pub mod defaults;
 pub mod field_path;
 pub mod re2;
