@@ -16,6 +16,11 @@ fn root() -> PathBuf {
 
 /// `gen-cli`'s verdict on the crate whose root file is `file`: `Ok` or its error messages.
 fn verdict(file: &Path) -> Result<(), Vec<String>> {
+    errors(file).map_err(|errors| errors.iter().map(gen_cli::format_error).collect())
+}
+
+/// `gen-cli`'s errors on the crate whose root file is `file`.
+fn errors(file: &Path) -> Result<(), Vec<kubegen_core::model::Error>> {
     let package = Package {
         name: "input".into(),
         dir: std::env::temp_dir(),
@@ -38,9 +43,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         rbac: true,
         webhooks: true,
     };
-    generate(&package, &options, what)
-        .map(|_| ())
-        .map_err(|errors| errors.iter().map(gen_cli::format_error).collect())
+    generate(&package, &options, what).map(|_| ())
 }
 
 /// The `.rs` files directly in `dir`, sorted.
@@ -103,5 +106,44 @@ fn every_input_the_derive_accepts_gen_cli_accepts() {
         refused.is_empty(),
         "the derive accepts these, gen-cli refuses them:\n{}",
         refused.join("\n")
+    );
+}
+
+/// `x_validation(field_path = ...)` problems are located at the value, as the derive places them
+/// (`tests/ui/bad_field_path.rs`): the engine's error carries the value's line and column.
+#[test]
+fn each_bad_field_path_is_reported_at_its_value() {
+    let file = root().join("tests/ui/bad_field_path.rs");
+    let source = std::fs::read_to_string(&file).unwrap();
+    let Err(errors) = errors(&file) else {
+        panic!("gen-cli accepts {}", file.display());
+    };
+    // Every `field_path = "..."` of the file but the two valid ones, where its value starts.
+    let key = "field_path = \"";
+    let mut expected = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        if let Some(at) = line.find(key) {
+            let value = &line[at + key.len()..];
+            let path = &value[..value.find('"').unwrap()];
+            if ![".anything", "['name']"].contains(&path) {
+                expected.push((format!("field_path `{path}`"), i + 1, at + key.len()));
+            }
+        }
+    }
+    assert_eq!(expected.len(), 5, "{expected:?}");
+    for (context, line, column) in &expected {
+        let found = errors.iter().find(|e| &e.context == context);
+        let Some(e) = found else {
+            panic!("no error about {context}: {errors:#?}");
+        };
+        let loc = e.loc.as_ref().expect("a location");
+        assert_eq!((loc.line, loc.column), (*line, *column), "{context}: {e}");
+        assert!(loc.file.ends_with("bad_field_path.rs"), "{e}");
+        assert!(e.message.contains("must be a valid path"), "{e}");
+    }
+    assert_eq!(
+        errors.len(),
+        expected.len(),
+        "only the bad paths are refused: {errors:#?}"
     );
 }

@@ -225,32 +225,23 @@ fn unescape(quoted: &str) -> Result<String, String> {
 mod tests {
     use super::*;
 
-    fn object(props: &[(&str, Schema)]) -> Schema {
-        let mut s = Schema::typed("object");
-        for (k, v) in props {
-            s.properties.insert(k.to_string(), v.clone());
-        }
-        s
-    }
-
     fn spec() -> Schema {
-        let labels = Schema {
-            additional_properties: Some(Box::new(Schema::typed("string"))),
-            ..Schema::typed("object")
-        };
-        let backends = Schema {
-            items: Some(Box::new(object(&[("port", Schema::typed("integer"))]))),
-            ..Schema::typed("array")
-        };
-        object(&[
-            ("name", Schema::typed("string")),
-            ("replicas", Schema::typed("integer")),
-            ("labels", labels),
-            ("backends", backends),
-            ("a.b", Schema::typed("string")),
-            ("inner", object(&[("x", Schema::typed("string"))])),
-            ("free", Schema::default()),
-        ])
+        serde_json::from_value(serde_json::json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "replicas": {"type": "integer"},
+                "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                "backends": {
+                    "type": "array",
+                    "items": {"type": "object", "properties": {"port": {"type": "integer"}}},
+                },
+                "a.b": {"type": "string"},
+                "inner": {"type": "object", "properties": {"x": {"type": "string"}}},
+                "free": {},
+            },
+        }))
+        .unwrap()
     }
 
     fn verdict(path: &str) -> Result<(), String> {
