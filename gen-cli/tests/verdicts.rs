@@ -18,6 +18,11 @@ fn root() -> PathBuf {
 
 /// `gen-cli`'s verdict on the crate whose root file is `file`: `Ok` or its error messages.
 fn verdict(file: &Path) -> Result<(), Vec<String>> {
+    errors(file).map_err(|errors| errors.iter().map(ToString::to_string).collect())
+}
+
+/// `gen-cli`'s errors on the crate whose root file is `file`.
+fn errors(file: &Path) -> Result<(), Vec<Diagnostic>> {
     let package = Package {
         name: "input".into(),
         dir: std::env::temp_dir(),
@@ -26,9 +31,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         kubernetes: None,
         config: Default::default(),
     };
-    manifests_and_docs(&package)
-        .map(|_| ())
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect())
+    manifests_and_docs(&package).map(drop)
 }
 
 /// What `kubegen manifests` and `kubegen docs` make of `package`, in memory.
@@ -179,15 +182,7 @@ fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
     let mut differences = Vec::new();
     for case in &cases {
         let shown = derive_errors(case);
-        let package = Package {
-            name: "input".into(),
-            dir: std::env::temp_dir(),
-            targets: vec![("input".into(), case.to_path_buf())],
-            k8s_openapi: false,
-            kubernetes: None,
-            config: Default::default(),
-        };
-        let Err(found) = manifests_and_docs(&package) else {
+        let Err(found) = errors(case) else {
             continue;
         };
         for d in found {
@@ -232,5 +227,46 @@ fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
         "{} of {compared} differ:\n{}",
         differences.len(),
         differences.join("\n")
+    );
+}
+
+/// `x_validation(field_path = ...)` problems are located at the value, as the derive places them
+/// (`tests/ui/bad_field_path.rs`): the engine's error carries the value's line and column.
+#[test]
+fn each_bad_field_path_is_reported_at_its_value() {
+    let file = root().join("tests/ui/bad_field_path.rs");
+    let source = std::fs::read_to_string(&file).unwrap();
+    let Err(errors) = errors(&file) else {
+        panic!("gen-cli accepts {}", file.display());
+    };
+    // Every `field_path = "..."` of the file but the two valid ones, where its value starts.
+    let key = "field_path = \"";
+    let mut expected = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        if let Some(at) = line.find(key) {
+            let value = &line[at + key.len()..];
+            let path = &value[..value.find('"').unwrap()];
+            if ![".anything", "['name']"].contains(&path) {
+                expected.push((format!("field_path `{path}`"), i + 1, at + key.len()));
+            }
+        }
+    }
+    assert_eq!(expected.len(), 5, "{expected:?}");
+    for (context, line, column) in &expected {
+        let found = errors
+            .iter()
+            .find(|e| e.message.starts_with(&format!("{context}:")));
+        let Some(e) = found else {
+            panic!("no error about {context}: {errors:#?}");
+        };
+        let loc = e.loc.as_ref().expect("a location");
+        assert_eq!((loc.line, loc.column), (*line, *column), "{context}: {e}");
+        assert!(loc.file.ends_with("bad_field_path.rs"), "{e}");
+        assert!(e.message.contains("must be a valid path"), "{e}");
+    }
+    assert_eq!(
+        errors.len(),
+        expected.len(),
+        "only the bad paths are refused: {errors:#?}"
     );
 }

@@ -1,8 +1,11 @@
-//! Checks on built schemas: values against schemas, structural rules, CEL rules, and serde's
-//! defaults against the schema's.
+//! Checks on built schemas (and on whole CRD objects): values against schemas, structural rules, CEL rules and their
+//! field paths, patterns as Go compiles them, and serde's defaults against the schema's.
 
 pub mod cel;
+pub mod crd;
 pub mod defaults;
+pub mod field_path;
+pub mod re2;
 pub mod structural;
 pub mod types;
 pub mod value;

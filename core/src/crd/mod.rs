@@ -5,6 +5,7 @@
 mod assemble;
 #[cfg(feature = "k8s")]
 mod descriptions;
+pub mod names;
 pub mod paths;
 mod plural;
 #[cfg(feature = "k8s")]

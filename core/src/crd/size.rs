@@ -93,11 +93,7 @@ pub fn measure(crd: &Value) -> Size {
 /// The guard's verdict on a CRD (about the kind `context`, written at `at`): an error when the
 /// API server cannot store it, a warning when client-side `kubectl apply` cannot apply it,
 /// else nothing.
-pub fn check(
-    crd: &Value,
-    at: Option<&Loc>,
-    context: &str,
-) -> Result<Option<Diagnostic>, Errors> {
+pub fn check(crd: &Value, at: Option<&Loc>, context: &str) -> Result<Option<Diagnostic>, Errors> {
     let size = measure(crd);
     if size.json + SERVER_ROOM > REQUEST_LIMIT {
         let error = Diagnostic::new(

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::Loc;
+
 /// Every schema key of one field or one type, after all its `#[kube_marker]`s are merged.
 ///
 /// The names follow kubebuilder's markers; `kubegen::markers` lists them.
@@ -113,6 +115,9 @@ pub struct Rule {
     /// The field the failure is reported on, as a JSON path relative to the rule's node.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field_path: Option<String>,
+    /// Where `field_path` is written (the CLI), for errors about it; not part of the schema.
+    #[serde(skip)]
+    pub field_path_loc: Option<Loc>,
     /// Whether the rule is evaluated when `oldSelf` is absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional_old_self: Option<bool>,

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use crate::check::field_path;
 use crate::model::{
     Data, Error, Errors, Field, Loc, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant, Warning,
 };
@@ -182,7 +183,28 @@ impl Builder {
         for e in errors {
             self.report(e);
         }
-        merge(base, over, site, self)
+        let schema = merge(base, over, site, self);
+        self.check_field_paths(m, &schema, site);
+        schema
+    }
+
+    /// Each rule's `field_path` must lead from the node the rule is on (`schema`, or its items
+    /// for rules in `items(...)`) to one of its fields; reported at the value.
+    fn check_field_paths(&mut self, m: &SchemaMarkers, schema: &Schema, site: &Site) {
+        for rule in &m.x_validations {
+            let Some(path) = &rule.field_path else {
+                continue;
+            };
+            if let Some(problem) = field_path::problem(path, schema, self.lenient) {
+                let loc = rule.field_path_loc.as_ref().or(site.loc.as_ref());
+                let message = format!("field_path `{path}`: {problem}");
+                self.report(Error::new(loc, site.context.clone(), message));
+            }
+        }
+        if let (Some(items_markers), Some(items)) = (&m.items, &schema.items) {
+            let site = Site::new(format!("{}[*]", site.context), site.loc.as_ref());
+            self.check_field_paths(items_markers, items, &site);
+        }
     }
 
     /// `default` and `example` must validate against the schema they are set on.

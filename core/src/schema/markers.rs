@@ -94,20 +94,9 @@ pub(super) fn overlay(
     o.multiple_of = m.multiple_of;
     o.exclusive_minimum = m.exclusive_minimum;
     o.exclusive_maximum = m.exclusive_maximum;
-    if m.exclusive_minimum && m.minimum.is_none() {
-        c.error("`exclusive_minimum` needs `minimum`".into());
+    for problem in contradictions(&o) {
+        c.error(problem);
     }
-    if m.exclusive_maximum && m.maximum.is_none() {
-        c.error("`exclusive_maximum` needs `maximum`".into());
-    }
-    if m.multiple_of.is_some_and(|v| v <= 0.0) {
-        c.error("`multiple_of` must be greater than 0".into());
-    }
-    c.ordered("minimum", m.minimum, "maximum", m.maximum);
-
-    c.ordered_counts("min_length", m.min_length, "max_length", m.max_length);
-
-    c.ordered_counts("min_items", m.min_items, "max_items", m.max_items);
     if let Some(items) = &m.items {
         let base_items = base.items.as_deref().cloned().unwrap_or_default();
         let (items, errors) = overlay(items, None, &base_items, site);
@@ -115,13 +104,6 @@ pub(super) fn overlay(
         o.items = Some(Box::new(items));
     }
     c.list_keys(m, o.items.as_deref());
-
-    c.ordered_counts(
-        "min_properties",
-        m.min_properties,
-        "max_properties",
-        m.max_properties,
-    );
 
     for v in m.enum_values.iter().flatten() {
         if !c.unknown() && !value_fits_type(v, &c.ty, c.int_or_string) {
@@ -176,30 +158,6 @@ impl<'a> Checker<'a> {
         ok
     }
 
-    /// A lower bound above its upper bound is a contradiction.
-    fn ordered(&mut self, low_key: &str, low: Option<f64>, high_key: &str, high: Option<f64>) {
-        if let (Some(lo), Some(hi)) = (low, high)
-            && hi < lo
-        {
-            self.error(format!("`{high_key} = {hi}` is below `{low_key} = {lo}`"));
-        }
-    }
-
-    fn ordered_counts(
-        &mut self,
-        low_key: &str,
-        low: Option<u64>,
-        high_key: &str,
-        high: Option<u64>,
-    ) {
-        self.ordered(
-            low_key,
-            low.map(|v| v as f64),
-            high_key,
-            high.map(|v| v as f64),
-        );
-    }
-
     /// `list_type` and `list_map_keys`, judged with the list-type rules on the node they make
     /// (with the items' own keys, `items`, laid over the base's items).
     fn list_keys(&mut self, m: &SchemaMarkers, items: Option<&Schema>) {
@@ -229,6 +187,52 @@ impl<'a> Checker<'a> {
             self.error(problem.to_string());
         }
     }
+}
+
+/// Bounds no value could ever meet, or that cannot be meant, on one node (named by their keys):
+/// a lower bound above its upper bound, `multiple_of` not above 0, an `exclusive_*` flag without
+/// its bound. The apiserver accepts all of these; kubegen refuses them (see the README's
+/// "What kubegen checks beyond the API server").
+pub fn contradictions(s: &Schema) -> Vec<String> {
+    let mut found = Vec::new();
+    if s.exclusive_minimum && s.minimum.is_none() {
+        found.push("`exclusive_minimum` needs `minimum`".to_string());
+    }
+    if s.exclusive_maximum && s.maximum.is_none() {
+        found.push("`exclusive_maximum` needs `maximum`".to_string());
+    }
+    if s.multiple_of.is_some_and(|v| v <= 0.0) {
+        found.push("`multiple_of` must be greater than 0".to_string());
+    }
+    let count = |v: Option<u64>| v.map(|v| v as f64);
+    for (low_key, low, high_key, high) in [
+        ("minimum", s.minimum, "maximum", s.maximum),
+        (
+            "min_length",
+            count(s.min_length),
+            "max_length",
+            count(s.max_length),
+        ),
+        (
+            "min_items",
+            count(s.min_items),
+            "max_items",
+            count(s.max_items),
+        ),
+        (
+            "min_properties",
+            count(s.min_properties),
+            "max_properties",
+            count(s.max_properties),
+        ),
+    ] {
+        if let (Some(lo), Some(hi)) = (low, high)
+            && hi < lo
+        {
+            found.push(format!("`{high_key} = {hi}` is below `{low_key} = {lo}`"));
+        }
+    }
+    found
 }
 
 /// What is wrong with list map key `key`, in the words of [`lists::problems`], for the derive's

@@ -18,5 +18,5 @@ mod props;
 pub(crate) use build::field_site;
 pub use build::{Builder, Site, recursion};
 pub(crate) use markers::value_fits_type;
-pub use markers::{map_key_problem, type_bound_keys, wants_text};
+pub use markers::{contradictions, map_key_problem, type_bound_keys, wants_text};
 pub use props::Schema;

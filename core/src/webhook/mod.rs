@@ -81,15 +81,7 @@ pub fn singular(resource: &str) -> String {
 /// Why `name` cannot name a webhook, if it cannot: webhook names are DNS subdomains of at
 /// least three labels (`validate.cronjob.example.com`), as the API server requires.
 pub fn name_problem(name: &str) -> Option<String> {
-    let label = |l: &str| {
-        !l.is_empty()
-            && l.len() <= 63
-            && l.bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-            && !l.starts_with('-')
-            && !l.ends_with('-')
-    };
-    if name.len() > 253 || !name.split('.').all(label) {
+    if !crate::crd::names::is_dns_subdomain(name) {
         return Some(
             "it must be a DNS subdomain: lowercase letters, digits, `-` and `.`, each label \
              starting and ending with a letter or digit"

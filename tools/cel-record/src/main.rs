@@ -1,11 +1,14 @@
 //! Records a real kube-apiserver's verdict on every case of the CEL corpus
-//! (`core/tests/cel/corpus.yaml`): each case becomes a CRD created with `dryRun=All` (nothing is
+//! (`core/tests/cel/corpus.yaml`) or of the CRD validation corpus (`core/tests/crd/variants.json`,
+//! whose cases are whole CRDs): each case becomes a CRD created with `dryRun=All` (nothing is
 //! persisted), and the answer (accepted, or rejected with each cause's message normalized to a
-//! class) is written to `core/tests/cel/verdicts.json`.
+//! class) is written to the verdicts file.
 //!
 //! ```text
 //! KUBECONFIG=/path/to/kubeconfig KUBEGEN_CEL_SERVER_NOTE="kube-apiserver 1.36 (...)" \
 //!     cargo run -p cel-record -- [corpus.yaml] [verdicts.json]
+//! KUBECONFIG=/path/to/kubeconfig KUBEGEN_CEL_SERVER_NOTE="kube-apiserver 1.36 (...)" \
+//!     cargo run -p cel-record -- core/tests/crd/variants.json core/tests/crd/verdicts.json
 //! ```
 //!
 //! `KUBEGEN_CEL_SERVER_NOTE` says which server it was, for builds whose `/version` is blank.
@@ -35,13 +38,26 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let mut verdicts = Map::new();
     for (index, case) in cases.iter().enumerate() {
         let name = case["name"].as_str().ok_or("a case without a `name`")?;
-        let crd = crd(index, case)?;
+        // A CRD corpus case is the whole CRD; a CEL case is a schema and rules.
+        let crd = match case.get("crd") {
+            Some(crd) => crd.clone(),
+            None => crd(index, case)?,
+        };
         let request = http::Request::post(
             "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All&fieldManager=cel-record",
         )
         .header(http::header::CONTENT_TYPE, "application/json")
         .body(kube::client::Body::from(serde_json::to_vec(&crd)?))?;
-        let response = client.send(request).await?;
+        // A request the server fails to answer (it panicked on it) is recorded, not fatal.
+        let response = match client.send(request).await {
+            Ok(response) => response,
+            Err(e) => {
+                let verdict = json!({"verdict": "error", "error": e.to_string()});
+                eprintln!("{index:3} {name}: no answer: {e}");
+                verdicts.insert(name.to_string(), verdict);
+                continue;
+            }
+        };
         let status = response.status();
         let warnings: Vec<String> = response
             .headers()

@@ -455,7 +455,7 @@ impl Checker<'_> {
         // cel-go's literal validators: regexes, durations and timestamps written as literals.
         if let Some(Expr::Literal(LiteralValue::String(text))) = c.args.last().map(|a| &a.expr) {
             let valid = match (name, c.args.len()) {
-                ("matches", _) => regex_syntax::Parser::new().parse(text).is_ok(),
+                ("matches", _) => crate::check::re2::compile(text).is_ok(),
                 ("duration", 1) => is_duration(text),
                 ("timestamp", 1) => is_timestamp(text),
                 _ => true,

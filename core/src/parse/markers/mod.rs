@@ -14,9 +14,9 @@ use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{Attribute, Meta};
 
+pub use crate::crd::names::{is_dns_label, is_dns_subdomain};
 use crate::model::{Loc, ResourceMarkers, SchemaMarkers};
 use raw::Raw;
-pub use resource::{is_dns_label, is_dns_subdomain};
 
 /// The attribute's name.
 pub const ATTRIBUTE: &str = "kube_marker";
@@ -130,8 +130,8 @@ pub struct Markers {
     pub schema: SchemaMarkers,
     /// The resource keys (spec structs only).
     pub resource: ResourceMarkers,
-    /// The keys errors are placed at, with their spans: resource keys that name JSON paths, by
-    /// [`PathKey::site`](crate::model::PathKey), and rules, by [`rule_site`].
+    /// The CEL rules (also inside `items(...)`) by [`rule_site`], with their spans: CEL problems
+    /// are found on the built schema, which keeps no locations.
     pub sites: Vec<(String, Span)>,
 }
 
@@ -174,15 +174,11 @@ pub fn parse_all<T: ToTokens>(
     let raw = errors.handle(Raw::from_list(&good)).unwrap_or_default();
     let mut markers = Markers {
         schema: errors
-            .handle(schema::schema_markers(&raw))
+            .handle(schema::schema_markers(&raw, loc))
             .unwrap_or_default(),
         ..Markers::default()
     };
-    markers.sites = raw
-        .x_validation
-        .iter()
-        .map(|r| (rule_site(&r.rule), r.rule.span()))
-        .collect();
+    markers.sites = rule_sites(&raw);
     if place == Place::Spec {
         markers.resource = errors
             .handle(resource::resource_markers(&raw, item, loc))
@@ -253,6 +249,19 @@ fn collect(
 /// How errors about a CEL rule name it: ``rule `self.a > 0` ``.
 pub fn rule_site(rule: &str) -> String {
     format!("rule `{rule}`")
+}
+
+/// The rules (also inside `items(...)`), with their spans.
+fn rule_sites(raw: &Raw) -> Vec<(String, Span)> {
+    let mut sites: Vec<(String, Span)> = raw
+        .x_validation
+        .iter()
+        .map(|r| (rule_site(&r.rule), r.rule.span()))
+        .collect();
+    if let Some(items) = &raw.items {
+        sites.extend(rule_sites(items));
+    }
+    sites
 }
 
 /// Keys inside `items(...)` describe the items' schema: resource, field and type keys do not

@@ -134,7 +134,7 @@ pub(super) struct RawRule {
     pub(super) message: Option<String>,
     pub(super) message_expression: Option<String>,
     pub(super) reason: Option<OneOf<Reason>>,
-    pub(super) field_path: Option<String>,
+    pub(super) field_path: Option<SpannedValue<String>>,
     pub(super) optional_old_self: Option<bool>,
 }
 

@@ -8,6 +8,7 @@ use quote::ToTokens;
 use proc_macro2::Span;
 
 use super::raw::{Raw, RawConversion, RawPrintColumn, RawScale, RawSelectable};
+use crate::crd::names::{is_dns1035_label, is_group, is_kind};
 use crate::model::{
     Conversion, Deprecation, Loc, PrintColumn, ResourceMarkers, Scale, Scope, SelectableField,
 };
@@ -39,14 +40,14 @@ pub(super) fn resource_markers<T: ToTokens>(
         &mut errors,
         "group",
         raw.group.as_ref(),
-        is_dns_subdomain,
-        "a lowercase DNS subdomain such as `cache.example.com`",
+        is_group,
+        "a lowercase DNS subdomain with at least one dot, such as `cache.example.com`",
     );
     check_name(
         &mut errors,
         "version",
         raw.version.as_ref(),
-        is_version,
+        is_dns1035_label,
         "a lowercase DNS label starting with a letter, such as `v1alpha1`",
     );
     check_name(
@@ -60,15 +61,15 @@ pub(super) fn resource_markers<T: ToTokens>(
         &mut errors,
         "plural",
         raw.plural.as_ref(),
-        is_dns_label,
-        "a lowercase DNS label",
+        is_dns1035_label,
+        "a lowercase DNS label starting with a letter",
     );
     check_name(
         &mut errors,
         "singular",
         raw.singular.as_ref(),
-        is_dns_label,
-        "a lowercase DNS label",
+        is_dns1035_label,
+        "a lowercase DNS label starting with a letter",
     );
     for (key, list) in [
         ("short_names", &raw.short_names),
@@ -76,10 +77,11 @@ pub(super) fn resource_markers<T: ToTokens>(
     ] {
         if let Some(list) = list {
             for name in &list.0 {
-                if !is_dns_label(name) {
+                if !is_dns1035_label(name) {
                     errors.push(
                         Error::custom(format!(
-                            "`{key}` entry `{name}` must be a lowercase DNS label"
+                            "`{key}` entry `{name}` must be a lowercase DNS label starting \
+                             with a letter"
                         ))
                         .with_span(&list.span()),
                     );
@@ -311,27 +313,4 @@ fn check_name(
                 .with_span(&v.span()),
         );
     }
-}
-
-/// RFC 1123 label: lowercase alphanumerics and `-`, 1–63 characters, alphanumeric at both ends.
-pub fn is_dns_label(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 63
-        && s.bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
-}
-
-/// RFC 1123 subdomain: dot-separated labels, at most 253 characters.
-pub fn is_dns_subdomain(s: &str) -> bool {
-    s.len() <= 253 && s.split('.').all(is_dns_label)
-}
-
-fn is_version(s: &str) -> bool {
-    is_dns_label(s) && s.starts_with(|c: char| c.is_ascii_lowercase())
-}
-
-fn is_kind(s: &str) -> bool {
-    s.starts_with(|c: char| c.is_ascii_uppercase()) && s.chars().all(|c| c.is_ascii_alphanumeric())
 }

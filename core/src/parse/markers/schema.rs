@@ -1,12 +1,17 @@
 //! Schema keys: from the attribute's grammar to [`SchemaMarkers`], with the checks that need
-//! no type (regex syntax, CEL syntax, JSON values, URLs).
+//! no type (Go's regexp syntax, CEL syntax, JSON values, URLs).
 
 use darling::{Error, Result};
+use proc_macro2::Span;
 
 use super::raw::Raw;
-use crate::model::{ExternalDocs, Rule, SchemaMarkers};
+use crate::model::{ExternalDocs, Loc, Rule, SchemaMarkers};
 
-pub(super) fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
+/// The schema keys of `raw`; `loc` places `field_path` values for the engine's errors.
+pub(super) fn schema_markers(
+    raw: &Raw,
+    loc: &dyn Fn(Span) -> Option<Loc>,
+) -> Result<SchemaMarkers> {
     let mut errors = Error::accumulator();
     if let Some(u) = &raw.unique_items {
         errors.push(
@@ -18,11 +23,15 @@ pub(super) fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
         );
     }
     if let Some(p) = &raw.pattern
-        && let Err(e) = regex_syntax::Parser::new().parse(p)
+        && let Err(e) = crate::check::re2::compile(p)
     {
         errors.push(
-            Error::custom(format!("invalid regular expression in `pattern`: {e}"))
-                .with_span(&p.span()),
+            Error::custom(format!(
+                "invalid regular expression in `pattern` (the apiserver compiles it with Go's \
+                 regexp, RE2 syntax): {}: `{}`",
+                e.code, e.expr
+            ))
+            .with_span(&p.span()),
         );
     }
     for (key, plain, json) in [
@@ -52,7 +61,8 @@ pub(super) fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
             message: r.message.clone(),
             message_expression: r.message_expression.clone(),
             reason: r.reason.map(|r| r.0.0.to_string()),
-            field_path: r.field_path.clone(),
+            field_path: r.field_path.as_ref().map(|p| p.to_string()),
+            field_path_loc: r.field_path.as_ref().and_then(|p| loc(p.span())),
             optional_old_self: r.optional_old_self,
         });
     }
@@ -68,7 +78,7 @@ pub(super) fn schema_markers(raw: &Raw) -> Result<SchemaMarkers> {
         );
     }
     let items = match &raw.items {
-        Some(items) => errors.handle(schema_markers(items)).map(Box::new),
+        Some(items) => errors.handle(schema_markers(items, loc)).map(Box::new),
         None => None,
     };
     let flag = |f: Option<bool>| f.unwrap_or(false);
