@@ -51,10 +51,10 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn args(port: u16, cert_dir: &std::path::Path) -> Options {
+fn args(http_port: u16, port: u16, cert_dir: &std::path::Path) -> Options {
     Args::try_parse_from([
         "memcached-operator".to_string(),
-        "--http-addr=127.0.0.1:0".into(),
+        format!("--http-addr=127.0.0.1:{http_port}"),
         format!("--webhook-port={port}"),
         format!("--webhook-cert-dir={}", cert_dir.display()),
     ])
@@ -83,6 +83,16 @@ async fn get(port: u16, root: &CertificateDer<'static>, path: &str) -> std::io::
     Ok(response)
 }
 
+/// `GET path` over plain HTTP to `127.0.0.1:port`: the response.
+async fn plain_get(port: u16, path: &str) -> String {
+    let mut tcp = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    tcp.read_to_string(&mut response).await.unwrap();
+    response
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     let dir = std::env::temp_dir().join(format!("memcached-run-{}", std::process::id()));
@@ -92,8 +102,8 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     std::fs::write(dir.join("tls.crt"), cert.cert.pem()).unwrap();
     let root = cert.cert.der().clone();
 
-    let port = free_port();
-    let args = args(port, &dir);
+    let (http_port, port) = (free_port(), free_port());
+    let args = args(http_port, port, &dir);
     let shutdown = CancellationToken::new();
     let running = tokio::spawn({
         let shutdown = shutdown.clone();
@@ -109,6 +119,24 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     };
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.ends_with("ok"), "{response}");
+
+    // The controller's metrics, under controller-runtime's names, beside the operator's own.
+    let series = r#"controller_runtime_reconcile_total{controller="memcached",result="success"} 0"#;
+    let metrics = loop {
+        let metrics = plain_get(http_port, "/metrics").await;
+        if metrics.contains(series) {
+            break metrics;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{metrics}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    for expected in [
+        r#"controller_runtime_max_concurrent_reconciles{controller="memcached"} 0"#,
+        r#"workqueue_depth{name="memcached",controller="memcached",priority=""} 0"#,
+        "memcached_operator_reconciles_total 0",
+    ] {
+        assert!(metrics.contains(expected), "{expected} in {metrics}");
+    }
 
     shutdown.cancel();
     let result = tokio::time::timeout(WAIT, running)
@@ -126,7 +154,7 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
 #[tokio::test]
 async fn without_its_certificate_the_operator_stops_with_an_error() {
     let missing = std::env::temp_dir().join(format!("memcached-no-certs-{}", std::process::id()));
-    let args = args(free_port(), &missing);
+    let args = args(free_port(), free_port(), &missing);
     let result = tokio::time::timeout(
         WAIT,
         operator::run(empty_api(), &args, CancellationToken::new()),

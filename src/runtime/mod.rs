@@ -39,12 +39,17 @@
 //! Lease's namespace. Put that `#[rbac]` on your `main` (`kubegen init` does).
 
 pub mod conditions;
+mod controller;
 pub mod http;
 pub mod leader;
 mod manager;
+pub mod metrics;
 mod options;
+pub mod secure;
 mod signal;
 
+pub use controller::{Run, STOP_TIMEOUT};
 pub use manager::{Error, Manager, Scope};
+pub use metrics::ControllerMetrics;
 pub use options::{LogFormat, Options};
 pub use signal::{shutdown_on_signal, signal};

@@ -1,0 +1,288 @@
+//! The secured metrics endpoint (`--metrics-bind-address` with `--metrics-secure`, as
+//! kubebuilder v4 scaffolds it): `/metrics` over HTTPS, answered only to a caller whose bearer
+//! token the API server authenticates (a `TokenReview`) and whose user it authorizes for `get`
+//! on the non-resource URL `/metrics` (a `SubjectAccessReview`), as controller-runtime's
+//! `filters.WithAuthenticationAndAuthorization` does. No token, or one the API server does
+//! not authenticate: 401; a user not authorized: 403. Each request is reviewed (no cache).
+//!
+//! The certificate is `tls.crt` and `tls.key` of `--metrics-cert-dir` (reloaded when they
+//! change), else one signed by its own key made at start, as controller-runtime does.
+//!
+//! The reviews need `create` on `tokenreviews` (`authentication.k8s.io`) and
+//! `subjectaccessreviews` (`authorization.k8s.io`): put those `#[rbac]` on your `main`.
+
+use std::io;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use k8s_openapi::api::authentication::v1::{TokenReview, TokenReviewSpec, UserInfo};
+use k8s_openapi::api::authorization::v1::{
+    NonResourceAttributes, SubjectAccessReview, SubjectAccessReviewSpec,
+};
+use kube::api::PostParams;
+use kube::{Api, Client};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tracing::warn;
+
+use crate::https::{self, CertDir};
+
+/// Serves `app` on `listener` over HTTPS, behind the reviews, until `shutdown` is cancelled;
+/// with the certificate of `cert_dir`, else a self-signed one.
+pub(crate) async fn serve(
+    app: Router,
+    client: Client,
+    listener: TcpListener,
+    cert_dir: Option<&std::path::Path>,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let (resolver, reloader) = match cert_dir {
+        Some(dir) => {
+            let (resolver, reloader) = CertDir::new(dir).watch(&provider)?;
+            (resolver, Some(reloader))
+        }
+        None => (https::self_signed(&provider)?, None),
+    };
+    let app = app.layer(middleware::from_fn_with_state(client, admit));
+    let served = https::serve(
+        app,
+        listener,
+        provider,
+        resolver,
+        shutdown.cancelled_owned(),
+    )
+    .await;
+    if let Some(reloader) = reloader {
+        reloader.abort();
+    }
+    served
+}
+
+/// Passes the request on once its token is authenticated and its user authorized.
+async fn admit(State(client): State<Client>, request: Request, next: Next) -> Response {
+    let Some(token) = bearer_token(&request) else {
+        return (StatusCode::UNAUTHORIZED, "Unauthorized").into_response();
+    };
+    let user = match authenticate(&client, token).await {
+        Ok(Some(user)) => user,
+        Ok(None) => return (StatusCode::UNAUTHORIZED, "Unauthorized").into_response(),
+        Err(error) => {
+            warn!(%error, "metrics: the TokenReview failed");
+            return (StatusCode::UNAUTHORIZED, "Unauthorized").into_response();
+        }
+    };
+    let verb = request.method().as_str().to_lowercase();
+    let path = request.uri().path().to_string();
+    let name = user.username.clone().unwrap_or_default();
+    match authorize(&client, user, path, verb).await {
+        Ok(true) => next.run(request).await,
+        Ok(false) => (
+            StatusCode::FORBIDDEN,
+            format!("Authorization denied for user {name}"),
+        )
+            .into_response(),
+        Err(error) => {
+            warn!(%error, "metrics: the SubjectAccessReview failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, "Authorization error").into_response()
+        }
+    }
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+fn bearer_token(request: &Request) -> Option<String> {
+    let value = request
+        .headers()
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then(|| token.to_string())
+}
+
+/// The user `token` stands for, `None` when the API server does not authenticate it.
+async fn authenticate(client: &Client, token: String) -> kube::Result<Option<UserInfo>> {
+    let review = TokenReview {
+        spec: TokenReviewSpec {
+            token,
+            audiences: None,
+        },
+        ..TokenReview::default()
+    };
+    let reviewed = Api::<TokenReview>::all(client.clone())
+        .create(&PostParams::default(), &review)
+        .await?;
+    Ok(reviewed
+        .status
+        .filter(|status| status.authenticated == Some(true))
+        .and_then(|status| status.user))
+}
+
+/// Whether `user` may `verb` the non-resource URL `path`.
+async fn authorize(
+    client: &Client,
+    user: UserInfo,
+    path: String,
+    verb: String,
+) -> kube::Result<bool> {
+    let review = SubjectAccessReview {
+        spec: SubjectAccessReviewSpec {
+            user: user.username,
+            groups: user.groups,
+            uid: user.uid,
+            extra: user.extra,
+            non_resource_attributes: Some(NonResourceAttributes {
+                path: Some(path),
+                verb: Some(verb),
+            }),
+            ..SubjectAccessReviewSpec::default()
+        },
+        ..SubjectAccessReview::default()
+    };
+    let reviewed = Api::<SubjectAccessReview>::all(client.clone())
+        .create(&PostParams::default(), &review)
+        .await?;
+    Ok(reviewed.status.is_some_and(|status| status.allowed))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::convert::Infallible;
+
+    use clap::Parser;
+    use http_body_util::BodyExt;
+    use rustls::pki_types::{CertificateDer, ServerName};
+    use serde_json::{Value, json};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+    use crate::runtime::http::tests::http_get;
+    use crate::runtime::{Manager, Options};
+
+    /// An API server that knows the tokens `reader` (allowed to get `/metrics`) and `other`
+    /// (not allowed).
+    fn reviewing_api() -> Client {
+        let service = tower::service_fn(|request: hyper::Request<kube::client::Body>| async move {
+            let path = request.uri().path().to_string();
+            let body = request.into_body().collect().await.unwrap().to_bytes();
+            let review: Value = serde_json::from_slice(&body).unwrap();
+            let status = if path.ends_with("/tokenreviews") {
+                match review["spec"]["token"].as_str() {
+                    Some(token @ ("reader" | "other")) => json!({
+                        "authenticated": true,
+                        "user": {"username": format!("system:serviceaccount:ns:{token}"), "groups": ["system:serviceaccounts"]},
+                    }),
+                    _ => json!({"authenticated": false}),
+                }
+            } else {
+                let spec = &review["spec"];
+                let asks = &spec["nonResourceAttributes"];
+                let allowed = spec["user"] == "system:serviceaccount:ns:reader"
+                    && spec["groups"] == json!(["system:serviceaccounts"])
+                    && asks == &json!({"path": "/metrics", "verb": "get"});
+                json!({"allowed": allowed})
+            };
+            let mut answer = review;
+            answer["status"] = status;
+            let bytes = serde_json::to_vec(&answer).unwrap();
+            Ok::<_, Infallible>(hyper::Response::new(kube::client::Body::from(bytes)))
+        });
+        Client::new(service, "ns")
+    }
+
+    /// `GET /metrics` over TLS, trusting `root`, with `token` as bearer: the response.
+    async fn get_metrics(port: u16, root: &CertificateDer<'static>, token: Option<&str>) -> String {
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(root.clone()).unwrap();
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .unwrap();
+        let name = ServerName::try_from("localhost").unwrap();
+        let mut tls = connector.connect(name, tcp).await.unwrap();
+        let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+        let request =
+            format!("GET /metrics HTTP/1.1\r\nHost: localhost\r\n{auth}Connection: close\r\n\r\n");
+        tls.write_all(request.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        let _ = tls.read_to_string(&mut response).await;
+        response
+    }
+
+    #[tokio::test]
+    async fn metrics_only_for_callers_the_api_server_authorizes() {
+        let dir =
+            std::env::temp_dir().join(format!("kubegen-metrics-certs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+        std::fs::write(dir.join("tls.key"), cert.signing_key.serialize_pem()).unwrap();
+        std::fs::write(dir.join("tls.crt"), cert.cert.pem()).unwrap();
+        let root = cert.cert.der().clone();
+
+        #[derive(clap::Parser)]
+        struct Args {
+            #[command(flatten)]
+            runtime: Options,
+        }
+        let flag = format!("--metrics-cert-dir={}", dir.display());
+        let options = Args::parse_from(["op", flag.as_str()]).runtime;
+        let health = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let metrics = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let (health_addr, port) = (
+            health.local_addr().unwrap(),
+            metrics.local_addr().unwrap().port(),
+        );
+        let shutdown = CancellationToken::new();
+        let manager = Manager::new(reviewing_api(), options)
+            .shutdown(shutdown.clone())
+            .http_listener(health)
+            .metrics_listener(metrics);
+        let running = tokio::spawn(manager.run());
+        while !http_get(health_addr, "/readyz")
+            .await
+            .starts_with("HTTP/1.1 200")
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+
+        let status = |response: String| response.lines().next().unwrap_or_default().to_string();
+        assert_eq!(
+            status(get_metrics(port, &root, None).await),
+            "HTTP/1.1 401 Unauthorized"
+        );
+        assert_eq!(
+            status(get_metrics(port, &root, Some("bogus")).await),
+            "HTTP/1.1 401 Unauthorized"
+        );
+        let denied = get_metrics(port, &root, Some("other")).await;
+        assert_eq!(status(denied.clone()), "HTTP/1.1 403 Forbidden");
+        assert!(
+            denied.ends_with("Authorization denied for user system:serviceaccount:ns:other"),
+            "{denied}"
+        );
+        let allowed = get_metrics(port, &root, Some("reader")).await;
+        assert_eq!(status(allowed.clone()), "HTTP/1.1 200 OK");
+        assert!(allowed.contains("# EOF"), "{allowed}");
+        assert!(
+            http_get(health_addr, "/metrics")
+                .await
+                .starts_with("HTTP/1.1 404"),
+            "the plain endpoint no longer serves /metrics"
+        );
+
+        shutdown.cancel();
+        running.await.unwrap().unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
