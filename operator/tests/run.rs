@@ -2,8 +2,9 @@
 //! answers over TLS, and stops with the rest; without its certificate the operator stops with
 //! an error. The API server is a fake with no objects: these tests are about the servers.
 
+mod https_client;
+
 use std::convert::Infallible;
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -15,7 +16,7 @@ use kube::client::Body;
 use kubegen::runtime::Options;
 use memcached_operator::cli::Args;
 use memcached_operator::operator::{self, Error};
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::CertificateDer;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -62,25 +63,8 @@ fn args(http_port: u16, port: u16, cert_dir: &std::path::Path) -> Options {
     .runtime
 }
 
-/// `GET path` over TLS to `127.0.0.1:port`, trusting `root`: the response.
 async fn get(port: u16, root: &CertificateDer<'static>, path: &str) -> std::io::Result<String> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(root.clone()).unwrap();
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let tcp = TcpStream::connect(("127.0.0.1", port)).await?;
-    let name = ServerName::try_from("localhost").unwrap();
-    let mut tls = connector.connect(name, tcp).await?;
-    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    tls.write_all(request.as_bytes()).await?;
-    let mut response = String::new();
-    let _ = tls.read_to_string(&mut response).await;
-    Ok(response)
+    https_client::get(port, root, path, None).await
 }
 
 /// `GET path` over plain HTTP to `127.0.0.1:port`: the response.
@@ -96,11 +80,7 @@ async fn plain_get(port: u16, path: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     let dir = std::env::temp_dir().join(format!("memcached-run-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
-    std::fs::write(dir.join("tls.key"), cert.signing_key.serialize_pem()).unwrap();
-    std::fs::write(dir.join("tls.crt"), cert.cert.pem()).unwrap();
-    let root = cert.cert.der().clone();
+    let root = https_client::write_certificate(&dir);
 
     let (http_port, port) = (free_port(), free_port());
     let args = args(http_port, port, &dir);
