@@ -215,10 +215,10 @@ impl TestEnv {
     }
 
     /// Starts the operator in-process, as the ServiceAccount, watching this namespace only,
-    /// with leader election in this namespace.
-    async fn start_operator(&self) -> RunningOperator {
+    /// with leader election in this namespace, and the flags `extra`.
+    async fn start_operator(&self, extra: &[String]) -> RunningOperator {
         let (client, forbidden) = self.operator_client().await;
-        let args = Args::try_parse_from([
+        let flags = [
             "memcached-operator".to_string(),
             format!("--namespace={}", self.namespace),
             "--http-addr=127.0.0.1:0".into(),
@@ -227,9 +227,10 @@ impl TestEnv {
             format!("--identity=test-{}", self.namespace),
             // The webhooks have a test of their own (`cluster_webhooks.rs`).
             "--webhook-port=0".into(),
-        ])
-        .unwrap()
-        .runtime;
+        ];
+        let args = Args::try_parse_from(flags.iter().chain(extra))
+            .unwrap()
+            .runtime;
         let shutdown = CancellationToken::new();
         let task = tokio::spawn({
             let shutdown = shutdown.clone();
@@ -435,7 +436,7 @@ async fn event_reasons(admin: &Client, namespace: &str, name: &str) -> Vec<Strin
 #[ignore = "needs a cluster: KUBECONFIG"]
 async fn memcached_lifecycle_as_the_service_account() {
     let env = TestEnv::new("life").await;
-    let operator = env.start_operator().await;
+    let operator = env.start_operator(&[]).await;
     let ns = env.namespace.as_str();
     let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
     let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
@@ -599,27 +600,12 @@ async fn metrics_are_served_to_the_metrics_reader_only() {
         .local_addr()
         .unwrap()
         .port();
-    let (client, forbidden) = env.operator_client().await;
-    let args = Args::try_parse_from([
-        "memcached-operator".to_string(),
-        format!("--namespace={ns}"),
-        "--http-addr=127.0.0.1:0".into(),
-        format!("--metrics-bind-address=127.0.0.1:{port}"),
-        format!("--metrics-cert-dir={}", dir.display()),
-        "--webhook-port=0".into(),
-    ])
-    .unwrap()
-    .runtime;
-    let shutdown = CancellationToken::new();
-    let task = tokio::spawn({
-        let shutdown = shutdown.clone();
-        async move { operator::run(client, &args, shutdown).await }
-    });
-    let op = RunningOperator {
-        task,
-        shutdown,
-        forbidden,
-    };
+    let op = env
+        .start_operator(&[
+            format!("--metrics-bind-address=127.0.0.1:{port}"),
+            format!("--metrics-cert-dir={}", dir.display()),
+        ])
+        .await;
 
     let no_token = eventually(&op.forbidden, "the metrics server", || async {
         https_client::get(port, &root, "/metrics", None).await.ok()
@@ -644,6 +630,17 @@ async fn metrics_are_served_to_the_metrics_reader_only() {
         ),
         "{allowed}"
     );
+    let leads = |text: &str| {
+        text.lines()
+            .any(|l| l.starts_with("leader_election_master_status{name=") && l.ends_with("} 1"))
+    };
+    eventually(&op.forbidden, "leader_election_master_status 1", || async {
+        let text = https_client::get(port, &root, "/metrics", Some(&scraper))
+            .await
+            .ok()?;
+        leads(&text).then_some(())
+    })
+    .await;
 
     op.stop().await;
     let _ = Api::<ClusterRoleBinding>::all(admin.clone())
