@@ -285,4 +285,86 @@ mod tests {
         running.await.unwrap().unwrap();
         let _ = std::fs::remove_dir_all(dir);
     }
+
+    /// Accepts any server certificate, and keeps the last one.
+    #[derive(Debug)]
+    struct FirstUse(
+        Arc<rustls::crypto::CryptoProvider>,
+        std::sync::Mutex<Option<CertificateDer<'static>>>,
+    );
+
+    impl rustls::client::danger::ServerCertVerifier for FirstUse {
+        fn verify_server_cert(
+            &self,
+            end_entity: &CertificateDer<'_>,
+            _: &[CertificateDer<'_>],
+            _: &ServerName<'_>,
+            _: &[u8],
+            _: rustls::pki_types::UnixTime,
+        ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+            *self.1.lock().unwrap() = Some(end_entity.clone().into_owned());
+            Ok(rustls::client::danger::ServerCertVerified::assertion())
+        }
+
+        fn verify_tls12_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &rustls::DigitallySignedStruct,
+        ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+            let algorithms = &self.0.signature_verification_algorithms;
+            rustls::crypto::verify_tls12_signature(message, cert, dss, algorithms)
+        }
+
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &rustls::DigitallySignedStruct,
+        ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+            let algorithms = &self.0.signature_verification_algorithms;
+            rustls::crypto::verify_tls13_signature(message, cert, dss, algorithms)
+        }
+
+        fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+            self.0.signature_verification_algorithms.supported_schemes()
+        }
+    }
+
+    #[tokio::test]
+    async fn without_a_certificate_folder_the_certificate_is_self_signed_for_localhost() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let shutdown = CancellationToken::new();
+        let app = Router::new().route("/metrics", axum::routing::get(|| async { "m" }));
+        let server = tokio::spawn(serve(
+            app,
+            reviewing_api(),
+            listener,
+            None,
+            shutdown.clone(),
+        ));
+
+        // Learn the certificate, then check that it verifies as `localhost`'s by itself.
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let first_use = Arc::new(FirstUse(provider.clone(), Default::default()));
+        let config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .dangerous()
+            .with_custom_certificate_verifier(first_use.clone())
+            .with_no_client_auth();
+        let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .unwrap();
+        let name = ServerName::try_from("localhost").unwrap();
+        drop(connector.connect(name, tcp).await.unwrap());
+        let root = first_use.1.lock().unwrap().clone().expect("a certificate");
+        let response = get_metrics(port, &root, None).await;
+        assert!(response.starts_with("HTTP/1.1 401"), "{response}");
+
+        shutdown.cancel();
+        server.await.unwrap().unwrap();
+    }
 }
