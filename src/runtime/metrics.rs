@@ -138,7 +138,7 @@ impl Default for ControllerMetrics {
 
 impl ControllerMetrics {
     /// Registers every family in `registry`, without prefix (the names are
-    /// controller-runtime's).
+    /// controller-runtime's; `prometheus_client` ends each help with the period).
     pub fn register(&self, registry: &mut Registry) {
         let f = &self.0;
         registry.register(
@@ -173,7 +173,7 @@ impl ControllerMetrics {
         );
         registry.register(
             "workqueue_work_duration_seconds",
-            "How long in seconds processing an item from workqueue takes.",
+            "How long in seconds processing an item from workqueue takes",
             f.work_duration.clone(),
         );
         registry.register(
@@ -185,7 +185,7 @@ impl ControllerMetrics {
             "leader_election_master_status",
             "Gauge of if the reporting system is master of the relevant lease, 0 indicates \
              backup, 1 indicates master. 'name' is the string used to identify the lease. \
-             Please make sure to group by name.",
+             Please make sure to group by name",
             f.leader.clone(),
         );
         registry.register_collector(Box::new(QueueCollector(self.0.clone())));
