@@ -359,7 +359,8 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
 
     // The secured metrics: the operator reviews each caller with its generated role. Without a
     // token: 401; the ServiceAccount's own token: 403 until it is bound to the scaffold's
-    // metrics-reader ClusterRole; then 200, with the controller's reconciles counted.
+    // metrics-reader ClusterRole; then 200 (once the denial, kept 30 s, expires), with the
+    // controller's reconciles counted.
     assert_eq!(scrape(metrics_port, None).0, "401", "{}", operator_log());
     assert_eq!(scrape(metrics_port, Some(token.trim())).0, "403");
     let reader = format!("{namespace}-metrics-reader");

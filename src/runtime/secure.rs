@@ -3,7 +3,9 @@
 //! token the API server authenticates (a `TokenReview`) and whose user it authorizes for `get`
 //! on the non-resource URL `/metrics` (a `SubjectAccessReview`), as controller-runtime's
 //! `filters.WithAuthenticationAndAuthorization` does. No token, or one the API server does
-//! not authenticate: 401; a user not authorized: 403. Each request is reviewed (no cache).
+//! not authenticate: 401; a user not authorized: 403; a review that fails: 500. With the same
+//! caches: a token's review is kept a minute, an access review five minutes when it allows
+//! and 30 s when it denies (a scraper costs two API calls at most every few minutes).
 //!
 //! The certificate is `tls.crt` and `tls.key` of `--metrics-cert-dir` (reloaded when they
 //! change), else one signed by its own key made at start, as controller-runtime does.
@@ -11,8 +13,11 @@
 //! The reviews need `create` on `tokenreviews` (`authentication.k8s.io`) and
 //! `subjectaccessreviews` (`authorization.k8s.io`): put those `#[rbac]` on your `main`.
 
+use std::collections::HashMap;
+use std::hash::Hash;
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -48,7 +53,8 @@ pub(crate) async fn serve(
         }
         None => (https::self_signed(&provider)?, None),
     };
-    let app = app.layer(middleware::from_fn_with_state(client, admit));
+    let reviewer = Arc::new(Reviewer::new(client));
+    let app = app.layer(middleware::from_fn_with_state(reviewer, admit));
     let served = https::serve(
         app,
         listener,
@@ -63,23 +69,98 @@ pub(crate) async fn serve(
     served
 }
 
+/// How long a token's review is kept (controller-runtime's `CacheTTL`).
+const TOKEN_TTL: Duration = Duration::from_secs(60);
+/// How long an access review that allows is kept (`AllowCacheTTL`).
+const ALLOW_TTL: Duration = Duration::from_secs(300);
+/// How long an access review that denies is kept (`DenyCacheTTL`).
+const DENY_TTL: Duration = Duration::from_secs(30);
+/// The most answers a cache keeps: past it, it starts over (a flood of made-up tokens).
+const CACHE_SIZE: usize = 1024;
+
+/// Answers kept until they expire.
+struct Cache<K, V>(Mutex<HashMap<K, (Instant, V)>>);
+
+impl<K: Eq + Hash, V: Clone> Cache<K, V> {
+    fn new() -> Self {
+        Cache(Mutex::new(HashMap::new()))
+    }
+
+    fn get(&self, key: &K) -> Option<V> {
+        let entries = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let (expires, value) = entries.get(key)?;
+        (*expires > Instant::now()).then(|| value.clone())
+    }
+
+    fn put(&self, key: K, value: V, ttl: Duration) {
+        let mut entries = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        entries.retain(|_, (expires, _)| *expires > now);
+        if entries.len() >= CACHE_SIZE {
+            entries.clear();
+        }
+        entries.insert(key, (now + ttl, value));
+    }
+}
+
+/// Reviews callers with the API server, and remembers the answers a while.
+struct Reviewer {
+    client: Client,
+    tokens: Cache<String, Option<UserInfo>>,
+    /// By user (name, uid, groups, extra as JSON), verb and path.
+    access: Cache<(String, String, String), bool>,
+}
+
+impl Reviewer {
+    fn new(client: Client) -> Self {
+        Reviewer {
+            client,
+            tokens: Cache::new(),
+            access: Cache::new(),
+        }
+    }
+
+    /// The user `token` stands for, `None` when the API server does not authenticate it.
+    async fn authenticate(&self, token: String) -> kube::Result<Option<UserInfo>> {
+        if let Some(user) = self.tokens.get(&token) {
+            return Ok(user);
+        }
+        let user = authenticate(&self.client, token.clone()).await?;
+        self.tokens.put(token, user.clone(), TOKEN_TTL);
+        Ok(user)
+    }
+
+    /// Whether `user` may `verb` the non-resource URL `path`.
+    async fn authorize(&self, user: UserInfo, path: String, verb: String) -> kube::Result<bool> {
+        let who = serde_json::to_string(&user).unwrap_or_default();
+        let key = (who, verb.clone(), path.clone());
+        if let Some(allowed) = self.access.get(&key) {
+            return Ok(allowed);
+        }
+        let allowed = authorize(&self.client, user, path, verb).await?;
+        let ttl = if allowed { ALLOW_TTL } else { DENY_TTL };
+        self.access.put(key, allowed, ttl);
+        Ok(allowed)
+    }
+}
+
 /// Passes the request on once its token is authenticated and its user authorized.
-async fn admit(State(client): State<Client>, request: Request, next: Next) -> Response {
+async fn admit(State(reviewer): State<Arc<Reviewer>>, request: Request, next: Next) -> Response {
     let Some(token) = bearer_token(&request) else {
         return (StatusCode::UNAUTHORIZED, "Unauthorized").into_response();
     };
-    let user = match authenticate(&client, token).await {
+    let user = match reviewer.authenticate(token).await {
         Ok(Some(user)) => user,
         Ok(None) => return (StatusCode::UNAUTHORIZED, "Unauthorized").into_response(),
         Err(error) => {
             warn!(%error, "metrics: the TokenReview failed");
-            return (StatusCode::UNAUTHORIZED, "Unauthorized").into_response();
+            return (StatusCode::INTERNAL_SERVER_ERROR, "Authentication failed").into_response();
         }
     };
     let verb = request.method().as_str().to_lowercase();
     let path = request.uri().path().to_string();
     let name = user.username.clone().unwrap_or_default();
-    match authorize(&client, user, path, verb).await {
+    match reviewer.authorize(user, path, verb).await {
         Ok(true) => next.run(request).await,
         Ok(false) => (
             StatusCode::FORBIDDEN,
@@ -88,7 +169,8 @@ async fn admit(State(client): State<Client>, request: Request, next: Next) -> Re
             .into_response(),
         Err(error) => {
             warn!(%error, "metrics: the SubjectAccessReview failed");
-            (StatusCode::INTERNAL_SERVER_ERROR, "Authorization error").into_response()
+            let message = format!("Authorization for user {name} failed");
+            (StatusCode::INTERNAL_SERVER_ERROR, message).into_response()
         }
     }
 }
@@ -166,31 +248,34 @@ mod tests {
 
     /// An API server that knows the tokens `reader` (allowed to get `/metrics`) and `other`
     /// (not allowed).
-    fn reviewing_api() -> Client {
-        let service = tower::service_fn(|request: hyper::Request<kube::client::Body>| async move {
-            let path = request.uri().path().to_string();
-            let body = request.into_body().collect().await.unwrap().to_bytes();
-            let review: Value = serde_json::from_slice(&body).unwrap();
-            let status = if path.ends_with("/tokenreviews") {
-                match review["spec"]["token"].as_str() {
-                    Some(token @ ("reader" | "other")) => json!({
-                        "authenticated": true,
-                        "user": {"username": format!("system:serviceaccount:ns:{token}"), "groups": ["system:serviceaccounts"]},
-                    }),
-                    _ => json!({"authenticated": false}),
-                }
-            } else {
-                let spec = &review["spec"];
-                let asks = &spec["nonResourceAttributes"];
-                let allowed = spec["user"] == "system:serviceaccount:ns:reader"
-                    && spec["groups"] == json!(["system:serviceaccounts"])
-                    && asks == &json!({"path": "/metrics", "verb": "get"});
-                json!({"allowed": allowed})
-            };
-            let mut answer = review;
-            answer["status"] = status;
-            let bytes = serde_json::to_vec(&answer).unwrap();
-            Ok::<_, Infallible>(hyper::Response::new(kube::client::Body::from(bytes)))
+    fn reviewing_api(reviews: Arc<std::sync::atomic::AtomicUsize>) -> Client {
+        let service = tower::service_fn(move |request: hyper::Request<kube::client::Body>| {
+            reviews.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async move {
+                let path = request.uri().path().to_string();
+                let body = request.into_body().collect().await.unwrap().to_bytes();
+                let review: Value = serde_json::from_slice(&body).unwrap();
+                let status = if path.ends_with("/tokenreviews") {
+                    match review["spec"]["token"].as_str() {
+                        Some(token @ ("reader" | "other")) => json!({
+                            "authenticated": true,
+                            "user": {"username": format!("system:serviceaccount:ns:{token}"), "groups": ["system:serviceaccounts"]},
+                        }),
+                        _ => json!({"authenticated": false}),
+                    }
+                } else {
+                    let spec = &review["spec"];
+                    let asks = &spec["nonResourceAttributes"];
+                    let allowed = spec["user"] == "system:serviceaccount:ns:reader"
+                        && spec["groups"] == json!(["system:serviceaccounts"])
+                        && asks == &json!({"path": "/metrics", "verb": "get"});
+                    json!({"allowed": allowed})
+                };
+                let mut answer = review;
+                answer["status"] = status;
+                let bytes = serde_json::to_vec(&answer).unwrap();
+                Ok::<_, Infallible>(hyper::Response::new(kube::client::Body::from(bytes)))
+            }
         });
         Client::new(service, "ns")
     }
@@ -244,7 +329,8 @@ mod tests {
             metrics.local_addr().unwrap().port(),
         );
         let shutdown = CancellationToken::new();
-        let manager = Manager::new(reviewing_api(), options)
+        let reviews = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let manager = Manager::new(reviewing_api(reviews.clone()), options)
             .shutdown(shutdown.clone())
             .http_listener(health)
             .metrics_listener(metrics);
@@ -274,6 +360,12 @@ mod tests {
         let allowed = get_metrics(port, &root, Some("reader")).await;
         assert_eq!(status(allowed.clone()), "HTTP/1.1 200 OK");
         assert!(allowed.contains("# EOF"), "{allowed}");
+        let count = || reviews.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(count(), 5, "bogus, other (twice), reader (twice)");
+        for token in ["bogus", "other", "reader"] {
+            get_metrics(port, &root, Some(token)).await;
+        }
+        assert_eq!(count(), 5, "the answers are kept");
         assert!(
             http_get(health_addr, "/metrics")
                 .await
@@ -339,7 +431,7 @@ mod tests {
         let app = Router::new().route("/metrics", axum::routing::get(|| async { "m" }));
         let server = tokio::spawn(serve(
             app,
-            reviewing_api(),
+            reviewing_api(Default::default()),
             listener,
             None,
             shutdown.clone(),
