@@ -192,7 +192,7 @@ impl ControllerMetrics {
     }
 
     /// Sets `leader_election_master_status{name=lease}`: 1 while leading, 0 otherwise.
-    pub fn set_leader(&self, lease: &str, leading: bool) {
+    pub(crate) fn set_leader(&self, lease: &str, leading: bool) {
         let labels = LeaseLabels {
             name: lease.to_string(),
         };
