@@ -38,6 +38,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(any(feature = "runtime", feature = "webhook"))]
+mod https;
 #[cfg(feature = "runtime")]
 pub mod runtime;
 #[cfg(feature = "webhook")]

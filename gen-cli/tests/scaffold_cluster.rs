@@ -265,12 +265,19 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
     )
     .unwrap();
     let log = dir.join("operator.log");
+    let metrics_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let operator = Command::new(binary("guestbook-operator"))
         .args([
             "--leader-elect",
             "--leader-election-namespace",
             &namespace,
             "--http-addr=127.0.0.1:0",
+            // Secured (the default): HTTPS with a self-signed certificate, reviewed callers.
+            &format!("--metrics-bind-address=127.0.0.1:{metrics_port}"),
             &format!("--webhook-port={webhook_port}"),
             &format!("--webhook-cert-dir={}", certs.display()),
         ])
@@ -350,6 +357,39 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
         assert_eq!(got["status"]["conditions"][0]["reason"], "Reconciled");
     }
 
+    // The secured metrics: the operator reviews each caller with its generated role. Without a
+    // token: 401; the ServiceAccount's own token: 403 until it is bound to the scaffold's
+    // metrics-reader ClusterRole; then 200 (once the denial, kept 30 s, expires), with the
+    // controller's reconciles counted.
+    assert_eq!(scrape(metrics_port, None).0, "401", "{}", operator_log());
+    assert_eq!(scrape(metrics_port, Some(token.trim())).0, "403");
+    let reader = format!("{namespace}-metrics-reader");
+    cleanup.cluster_objects.extend([
+        format!("clusterrolebinding/{reader}"),
+        format!("clusterrole/{reader}"),
+    ]);
+    let mut role = documents(&project.join("config/rbac/metrics_reader_role.yaml")).remove(0);
+    role["metadata"]["name"] = json!(reader);
+    apply(&role);
+    apply(
+        &json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+        "metadata": {"name": reader},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": reader},
+        "subjects": subjects}),
+    );
+    let metrics = wait_for("metrics for the metrics reader", &operator_log, || {
+        let (status, body) = scrape(metrics_port, Some(token.trim()));
+        (status == "200").then_some(body)
+    });
+    let success = r#"controller_runtime_reconcile_total{controller="guestbook",result="success"} "#;
+    let count: f64 = metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(success))
+        .unwrap_or_else(|| panic!("no {success} in {metrics}"))
+        .parse()
+        .unwrap();
+    assert!(count >= 1.0, "{metrics}");
+
     // Deleting waits for the operator's cleanup, which removes the finalizer.
     kubectl(
         &[
@@ -382,6 +422,21 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
     eprintln!("ran against {admin_kubeconfig} ({server})");
     drop(cleanup);
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// `GET /metrics` of the operator on `port` with curl (HTTPS, its certificate is self-signed),
+/// with `token` as bearer if given: the status code and the body.
+fn scrape(port: u16, token: Option<&str>) -> (String, String) {
+    let url = format!("https://127.0.0.1:{port}/metrics");
+    let mut args = vec!["-sk", "-w", "\n%{http_code}", url.as_str()];
+    let header = token.map(|t| format!("Authorization: Bearer {t}"));
+    if let Some(header) = &header {
+        args.extend(["-H", header]);
+    }
+    let out = Command::new("curl").args(&args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (body, status) = text.rsplit_once('\n').unwrap_or(("", &text));
+    (status.to_string(), body.to_string())
 }
 
 /// What a user writes in the handlers `create webhook` stubs out: a default for `spec.foo`

@@ -21,6 +21,7 @@ use http_body_util::{BodyExt, Full, StreamBody};
 use kube::api::PostParams;
 use kube::client::Body;
 use kube::{Api, Client};
+use kubegen::runtime::{ControllerMetrics, Scope};
 use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
 use memcached_operator::controller::{self, Context};
 use memcached_operator::metrics::Metrics;
@@ -289,10 +290,21 @@ async fn main() {
     let rss_before = peak_rss();
 
     let metrics = Arc::new(Metrics::default());
-    let ctx = Arc::new(Context::new(client, metrics.clone(), Some("bench".into())));
+    let ctx = Arc::new(Context::new(
+        client.clone(),
+        metrics.clone(),
+        Some("bench".into()),
+    ));
     let shutdown = CancellationToken::new();
+    let scope = Scope {
+        client,
+        namespace: Some(NAMESPACE.into()),
+        identity: "bench".into(),
+        shutdown: shutdown.clone(),
+        metrics: ControllerMetrics::default(),
+    };
     let started = Instant::now();
-    let operator = tokio::spawn(controller::run(ctx, Some(NAMESPACE), shutdown.clone()));
+    let operator = tokio::spawn(controller::run(scope, ctx));
     fake.all_have_status.notified().await;
     let elapsed = started.elapsed();
     let reconciles = metrics.reconciles.get();

@@ -21,13 +21,25 @@ pub use kubegen::runtime::Error;
 /// certificate cannot be read) the operator stops with [`Error::Webhook`]. The controller
 /// drains its running reconciles before this returns.
 ///
-/// The runtime's leader election reads, creates and renews a Lease in the operator's
-/// namespace: RBAC gen-cli cannot see in kubegen's sources, so it is asked for here.
+/// The runtime's own API calls need RBAC gen-cli cannot see in kubegen's sources, so it is
+/// asked for here: leader election reads, creates and renews a Lease in the operator's
+/// namespace, and the secured metrics endpoint (`--metrics-secure`) reviews each caller's
+/// token (TokenReview) and access to `/metrics` (SubjectAccessReview).
 #[rbac(
     groups = "coordination.k8s.io",
     resources = "leases",
     verbs = "get;create;patch",
     namespace = "memcached-operator-system"
+)]
+#[rbac(
+    groups = "authentication.k8s.io",
+    resources = "tokenreviews",
+    verbs = "create"
+)]
+#[rbac(
+    groups = "authorization.k8s.io",
+    resources = "subjectaccessreviews",
+    verbs = "create"
 )]
 pub async fn run(
     client: Client,
@@ -41,8 +53,12 @@ pub async fn run(
         .metrics(registry)
         .webhooks(webhook::server())
         .controller(move |scope: Scope| async move {
-            let ctx = Arc::new(Context::new(scope.client, metrics, Some(scope.identity)));
-            controller::run(ctx, scope.namespace.as_deref(), scope.shutdown).await;
+            let ctx = Arc::new(Context::new(
+                scope.client.clone(),
+                metrics,
+                Some(scope.identity.clone()),
+            ));
+            controller::run(scope, ctx).await;
         })
         .shutdown(shutdown)
         .run()

@@ -12,6 +12,7 @@
 //! tests check that the conditions say so, and deletion does not rely on garbage collection.
 
 mod config_files;
+mod https_client;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -22,6 +23,8 @@ use std::time::Duration;
 
 use clap::Parser;
 use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::authentication::v1::TokenRequest;
+use k8s_openapi::api::authorization::v1::SubjectAccessReview;
 use k8s_openapi::api::core::v1::{Namespace, ServiceAccount};
 use k8s_openapi::api::events::v1::Event;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
@@ -190,6 +193,7 @@ impl TestEnv {
             subject.namespace = Some(namespace.clone());
         }
         apply(&Api::namespaced(admin.clone(), &namespace), &rb).await;
+        wait_for_rbac(&admin, &namespace).await;
         Self {
             admin,
             namespace,
@@ -213,10 +217,10 @@ impl TestEnv {
     }
 
     /// Starts the operator in-process, as the ServiceAccount, watching this namespace only,
-    /// with leader election in this namespace.
-    async fn start_operator(&self) -> RunningOperator {
+    /// with leader election in this namespace, and the flags `extra`.
+    async fn start_operator(&self, extra: &[String]) -> RunningOperator {
         let (client, forbidden) = self.operator_client().await;
-        let args = Args::try_parse_from([
+        let flags = [
             "memcached-operator".to_string(),
             format!("--namespace={}", self.namespace),
             "--http-addr=127.0.0.1:0".into(),
@@ -225,9 +229,10 @@ impl TestEnv {
             format!("--identity=test-{}", self.namespace),
             // The webhooks have a test of their own (`cluster_webhooks.rs`).
             "--webhook-port=0".into(),
-        ])
-        .unwrap()
-        .runtime;
+        ];
+        let args = Args::try_parse_from(flags.iter().chain(extra))
+            .unwrap()
+            .runtime;
         let shutdown = CancellationToken::new();
         let task = tokio::spawn({
             let shutdown = shutdown.clone();
@@ -309,6 +314,37 @@ impl RunningOperator {
             Vec::<String>::new(),
             "requests refused with 403"
         );
+    }
+}
+
+/// Waits until the API server's RBAC authorizer has seen the bindings just made (it reads them
+/// from a cache): until the ServiceAccount may get the leader Lease in `namespace`, the last
+/// rule bound.
+async fn wait_for_rbac(admin: &Client, namespace: &str) {
+    let review: SubjectAccessReview = typed(json!({
+        "spec": {
+            "user": format!("system:serviceaccount:{namespace}:{SERVICE_ACCOUNT}"),
+            "resourceAttributes": {
+                "group": "coordination.k8s.io", "resource": "leases", "verb": "get",
+                "namespace": namespace,
+            },
+        },
+    }));
+    let reviews: Api<SubjectAccessReview> = Api::all(admin.clone());
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let reviewed = reviews
+            .create(&PostParams::default(), &review)
+            .await
+            .unwrap();
+        if reviewed.status.is_some_and(|s| s.allowed) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "RBAC never allowed the leases"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -433,7 +469,7 @@ async fn event_reasons(admin: &Client, namespace: &str, name: &str) -> Vec<Strin
 #[ignore = "needs a cluster: KUBECONFIG"]
 async fn memcached_lifecycle_as_the_service_account() {
     let env = TestEnv::new("life").await;
-    let operator = env.start_operator().await;
+    let operator = env.start_operator(&[]).await;
     let ns = env.namespace.as_str();
     let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
     let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
@@ -554,4 +590,93 @@ async fn invalid_memcacheds_are_rejected_by_the_generated_crd() {
     let created: Memcached = typed(serde_json::to_value(created).unwrap());
     assert_eq!((created.spec.size, created.spec.container_port), (1, 11211));
     assert_eq!(created.spec.image, "memcached:1.6.26-alpine3.19");
+}
+
+/// A token of the ServiceAccount `name` in `namespace` (TokenRequest API), created first.
+async fn service_account_token(admin: &Client, namespace: &str, name: &str) -> String {
+    let accounts: Api<ServiceAccount> = Api::namespaced(admin.clone(), namespace);
+    let account: ServiceAccount = typed(json!({"metadata": {"name": name}}));
+    apply(&accounts, &account).await;
+    let request = accounts
+        .create_token_request(name, &PostParams::default(), &TokenRequest::default())
+        .await
+        .unwrap();
+    request.status.and_then(|s| s.token).expect("a token")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a cluster: KUBECONFIG"]
+async fn metrics_are_served_to_the_metrics_reader_only() {
+    let env = TestEnv::new("metrics").await;
+    let admin = env.admin.clone();
+    let ns = env.namespace.clone();
+    // config/rbac/metrics_reader_role.yaml, bound to `scraper` only; named after the test.
+    let reader_role = format!("{}-metrics-reader", env.binding);
+    let mut role: ClusterRole = typed(documents("rbac/metrics_reader_role.yaml").remove(0));
+    role.metadata.name = Some(reader_role.clone());
+    apply(&Api::<ClusterRole>::all(admin.clone()), &role).await;
+    let binding: ClusterRoleBinding = typed(json!({
+        "metadata": {"name": reader_role},
+        "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": reader_role},
+        "subjects": [{"kind": "ServiceAccount", "name": "scraper", "namespace": ns}],
+    }));
+    apply(&Api::<ClusterRoleBinding>::all(admin.clone()), &binding).await;
+    let scraper = service_account_token(&admin, &ns, "scraper").await;
+    let stranger = service_account_token(&admin, &ns, "stranger").await;
+
+    // The operator as its ServiceAccount (the generated role must allow the reviews), its
+    // metrics on their own port, secured, with a certificate the test trusts.
+    let dir = std::env::temp_dir().join(format!("memcached-metrics-{ns}"));
+    let root = https_client::write_certificate(&dir);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let op = env
+        .start_operator(&[
+            format!("--metrics-bind-address=127.0.0.1:{port}"),
+            format!("--metrics-cert-dir={}", dir.display()),
+        ])
+        .await;
+
+    let no_token = eventually(&op.forbidden, "the metrics server", || async {
+        https_client::get(port, &root, "/metrics", None).await.ok()
+    })
+    .await;
+    assert!(no_token.starts_with("HTTP/1.1 401"), "{no_token}");
+    let garbage = https_client::get(port, &root, "/metrics", Some("not-a-token"))
+        .await
+        .unwrap();
+    assert!(garbage.starts_with("HTTP/1.1 401"), "{garbage}");
+    let denied = https_client::get(port, &root, "/metrics", Some(&stranger))
+        .await
+        .unwrap();
+    assert!(denied.starts_with("HTTP/1.1 403"), "{denied}");
+    let allowed = https_client::get(port, &root, "/metrics", Some(&scraper))
+        .await
+        .unwrap();
+    assert!(allowed.starts_with("HTTP/1.1 200"), "{allowed}");
+    // Once this replica leads, its controller runs and is measured.
+    let leads = |text: &str| {
+        text.lines()
+            .any(|l| l.starts_with("leader_election_master_status{name=") && l.ends_with("} 1"))
+    };
+    let series = r#"controller_runtime_reconcile_total{controller="memcached",result="success"}"#;
+    eventually(&op.forbidden, "the leader's controller metrics", || async {
+        let text = https_client::get(port, &root, "/metrics", Some(&scraper))
+            .await
+            .ok()?;
+        (leads(&text) && text.contains(series)).then_some(())
+    })
+    .await;
+
+    op.stop().await;
+    let _ = Api::<ClusterRoleBinding>::all(admin.clone())
+        .delete(&reader_role, &DeleteParams::default())
+        .await;
+    let _ = Api::<ClusterRole>::all(admin)
+        .delete(&reader_role, &DeleteParams::default())
+        .await;
+    let _ = std::fs::remove_dir_all(dir);
 }

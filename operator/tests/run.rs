@@ -2,8 +2,9 @@
 //! answers over TLS, and stops with the rest; without its certificate the operator stops with
 //! an error. The API server is a fake with no objects: these tests are about the servers.
 
+mod https_client;
+
 use std::convert::Infallible;
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -15,7 +16,7 @@ use kube::client::Body;
 use kubegen::runtime::Options;
 use memcached_operator::cli::Args;
 use memcached_operator::operator::{self, Error};
-use rustls::pki_types::{CertificateDer, ServerName};
+use rustls::pki_types::CertificateDer;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -51,10 +52,10 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn args(port: u16, cert_dir: &std::path::Path) -> Options {
+fn args(http_port: u16, port: u16, cert_dir: &std::path::Path) -> Options {
     Args::try_parse_from([
         "memcached-operator".to_string(),
-        "--http-addr=127.0.0.1:0".into(),
+        format!("--http-addr=127.0.0.1:{http_port}"),
         format!("--webhook-port={port}"),
         format!("--webhook-cert-dir={}", cert_dir.display()),
     ])
@@ -62,38 +63,27 @@ fn args(port: u16, cert_dir: &std::path::Path) -> Options {
     .runtime
 }
 
-/// `GET path` over TLS to `127.0.0.1:port`, trusting `root`: the response.
 async fn get(port: u16, root: &CertificateDer<'static>, path: &str) -> std::io::Result<String> {
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(root.clone()).unwrap();
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
-    let tcp = TcpStream::connect(("127.0.0.1", port)).await?;
-    let name = ServerName::try_from("localhost").unwrap();
-    let mut tls = connector.connect(name, tcp).await?;
+    https_client::get(port, root, path, None).await
+}
+
+/// `GET path` over plain HTTP to `127.0.0.1:port`: the response.
+async fn plain_get(port: u16, path: &str) -> String {
+    let mut tcp = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
     let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    tls.write_all(request.as_bytes()).await?;
+    tcp.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
-    let _ = tls.read_to_string(&mut response).await;
-    Ok(response)
+    tcp.read_to_string(&mut response).await.unwrap();
+    response
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     let dir = std::env::temp_dir().join(format!("memcached-run-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
-    std::fs::write(dir.join("tls.key"), cert.signing_key.serialize_pem()).unwrap();
-    std::fs::write(dir.join("tls.crt"), cert.cert.pem()).unwrap();
-    let root = cert.cert.der().clone();
+    let root = https_client::write_certificate(&dir);
 
-    let port = free_port();
-    let args = args(port, &dir);
+    let (http_port, port) = (free_port(), free_port());
+    let args = args(http_port, port, &dir);
     let shutdown = CancellationToken::new();
     let running = tokio::spawn({
         let shutdown = shutdown.clone();
@@ -109,6 +99,24 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     };
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.ends_with("ok"), "{response}");
+
+    // The controller's metrics, under controller-runtime's names, beside the operator's own.
+    let series = r#"controller_runtime_reconcile_total{controller="memcached",result="success"} 0"#;
+    let metrics = loop {
+        let metrics = plain_get(http_port, "/metrics").await;
+        if metrics.contains(series) {
+            break metrics;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{metrics}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    for expected in [
+        r#"controller_runtime_max_concurrent_reconciles{controller="memcached"} 0"#,
+        r#"workqueue_depth{name="memcached",controller="memcached",priority=""} 0"#,
+        "memcached_operator_reconciles_total 0",
+    ] {
+        assert!(metrics.contains(expected), "{expected} in {metrics}");
+    }
 
     shutdown.cancel();
     let result = tokio::time::timeout(WAIT, running)
@@ -126,7 +134,7 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
 #[tokio::test]
 async fn without_its_certificate_the_operator_stops_with_an_error() {
     let missing = std::env::temp_dir().join(format!("memcached-no-certs-{}", std::process::id()));
-    let args = args(free_port(), &missing);
+    let args = args(free_port(), free_port(), &missing);
     let result = tokio::time::timeout(
         WAIT,
         operator::run(empty_api(), &args, CancellationToken::new()),

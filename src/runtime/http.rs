@@ -1,5 +1,6 @@
-//! The HTTP endpoint: liveness (`/healthz`), readiness (`/readyz`) and Prometheus metrics
-//! (`/metrics`, the OpenMetrics text of a `prometheus_client` registry).
+//! The HTTP endpoints: liveness (`/healthz`), readiness (`/readyz`) and Prometheus metrics
+//! (`/metrics`, the OpenMetrics text of a `prometheus_client` registry), served together, or
+//! the metrics on their own address (see [`secure`](super::secure) for HTTPS).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,44 +31,45 @@ impl Readiness {
     }
 }
 
-#[derive(Clone)]
-struct Shared {
-    registry: Arc<Registry>,
-    readiness: Arc<Readiness>,
-}
-
-/// Serves the endpoint on `listener` until `shutdown` is cancelled.
-pub async fn serve(
-    listener: TcpListener,
-    registry: Arc<Registry>,
-    readiness: Arc<Readiness>,
-    shutdown: CancellationToken,
-) -> std::io::Result<()> {
-    let app = Router::new()
+/// The health endpoint's routes: `/healthz` (always `ok`) and `/readyz` (`ok` once
+/// `readiness` is set, else 503).
+pub fn health(readiness: Arc<Readiness>) -> Router {
+    Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
-        .route("/metrics", get(metrics))
-        .with_state(Shared {
-            registry,
-            readiness,
-        });
+        .with_state(readiness)
+}
+
+/// The route `/metrics`: the OpenMetrics text of `registry`.
+pub fn metrics(registry: Arc<Registry>) -> Router {
+    Router::new()
+        .route("/metrics", get(encode))
+        .with_state(registry)
+}
+
+/// Serves `app` over plain HTTP on `listener` until `shutdown` is cancelled.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await
 }
 
-async fn readyz(State(shared): State<Shared>) -> impl IntoResponse {
-    if shared.readiness.get() {
+async fn readyz(State(readiness): State<Arc<Readiness>>) -> impl IntoResponse {
+    if readiness.get() {
         (StatusCode::OK, "ok")
     } else {
         (StatusCode::SERVICE_UNAVAILABLE, "not ready")
     }
 }
 
-async fn metrics(State(shared): State<Shared>) -> impl IntoResponse {
+async fn encode(State(registry): State<Arc<Registry>>) -> impl IntoResponse {
     let content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
     let mut text = String::new();
-    prometheus_client::encoding::text::encode(&mut text, &shared.registry)
+    prometheus_client::encoding::text::encode(&mut text, &registry)
         .expect("writing to a String cannot fail");
     ([(header::CONTENT_TYPE, content_type)], text)
 }
@@ -98,12 +100,8 @@ pub(crate) mod tests {
         registry.register("reconciles", "Reconciles started", reconciles.clone());
         let readiness = Arc::new(Readiness::default());
         let shutdown = CancellationToken::new();
-        let server = tokio::spawn(serve(
-            listener,
-            Arc::new(registry),
-            readiness.clone(),
-            shutdown.clone(),
-        ));
+        let app = health(readiness.clone()).merge(metrics(Arc::new(registry)));
+        let server = tokio::spawn(serve(listener, app, shutdown.clone()));
 
         assert!(http_get(addr, "/healthz").await.starts_with("HTTP/1.1 200"));
         assert!(http_get(addr, "/readyz").await.starts_with("HTTP/1.1 503"));

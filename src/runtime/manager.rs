@@ -15,7 +15,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::http::{self, Readiness};
-use super::{Options, leader, shutdown_on_signal};
+use super::metrics::ControllerMetrics;
+use super::{Options, leader, secure, shutdown_on_signal};
 
 /// What a controller runs with: the client, the namespace to watch and the token cancelled
 /// when the operator stops (give it to `Controller::graceful_shutdown_on`).
@@ -30,6 +31,8 @@ pub struct Scope {
     /// Cancelled on SIGTERM or SIGINT, when the leader lease is lost, or when another part of
     /// the operator fails.
     pub shutdown: CancellationToken,
+    /// The controller metrics [`Scope::controller`] records, served on `/metrics`.
+    pub metrics: ControllerMetrics,
 }
 
 impl Scope {
@@ -51,6 +54,8 @@ impl Scope {
 pub enum Error {
     /// The HTTP endpoint could not listen or serve.
     Http(std::io::Error),
+    /// The metrics server of `--metrics-bind-address` could not listen or serve.
+    Metrics(std::io::Error),
     /// Leader election could not start.
     LeaderElection(kube_lease_manager::LeaseManagerError),
     /// Another replica took the leader lease over.
@@ -64,6 +69,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Http(e) => write!(f, "HTTP endpoint: {e}"),
+            Error::Metrics(e) => write!(f, "metrics server: {e}"),
             Error::LeaderElection(e) => write!(f, "leader election: {e}"),
             Error::LostLeadership => f.write_str("lost the leader lease"),
             #[cfg(feature = "webhook")]
@@ -75,7 +81,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Error::Http(e) => Some(e),
+            Error::Http(e) | Error::Metrics(e) => Some(e),
             Error::LeaderElection(e) => Some(e),
             Error::LostLeadership => None,
             #[cfg(feature = "webhook")]
@@ -102,8 +108,10 @@ pub struct Manager {
     options: Options,
     controllers: Vec<Start>,
     registry: Registry,
+    controller_metrics: ControllerMetrics,
     shutdown: Option<CancellationToken>,
     http_listener: Option<TcpListener>,
+    metrics_listener: Option<TcpListener>,
     #[cfg(feature = "webhook")]
     webhooks: Option<crate::webhook::Server>,
     #[cfg(feature = "webhook")]
@@ -118,8 +126,10 @@ impl Manager {
             options,
             controllers: Vec::new(),
             registry: Registry::default(),
+            controller_metrics: ControllerMetrics::default(),
             shutdown: None,
             http_listener: None,
+            metrics_listener: None,
             #[cfg(feature = "webhook")]
             webhooks: None,
             #[cfg(feature = "webhook")]
@@ -139,7 +149,8 @@ impl Manager {
         self
     }
 
-    /// The registry `/metrics` serves (default: an empty one).
+    /// The registry `/metrics` serves, with the operator's own metrics (default: an empty
+    /// one); the controller metrics ([`ControllerMetrics`]) are added to it.
     pub fn metrics(mut self, registry: Registry) -> Self {
         self.registry = registry;
         self
@@ -154,6 +165,13 @@ impl Manager {
     /// Serves the HTTP endpoint on `listener` instead of binding `--http-addr`.
     pub fn http_listener(mut self, listener: TcpListener) -> Self {
         self.http_listener = Some(listener);
+        self
+    }
+
+    /// Serves `/metrics` on `listener` (as `--metrics-bind-address` does, with
+    /// `--metrics-secure`) instead of binding.
+    pub fn metrics_listener(mut self, listener: TcpListener) -> Self {
+        self.metrics_listener = Some(listener);
         self
     }
 
@@ -173,8 +191,9 @@ impl Manager {
     }
 
     /// Runs until the shutdown token is cancelled (see [`Manager`]).
-    pub async fn run(self) -> Result<(), Error> {
+    pub async fn run(mut self) -> Result<(), Error> {
         let shutdown = self.shutdown.unwrap_or_else(shutdown_on_signal);
+        self.controller_metrics.register(&mut self.registry);
         let readiness = Arc::new(Readiness::default());
         let listener = match self.http_listener {
             Some(listener) => listener,
@@ -182,16 +201,35 @@ impl Manager {
                 .await
                 .map_err(Error::Http)?,
         };
-        info!(address = %listener.local_addr().map_err(Error::Http)?, "serving /healthz, /readyz and /metrics");
-        let endpoint = http::serve(
-            listener,
-            Arc::new(self.registry),
-            readiness.clone(),
-            shutdown.clone(),
-        );
-        let serving = vec![stop_on_failure(&shutdown, async {
+        let health = http::health(readiness.clone());
+        let metrics = http::metrics(Arc::new(self.registry));
+        let metrics_listener = match (self.metrics_listener, self.options.metrics_bind_address) {
+            (Some(listener), _) => Some(listener),
+            (None, Some(address)) => match TcpListener::bind(address).await {
+                Ok(listener) => Some(listener),
+                Err(e) => return Err(Error::Metrics(e)),
+            },
+            (None, None) => None,
+        };
+        let separate = metrics_listener.is_some();
+        let address = listener.local_addr().map_err(Error::Http)?;
+        let app = if separate {
+            info!(%address, "serving /healthz and /readyz");
+            health
+        } else {
+            info!(%address, "serving /healthz, /readyz and /metrics");
+            health.merge(metrics.clone())
+        };
+        let endpoint = http::serve(listener, app, shutdown.clone());
+        let mut serving = vec![stop_on_failure(&shutdown, async {
             endpoint.await.map_err(Error::Http)
         })];
+        if let Some(listener) = metrics_listener {
+            match serve_metrics(metrics, listener, &self.options, &self.client, &shutdown) {
+                Ok(server) => serving.push(server),
+                Err(e) => return stop(&readiness, &shutdown, serving, Err(e)).await,
+            }
+        }
         #[cfg(feature = "webhook")]
         let serving = match self.webhooks.filter(|_| self.options.webhook_port != 0) {
             Some(server) => {
@@ -212,16 +250,21 @@ impl Manager {
                 .leader_election_namespace
                 .clone()
                 .unwrap_or_else(|| self.client.default_namespace().to_string());
+            let lease = self.options.leader_election_id();
+            self.controller_metrics.set_leader(&lease, false);
             let acquired = leader::acquire(
                 self.client.clone(),
                 &namespace,
-                &self.options.leader_election_id(),
+                &lease,
                 &identity,
                 &shutdown,
             )
             .await;
             match acquired {
-                Ok(Some(leadership)) => Some(leadership),
+                Ok(Some(leadership)) => {
+                    self.controller_metrics.set_leader(&lease, true);
+                    Some((lease, leadership))
+                }
                 Ok(None) => return stop(&readiness, &shutdown, serving, Ok(())).await,
                 Err(e) => {
                     return stop(
@@ -238,13 +281,14 @@ impl Manager {
         };
         let watchdog = leadership
             .as_ref()
-            .map(|l| l.cancel_on_loss(shutdown.clone()));
+            .map(|(_, l)| l.cancel_on_loss(shutdown.clone()));
 
         let scope = Scope {
             client: self.client,
             namespace: self.options.namespace,
             identity,
             shutdown: shutdown.clone(),
+            metrics: self.controller_metrics.clone(),
         };
         let mut controllers = JoinSet::new();
         for start in self.controllers {
@@ -264,7 +308,8 @@ impl Manager {
             Some(task) => task.await.unwrap_or(false),
             None => false,
         };
-        if let Some(leadership) = leadership {
+        if let Some((lease, leadership)) = leadership {
+            self.controller_metrics.set_leader(&lease, false);
             leadership.release().await;
         }
         let result = if lost {
@@ -301,6 +346,35 @@ async fn serve_webhooks(
             .await
             .map_err(Error::Webhook)
     }))
+}
+
+/// Serves `/metrics` on `listener`: over HTTPS behind the API server's reviews with
+/// `--metrics-secure`, else plain.
+fn serve_metrics(
+    app: axum::Router,
+    listener: TcpListener,
+    options: &Options,
+    client: &Client,
+    shutdown: &CancellationToken,
+) -> Result<Serving, Error> {
+    let address = listener.local_addr().map_err(Error::Metrics)?;
+    let shutdown_ = shutdown.clone();
+    if options.metrics_secure {
+        let (client, cert_dir) = (client.clone(), options.metrics_cert_dir.clone());
+        info!(%address, "serving /metrics over HTTPS to authorized callers");
+        Ok(stop_on_failure(shutdown, async move {
+            secure::serve(app, client, listener, cert_dir.as_deref(), shutdown_)
+                .await
+                .map_err(Error::Metrics)
+        }))
+    } else {
+        info!(%address, "serving /metrics");
+        Ok(stop_on_failure(shutdown, async move {
+            http::serve(listener, app, shutdown_)
+                .await
+                .map_err(Error::Metrics)
+        }))
+    }
 }
 
 /// Spawns `serve`; its failure cancels `shutdown`, so that the operator stops whole.

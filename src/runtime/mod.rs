@@ -4,8 +4,11 @@
 //! - [`Options`]: the command line (watched namespace, health/metrics address, leader
 //!   election, log format) as a `clap::Args` to `#[command(flatten)]` into yours;
 //! - [`Manager`]: runs one or more controllers (and, with the `webhook` feature, the webhook
-//!   server) with the HTTP endpoint ([`http`]: `/healthz`, `/readyz`, `/metrics`), leader
-//!   election ([`leader`]) and a graceful stop on SIGTERM or Ctrl-C ([`shutdown_on_signal`]);
+//!   server) with the HTTP endpoint ([`http`]: `/healthz`, `/readyz`, `/metrics`; [`secure`]:
+//!   `/metrics` over HTTPS to authorized callers), leader election ([`leader`]) and a graceful
+//!   stop on SIGTERM or Ctrl-C ([`shutdown_on_signal`]);
+//! - [`Scope::controller`]: runs a kube-runtime `Controller` measured under
+//!   controller-runtime's metric names ([`metrics`]);
 //! - [`conditions`]: status conditions set as `meta.SetStatusCondition` does.
 //!
 //! ```no_run
@@ -36,15 +39,22 @@
 //!
 //! The runtime's own API calls need RBAC that `gen-cli` cannot see from your sources: with
 //! `--leader-elect`, `get`, `create` and `patch` on `coordination.k8s.io` `leases` in the
-//! Lease's namespace. Put that `#[rbac]` on your `main` (`kubegen init` does).
+//! Lease's namespace; with `--metrics-secure`, `create` on `authentication.k8s.io`
+//! `tokenreviews` and `authorization.k8s.io` `subjectaccessreviews`. Put those `#[rbac]` on
+//! your `main` (`kubegen init` does).
 
 pub mod conditions;
+mod controller;
 pub mod http;
 pub mod leader;
 mod manager;
+pub mod metrics;
 mod options;
+pub mod secure;
 mod signal;
 
+pub use controller::{Run, STOP_TIMEOUT};
 pub use manager::{Error, Manager, Scope};
+pub use metrics::ControllerMetrics;
 pub use options::{LogFormat, Options};
 pub use signal::{shutdown_on_signal, signal};

@@ -20,6 +20,26 @@ pub struct Options {
     /// Address of the HTTP endpoint: /healthz, /readyz and /metrics.
     #[arg(long, default_value = "0.0.0.0:8080")]
     pub http_addr: SocketAddr,
+    /// Serve /metrics on this address instead (`0.0.0.0:8443`, say), on its own: over HTTPS
+    /// to authorized callers unless `--metrics-secure=false`.
+    #[arg(long)]
+    pub metrics_bind_address: Option<SocketAddr>,
+    /// With `--metrics-bind-address`: serve /metrics over HTTPS, only to callers whose bearer
+    /// token the API server authenticates (TokenReview) and authorizes for `get` on
+    /// `/metrics` (SubjectAccessReview); `--metrics-secure=false` serves plain HTTP to anyone.
+    #[arg(
+        long,
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        num_args = 0..=1,
+        default_missing_value = "true"
+    )]
+    pub metrics_secure: bool,
+    /// Folder of the secured metrics server's `tls.crt` and `tls.key` (a mounted
+    /// `kubernetes.io/tls` Secret), reloaded when they change (default: a self-signed
+    /// certificate made at start).
+    #[arg(long)]
+    pub metrics_cert_dir: Option<std::path::PathBuf>,
     /// Run the controllers only while holding the leader Lease, so that replicas take turns.
     #[arg(long)]
     pub leader_elect: bool,
@@ -110,6 +130,9 @@ mod tests {
             "--leader-election-id=op-lock",
             "--identity=pod-1",
             "--log-format=json",
+            "--metrics-bind-address=0.0.0.0:8443",
+            "--metrics-secure=false",
+            "--metrics-cert-dir=/certs",
             "--mine",
         ])
         .unwrap();
@@ -120,6 +143,11 @@ mod tests {
         assert_eq!(o.leader_election_id(), "op-lock");
         assert_eq!(o.identity(), "pod-1");
         assert_eq!(o.log_format, LogFormat::Json);
+        assert_eq!(o.metrics_bind_address.unwrap().port(), 8443);
+        assert!(!o.metrics_secure);
+        assert_eq!(o.metrics_cert_dir.as_deref(), Some("/certs".as_ref()));
+        let bare = Args::try_parse_from(["op", "--metrics-secure"]).unwrap();
+        assert!(bare.runtime.metrics_secure, "a bare flag turns it on");
     }
 
     #[test]
@@ -129,5 +157,10 @@ mod tests {
         assert!(!o.leader_elect);
         assert!(o.leader_election_id().ends_with("-leader"));
         assert_eq!(o.log_format, LogFormat::Text);
+        assert_eq!(
+            o.metrics_bind_address, None,
+            "/metrics beside the health endpoints"
+        );
+        assert!(o.metrics_secure);
     }
 }

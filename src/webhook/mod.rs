@@ -25,12 +25,11 @@ mod admission;
 mod conversion;
 pub mod patch;
 mod server;
-mod tls;
 
+pub use crate::https::CertDir;
 pub use conversion::Conversion;
 pub use kubegen_core::webhook::Webhook;
 pub use server::Server;
-pub use tls::CertDir;
 
 use std::fmt;
 

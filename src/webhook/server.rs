@@ -4,39 +4,27 @@ use std::collections::BTreeSet;
 use std::future::Future;
 use std::io;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
 use kube::Resource;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tokio::net::TcpListener;
-use tokio_rustls::TlsAcceptor;
 
 use super::admission::{self, Reply};
 use super::{CertDir, Conversion, Denied, Webhook};
 use crate::CustomResource;
+use crate::https;
 
 /// A route's handler: a request body in, a reply out.
 type Handler = Arc<dyn Fn(&[u8]) -> Reply + Send + Sync>;
 
 /// The largest review read: an update carries two objects of up to 1.5 MiB each.
 const MAX_BODY: usize = 8 << 20;
-
-/// How long a client has to finish the TLS handshake.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How long requests in flight at shutdown may take to finish: the longest timeout a webhook
-/// configuration can give the API server.
-const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The webhook server: handlers routed by their `#[webhook]` attributes, a conversion
 /// webhook, `/healthz`.
@@ -193,53 +181,9 @@ impl Server {
     ) -> io::Result<()> {
         let provider = Arc::new(rustls::crypto::ring::default_provider());
         let (resolver, reloader) = certs.watch(&provider)?;
-        let mut config = rustls::ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(io::Error::other)?
-            .with_no_client_auth()
-            .with_cert_resolver(resolver);
-        config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-        let acceptor = TlsAcceptor::from(Arc::new(config));
-        let app = self.router();
-        let connections = GracefulShutdown::new();
-        let mut shutdown = std::pin::pin!(shutdown);
-        loop {
-            let (tcp, peer) = tokio::select! {
-                () = &mut shutdown => break,
-                accepted = listener.accept() => match accepted {
-                    Ok(accepted) => accepted,
-                    Err(e) => {
-                        tracing::warn!("webhook server: accept failed: {e}");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                },
-            };
-            let (acceptor, router) = (acceptor.clone(), app.clone());
-            let watcher = connections.watcher();
-            tokio::spawn(async move {
-                let tls = match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await
-                {
-                    Ok(Ok(tls)) => tls,
-                    Ok(Err(e)) => return tracing::debug!(%peer, "TLS handshake failed: {e}"),
-                    Err(_) => return tracing::debug!(%peer, "TLS handshake timed out"),
-                };
-                let service = TowerToHyperService::new(router);
-                let builder = auto::Builder::new(TokioExecutor::new());
-                let connection = builder.serve_connection(TokioIo::new(tls), service);
-                if let Err(e) = watcher.watch(connection).await {
-                    tracing::debug!(%peer, "webhook connection failed: {e}");
-                }
-            });
-        }
-        if tokio::time::timeout(DRAIN_TIMEOUT, connections.shutdown())
-            .await
-            .is_err()
-        {
-            tracing::warn!("webhook server: requests still in flight after {DRAIN_TIMEOUT:?}");
-        }
+        let served = https::serve(self.router(), listener, provider, resolver, shutdown).await;
         reloader.abort();
-        Ok(())
+        served
     }
 }
 

@@ -165,8 +165,11 @@ fn add_controller(changes: &mut Changes, n: &Names, file: &Path, namespaced: boo
             "Api::all(ctx.client.clone())",
         )
     };
+    // controller-runtime names a controller after its kind, lowercased.
+    let controller_name = n.kind.to_lowercase();
     let vars = [
         ("kind", n.kind.as_str()),
+        ("controller_name", controller_name.as_str()),
         ("group", n.group.as_str()),
         ("plural", n.plural.as_str()),
         ("module", n.module.as_str()),

@@ -52,6 +52,42 @@ const FILES: &[(&str, &str)] = &[
         "config/rbac/leader_election_role_binding.yaml",
         template!("init/config/rbac/leader_election_role_binding.yaml.tmpl"),
     ),
+    (
+        "config/default/metrics_service.yaml",
+        template!("init/config/default/metrics_service.yaml.tmpl"),
+    ),
+    (
+        "config/default/manager_metrics_patch.yaml",
+        template!("init/config/default/manager_metrics_patch.yaml.tmpl"),
+    ),
+    (
+        "config/rbac/metrics_auth_role.yaml",
+        template!("init/config/rbac/metrics_auth_role.yaml.tmpl"),
+    ),
+    (
+        "config/rbac/metrics_auth_role_binding.yaml",
+        template!("init/config/rbac/metrics_auth_role_binding.yaml.tmpl"),
+    ),
+    (
+        "config/rbac/metrics_reader_role.yaml",
+        template!("init/config/rbac/metrics_reader_role.yaml.tmpl"),
+    ),
+    (
+        "config/prometheus/kustomization.yaml",
+        template!("init/config/prometheus/kustomization.yaml.tmpl"),
+    ),
+    (
+        "config/prometheus/monitor.yaml",
+        template!("init/config/prometheus/monitor.yaml.tmpl"),
+    ),
+    (
+        "config/network-policy/kustomization.yaml",
+        template!("init/config/network-policy/kustomization.yaml.tmpl"),
+    ),
+    (
+        "config/network-policy/allow-metrics-traffic.yaml",
+        template!("init/config/network-policy/allow-metrics-traffic.yaml.tmpl"),
+    ),
 ];
 
 /// Runs `kubegen init`.

@@ -11,25 +11,19 @@ pub mod status;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::StreamExt;
 use k8s_openapi::api::apps::v1::Deployment;
-use kube::runtime::controller::Error as ControllerError;
 use kube::runtime::events::{Recorder, Reporter};
 use kube::runtime::{Controller, watcher};
 use kube::{Api, Client};
 use kubegen::rbac;
-use tokio_util::sync::CancellationToken;
-use tracing::{debug, info, warn};
+use kubegen::runtime::Scope;
+use tracing::info;
 
 use crate::api::v1alpha1::Memcached;
 use crate::metrics::Metrics;
 
 pub use backoff::Backoff;
 pub use reconcile::{error_policy, reconcile};
-
-/// How long the controller may take to stop once `shutdown` is cancelled: the reconciles in
-/// flight finish within it (well inside the pod's 10 s grace period).
-const STOP_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The name the operator uses as field manager, event reporter and `managed-by` label value.
 pub const MANAGER: &str = "memcached-operator";
@@ -111,50 +105,32 @@ impl Context {
     }
 }
 
-/// Runs the controller until `shutdown` is cancelled: `Memcached` objects in `namespace` (all
-/// namespaces when `None`) and the Deployments the operator labelled as its own. Returns at
-/// most 5 s after the cancellation: kube-runtime's controller holds its reconciles
-/// until its caches are filled, and does not stop until then, so a shutdown before the first
-/// lists succeeded (the webhook server failing at start, an unreachable API) would hang.
+/// The controller's name: the `controller` label of its metrics.
+pub const NAME: &str = "memcached";
+
+/// Runs the controller until `scope.shutdown` is cancelled: `Memcached` objects in the scope's
+/// namespace (all namespaces when `None`) and the Deployments the operator labelled as its
+/// own. It runs on kubegen's runtime (`Scope::controller`), which measures it under
+/// controller-runtime's metric names and returns at most `kubegen::runtime::STOP_TIMEOUT`
+/// after the cancellation.
 #[rbac(
     groups = "cache.example.com",
     resources = "memcacheds",
     verbs = "list;watch"
 )]
 #[rbac(groups = "apps", resources = "deployments", verbs = "list;watch")]
-pub async fn run(ctx: Arc<Context>, namespace: Option<&str>, shutdown: CancellationToken) {
-    let client = ctx.client.clone();
-    let (memcacheds, deployments): (Api<Memcached>, Api<Deployment>) = match namespace {
-        Some(ns) => (
-            Api::namespaced(client.clone(), ns),
-            Api::namespaced(client, ns),
-        ),
-        None => (Api::all(client.clone()), Api::all(client)),
-    };
+pub async fn run(scope: Scope, ctx: Arc<Context>) {
+    let memcacheds: Api<Memcached> = scope.api();
+    let deployments: Api<Deployment> = scope.api();
     let owned = watcher::Config::default().labels(&deployment::managed_by_selector());
     info!(
-        namespace = namespace.unwrap_or("*"),
+        namespace = scope.namespace.as_deref().unwrap_or("*"),
         "starting the Memcached controller"
     );
-    let controller = Controller::new(memcacheds, watcher::Config::default())
-        .owns(deployments, owned)
-        .graceful_shutdown_on(shutdown.clone().cancelled_owned())
+    let controller =
+        Controller::new(memcacheds, watcher::Config::default()).owns(deployments, owned);
+    scope
+        .controller(NAME, controller)
         .run(reconcile, error_policy, ctx)
-        .for_each(|result| async move {
-            match result {
-                Ok(_) | Err(ControllerError::ReconcilerFailed(..)) => {} // error_policy logged it
-                Err(ControllerError::ObjectNotFound(object)) => {
-                    debug!(%object, "deleted before its reconcile")
-                }
-                Err(error) => warn!(%error, "controller error"),
-            }
-        });
-    let overdue = async {
-        shutdown.cancelled().await;
-        tokio::time::sleep(STOP_TIMEOUT).await;
-    };
-    tokio::select! {
-        () = controller => info!("the Memcached controller has stopped"),
-        () = overdue => warn!(timeout = ?STOP_TIMEOUT, "the Memcached controller did not stop in time: dropped"),
-    }
+        .await;
 }

@@ -21,6 +21,8 @@ pub struct CertDir {
     poll: Duration,
 }
 
+// Public through `kubegen::webhook`; the runtime alone reads a folder and nothing more.
+#[cfg_attr(not(feature = "webhook"), allow(dead_code))]
 impl CertDir {
     /// The certificate in `dir`, checked for changes every 5 s.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
@@ -53,7 +55,7 @@ impl CertDir {
     }
 
     /// Reads the certificate, then watches it; the resolver serves the newest valid pair.
-    pub(super) fn watch(
+    pub(crate) fn watch(
         &self,
         provider: &Arc<CryptoProvider>,
     ) -> io::Result<(Arc<Reloading>, tokio::task::JoinHandle<()>)> {
@@ -73,12 +75,12 @@ impl CertDir {
                 match certified(&files, &provider) {
                     Ok(key) => {
                         *shared.0.write().unwrap_or_else(|e| e.into_inner()) = key;
-                        tracing::info!(dir = %dir.dir.display(), "webhook certificate reloaded");
+                        tracing::info!(dir = %dir.dir.display(), "certificate reloaded");
                         seen = files;
                     }
                     // A rotation may be half written: try again at the next tick.
                     Err(e) => {
-                        tracing::warn!(dir = %dir.dir.display(), "webhook certificate not reloaded: {e}")
+                        tracing::warn!(dir = %dir.dir.display(), "certificate not reloaded: {e}")
                     }
                 }
             }
@@ -107,9 +109,22 @@ fn certified(
         .map_err(|e| invalid("tls.crt and tls.key", &e))
 }
 
+/// A certificate for `localhost` signed by its own key, made now (the metrics server's when
+/// it is given no folder, as controller-runtime's).
+#[cfg(feature = "runtime")]
+pub(crate) fn self_signed(provider: &CryptoProvider) -> io::Result<Arc<Reloading>> {
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_string()])
+        .map_err(io::Error::other)?;
+    let pem = (
+        made.cert.pem().into_bytes(),
+        made.signing_key.serialize_pem().into_bytes(),
+    );
+    Ok(Arc::new(Reloading(RwLock::new(certified(&pem, provider)?))))
+}
+
 /// The certificate served to new connections.
 #[derive(Debug)]
-pub(super) struct Reloading(RwLock<Arc<CertifiedKey>>);
+pub(crate) struct Reloading(RwLock<Arc<CertifiedKey>>);
 
 impl ResolvesServerCert for Reloading {
     fn resolve(&self, _: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
