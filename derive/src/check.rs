@@ -4,7 +4,6 @@
 
 use darling::Error;
 use darling::error::Accumulator;
-use proc_macro2::Span;
 
 use kubegen_core::model::{Errors, TypeDef};
 use kubegen_core::parse::shape::{Syntactic, shape_of};
@@ -42,14 +41,9 @@ pub fn type_schema(parsed: &Parsed, spans: &Spans, errors: &mut Accumulator) -> 
     }
     // CEL rules against the fields the syntax shows (with the `cel` feature): types and cost,
     // each reported at the rule it is about.
-    let type_span = parsed.sites.first().map_or(Span::call_site(), |s| s.1);
-    for e in kubegen_core::check::types::cel_problems(&parsed.def.name, None, &schema, true) {
-        let at = parsed
-            .key_sites
-            .iter()
-            .find(|(rule, _)| e.message.contains(rule.as_str()))
-            .map_or(type_span, |(_, span)| *span);
-        errors.push(Error::custom(e.message).with_span(&at));
+    let found = kubegen_core::check::types::cel_problems(&parsed.def, &schema, true);
+    for e in spanned(Errors(found), spans) {
+        errors.push(e);
     }
     (def, schema)
 }

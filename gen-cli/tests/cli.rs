@@ -371,11 +371,12 @@ fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    // Worded as the derive words it: the type's rules are checked with the type.
+    // Worded and placed as the derive does: the type's rules are checked with the type, each
+    // problem at its rule.
     assert!(
         diagnosed(
             &err,
-            "api/src/lib.rs:8:12: error: WidgetSpec: rule `self.sise > 0`: selects `sise`, which is not a field there (fields: parts, size)"
+            "api/src/lib.rs:7:35: error: WidgetSpec: rule `self.sise > 0`: selects `sise`, which is not a field there (fields: parts, size)"
         ),
         "{err}"
     );
@@ -400,7 +401,7 @@ fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
     assert!(
         diagnosed(
             &err,
-            "api/src/lib.rs:8:12: error: WidgetSpec: rule `self.tags.all(t, t.contains('a'))`: \
+            "api/src/lib.rs:7:35: error: WidgetSpec: rule `self.tags.all(t, t.contains('a'))`: \
              estimated cost 329857577778 exceeds the apiserver's limit of 10000000 by factor of \
              more than 100x; add `max_items = 100` (maxItems) on `.tags`, `max_length = 256` \
              (maxLength) on `.tags[*]`: the estimate would become 10703"

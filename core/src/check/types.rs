@@ -1,7 +1,7 @@
 //! Every type deriving a schema, checked on its own: what the derive checks at compile time for
 //! each type, `gen-cli` checks for each type it reads, whether or not a custom resource uses it.
 
-use crate::model::{Error, Errors, Loc, Shape};
+use crate::model::{Error, Errors, Rule, SchemaMarkers, Shape, TypeDef};
 use crate::schema::{Builder, Schema};
 
 /// The problems of each named shape's schema, built alone (with a shared cache), including its
@@ -13,9 +13,7 @@ pub fn each(types: &[Shape]) -> Result<(), Errors> {
         let Shape::Named(named) = shape else { continue };
         let Ok(def) = (named.load)() else { continue };
         let schema = builder.shape(shape, &Default::default());
-        errors
-            .0
-            .extend(cel_problems(&def.name, def.loc.as_ref(), &schema, false));
+        errors.0.extend(cel_problems(&def, &schema, false));
     }
     if let Err(e) = builder.finish() {
         errors.0.splice(0..0, e.0);
@@ -24,23 +22,47 @@ pub fn each(types: &[Shape]) -> Result<(), Errors> {
 }
 
 /// The problems of the CEL rules of a type's schema, checked alone (see
-/// [`check`](super::cel::check)), as errors about the type; `lenient` leaves alone the rules
-/// that touch fields whose type the caller cannot see.
-pub fn cel_problems(name: &str, loc: Option<&Loc>, schema: &Schema, lenient: bool) -> Vec<Error> {
+/// [`check`](super::cel::check)), as errors about the type, each at the rule it is about (else
+/// at the type); `lenient` leaves alone the rules that touch fields whose type the caller
+/// cannot see.
+pub fn cel_problems(def: &TypeDef, schema: &Schema, lenient: bool) -> Vec<Error> {
     let scope = super::cel::Scope {
         resource: false,
         lenient,
     };
+    let rules = rules(def);
     super::cel::check(schema, scope)
         .errors
         .into_iter()
         .map(|problem| {
-            let problem = problem.to_string();
-            let message = match problem.strip_prefix(".:") {
-                Some(rest) => format!("{name}:{rest}"),
-                None => format!("{name}{problem}"),
+            let at = problem
+                .rule
+                .as_deref()
+                .and_then(|r| rules.iter().find(|rule| rule.rule == r))
+                .and_then(|rule| rule.loc.as_ref())
+                .or(def.loc.as_ref());
+            let problem_text = problem.to_string();
+            let message = match problem_text.strip_prefix(".:") {
+                Some(rest) => format!("{}:{rest}", def.name),
+                None => format!("{}{problem_text}", def.name),
             };
-            Error::new(loc, "", message)
+            Error::new(at, "", message)
         })
         .collect()
+}
+
+/// The type's rules: its own, its fields' and their items', at any depth of `items(...)`.
+fn rules(def: &TypeDef) -> Vec<&Rule> {
+    fn of<'a>(markers: &'a SchemaMarkers, out: &mut Vec<&'a Rule>) {
+        out.extend(&markers.x_validations);
+        if let Some(items) = &markers.items {
+            of(items, out);
+        }
+    }
+    let mut out = Vec::new();
+    of(&def.markers, &mut out);
+    for field in def.fields() {
+        of(&field.markers, &mut out);
+    }
+    out
 }

@@ -115,9 +115,12 @@ pub struct Rule {
     /// The field the failure is reported on, as a JSON path relative to the rule's node.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field_path: Option<String>,
-    /// Where `field_path` is written (the CLI), for errors about it; not part of the schema.
+    /// Where `field_path` is written, for errors about it; not part of the schema.
     #[serde(skip)]
     pub field_path_loc: Option<Loc>,
+    /// Where the rule is written, for errors about it; not part of the schema.
+    #[serde(skip)]
+    pub loc: Option<Loc>,
     /// Whether the rule is evaluated when `oldSelf` is absent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub optional_old_self: Option<bool>,

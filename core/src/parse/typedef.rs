@@ -19,9 +19,6 @@ pub struct Parsed {
     /// Each place the builder names in errors (`Type`, `Type.field`, `Type::Variant.field`),
     /// with its span: the type first, then each field in field order.
     pub sites: Vec<(String, Span)>,
-    /// The keys errors are placed at (resource keys naming JSON paths, CEL rules), with their
-    /// spans (see [`Markers::sites`](super::markers::Markers)).
-    pub key_sites: Vec<(String, Span)>,
     /// Each field's Rust type, in the order of [`TypeDef::fields_mut`].
     pub field_types: Vec<syn::Type>,
 }
@@ -75,7 +72,6 @@ pub fn parse_all(
         .handle(serde_attrs::container(&input.attrs).map_err(Error::from))
         .unwrap_or_default();
     let mut sites = vec![(name.clone(), input.ident.span())];
-    let mut key_sites = m.sites.clone();
     let mut field_types = Vec::new();
     let mut fields_of = |owner: &str, fields: &Fields, errors: &mut darling::error::Accumulator| {
         let mut out = Vec::new();
@@ -97,7 +93,6 @@ pub fn parse_all(
                     if let Err(e) = e.finish() {
                         errors.push(e);
                     }
-                    key_sites.extend(m.sites);
                     m.schema
                 },
                 serde: errors
@@ -202,7 +197,6 @@ pub fn parse_all(
         }
     }
     let parsed = Parsed {
-        key_sites,
         def,
         resource: m.resource,
         sites,

@@ -64,6 +64,8 @@ impl Class {
 pub struct Problem {
     /// Where the rule sits: `.spec.ports[*]`, `.` for the root.
     pub at: String,
+    /// The rule the problem is about (its expression), when it is about one.
+    pub rule: Option<String>,
     /// What kind of problem it is.
     pub class: Class,
     /// What is wrong (naming the rule) and how to fix it.
@@ -132,6 +134,7 @@ pub fn check(schema: &Schema, scope: Scope) -> Report {
             at.position,
             Problem {
                 at: at.path.clone(),
+                rule: Some(at.rule_source.clone()),
                 class,
                 message: format!(
                     "{}: estimated cost {cost} exceeds the apiserver's limit of {limit} by \
@@ -145,6 +148,7 @@ pub fn check(schema: &Schema, scope: Scope) -> Report {
     if scope.resource && walk.total > TOTAL_COST_LIMIT {
         walk.report.errors.push(Problem {
             at: ".".into(),
+            rule: None,
             class: Class::CostTotal,
             message: format!(
                 "the rules' estimated cost total {} exceeds the apiserver's limit of {} for \
@@ -158,6 +162,7 @@ pub fn check(schema: &Schema, scope: Scope) -> Report {
     } else if scope.resource && walk::near(walk.total, TOTAL_COST_LIMIT) {
         walk.report.warnings.push(Problem {
             at: ".".into(),
+            rule: None,
             class: Class::CostTotal,
             message: format!(
                 "the rules' estimated cost total {} is within 10% of the apiserver's limit \

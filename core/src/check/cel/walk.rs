@@ -45,6 +45,8 @@ pub(super) struct Measured {
     message: bool,
     /// The expression.
     pub(super) source: String,
+    /// The rule's expression (the rule of a message expression).
+    pub(super) rule_source: String,
     /// ``rule `…` `` or ``rule `…`: messageExpression `…` ``.
     pub(super) subject: String,
     /// Where its error goes among the report's errors.
@@ -102,6 +104,7 @@ impl Walk {
                 None if self.scope.lenient && node.type_.is_none() => {}
                 None => self.report.errors.push(Problem {
                     at: path.clone(),
+                    rule: None,
                     class: Class::Other,
                     message: "the apiserver declares no CEL type for this node (it has no \
                               type), so its rules cannot compile"
@@ -181,11 +184,13 @@ impl Walk {
                 rule: i,
                 message: message.is_some(),
                 source: message.unwrap_or(&rule.rule).clone(),
+                rule_source: rule.rule.clone(),
                 subject: subject(message),
                 position,
             };
             let error = |class, message: String| Problem {
                 at: path.to_string(),
+                rule: Some(rule.rule.clone()),
                 class,
                 message,
             };
@@ -242,6 +247,7 @@ impl Walk {
         } else if near(cost, RULE_COST_LIMIT) {
             self.report.warnings.push(Problem {
                 at: at.path.clone(),
+                rule: Some(at.rule_source.clone()),
                 class,
                 message: format!(
                     "{}: estimated cost {cost} is within 10% of the apiserver's limit of \

@@ -130,9 +130,6 @@ pub struct Markers {
     pub schema: SchemaMarkers,
     /// The resource keys (spec structs only).
     pub resource: ResourceMarkers,
-    /// The CEL rules (also inside `items(...)`) by [`rule_site`], with their spans: CEL problems
-    /// are found on the built schema, which keeps no locations.
-    pub sites: Vec<(String, Span)>,
 }
 
 /// Parses every `#[kube_marker(...)]` in `attrs` for an item at `place`, reporting all problems
@@ -178,7 +175,6 @@ pub fn parse_all<T: ToTokens>(
             .unwrap_or_default(),
         ..Markers::default()
     };
-    markers.sites = rule_sites(&raw);
     if place == Place::Spec {
         markers.resource = errors
             .handle(resource::resource_markers(&raw, item, loc))
@@ -244,24 +240,6 @@ fn collect(
         }
     }
     out
-}
-
-/// How errors about a CEL rule name it: ``rule `self.a > 0` ``.
-pub fn rule_site(rule: &str) -> String {
-    format!("rule `{rule}`")
-}
-
-/// The rules (also inside `items(...)`), with their spans.
-fn rule_sites(raw: &Raw) -> Vec<(String, Span)> {
-    let mut sites: Vec<(String, Span)> = raw
-        .x_validation
-        .iter()
-        .map(|r| (rule_site(&r.rule), r.rule.span()))
-        .collect();
-    if let Some(items) = &raw.items {
-        sites.extend(rule_sites(items));
-    }
-    sites
 }
 
 /// Keys inside `items(...)` describe the items' schema: resource, field and type keys do not

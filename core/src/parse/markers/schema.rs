@@ -63,6 +63,7 @@ pub(super) fn schema_markers(
             reason: r.reason.map(|r| r.0.0.to_string()),
             field_path: r.field_path.as_ref().map(|p| p.to_string()),
             field_path_loc: r.field_path.as_ref().and_then(|p| loc(p.span())),
+            loc: loc(r.rule.span()),
             optional_old_self: r.optional_old_self,
         });
     }
