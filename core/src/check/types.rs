@@ -35,11 +35,16 @@ pub fn cel_problems(def: &TypeDef, schema: &Schema, lenient: bool) -> Vec<Error>
         .errors
         .into_iter()
         .map(|problem| {
-            let at = problem
-                .rule
-                .as_deref()
-                .and_then(|r| rules.iter().find(|rule| rule.rule == r))
-                .and_then(|rule| rule.loc.as_ref())
+            // The rule at the problem's node, else the first with its text (a field the
+            // path cannot name: a variant's, a flattened one's).
+            let same =
+                |rule: &&(String, &Rule)| Some(rule.1.rule.as_str()) == problem.rule.as_deref();
+            let at = rules
+                .iter()
+                .filter(same)
+                .find(|(path, _)| *path == problem.at)
+                .or_else(|| rules.iter().find(same))
+                .and_then(|(_, rule)| rule.loc.as_ref())
                 .or(def.loc.as_ref());
             let problem_text = problem.to_string();
             let message = match problem_text.strip_prefix(".:") {
@@ -51,18 +56,23 @@ pub fn cel_problems(def: &TypeDef, schema: &Schema, lenient: bool) -> Vec<Error>
         .collect()
 }
 
-/// The type's rules: its own, its fields' and their items', at any depth of `items(...)`.
-fn rules(def: &TypeDef) -> Vec<&Rule> {
-    fn of<'a>(markers: &'a SchemaMarkers, out: &mut Vec<&'a Rule>) {
-        out.extend(&markers.x_validations);
+/// The type's rules, each with the path of its node as the CEL check names it (`.`,
+/// `.field`, `.field[*]`): its own, its fields' and their items', at any depth of `items(...)`.
+fn rules(def: &TypeDef) -> Vec<(String, &Rule)> {
+    fn of<'a>(path: String, markers: &'a SchemaMarkers, out: &mut Vec<(String, &'a Rule)>) {
+        out.extend(markers.x_validations.iter().map(|r| (path.clone(), r)));
         if let Some(items) = &markers.items {
-            of(items, out);
+            of(format!("{}[*]", path.trim_end_matches('.')), items, out);
         }
     }
     let mut out = Vec::new();
-    of(&def.markers, &mut out);
+    of(".".to_string(), &def.markers, &mut out);
     for field in def.fields() {
-        of(&field.markers, &mut out);
+        of(
+            format!(".{}", def.json_name(None, field)),
+            &field.markers,
+            &mut out,
+        );
     }
     out
 }
