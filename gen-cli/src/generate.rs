@@ -56,6 +56,10 @@ impl What {
 
 /// A package's manifests, its roles (for `--explain`) and the engine's warnings.
 pub struct Generated {
+    /// The package.
+    pub package: Package,
+    /// Its resources (every version of every kind), to find a schema path's Rust field.
+    pub resources: Vec<ResourceDef>,
     /// The files, relative to nothing: full paths under the package's output folder.
     pub plan: Plan,
     /// The normalized roles.
@@ -123,7 +127,8 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
         let crd_options = crd::Options {
             max_desc_len: options.max_desc_len,
         };
-        let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
+        let kinds: Vec<Vec<ResourceDef>> =
+            by_kind(collected.resources.clone()).into_values().collect();
         for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
             match result {
                 Ok((file, content, w)) => {
@@ -161,6 +166,8 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
     warnings.dedup();
     if errors.is_empty() {
         Ok(Generated {
+            package: package.clone(),
+            resources: collected.resources,
             plan,
             roles,
             warnings,

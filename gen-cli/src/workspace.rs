@@ -18,6 +18,9 @@ pub struct Package {
     /// The Kubernetes minor version its k8s-openapi dependency names (`v1_33` → 33, `latest`
     /// → 37, `earliest` → 33), if it names one.
     pub kubernetes: Option<u32>,
+    /// `kubegen diff`'s configuration: `[package.metadata.kubegen.diff]`, else
+    /// `[workspace.metadata.kubegen.diff]`, as JSON.
+    pub diff: Option<serde_json::Value>,
 }
 
 /// The Kubernetes minor version a k8s-openapi 0.29 dependency's features name, if any.
@@ -80,6 +83,8 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         .exec()
         .map_err(|e| format!("cannot read the workspace with `cargo metadata`: {e}"))?;
     let members: Vec<&cargo_metadata::Package> = metadata.workspace_packages();
+    let diff_config = |v: &serde_json::Value| v.get("kubegen")?.get("diff").cloned();
+    let workspace_diff = diff_config(&metadata.workspace_metadata);
     for name in only {
         if !members.iter().any(|p| p.name.as_str() == name) {
             let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
@@ -126,6 +131,7 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
                 .iter()
                 .filter(|d| d.name == "k8s-openapi")
                 .find_map(|d| kubernetes_of(&d.features)),
+            diff: diff_config(&p.metadata).or_else(|| workspace_diff.clone()),
         })
         .collect();
     Ok(packages)

@@ -22,6 +22,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
         targets: vec![("input".into(), file.to_path_buf())],
         k8s_openapi: false,
         kubernetes: None,
+        diff: None,
     };
     generate(&package, &options(), What::ALL)
         .map(|_| ())
@@ -171,6 +172,7 @@ fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
             targets: vec![("input".into(), case.to_path_buf())],
             k8s_openapi: false,
             kubernetes: None,
+            diff: None,
         };
         let Err(found) = generate(&package, &options(), What::ALL) else {
             continue;

@@ -20,11 +20,13 @@
 
 mod config;
 mod crd;
+mod locate;
 mod path;
 mod property;
 mod version;
 
 pub use config::{Config, Enforcement, Policy, RULES};
+pub use locate::locate;
 pub use path::{SchemaPath, Segment};
 
 use serde_json::Value;

@@ -133,10 +133,12 @@ pub(super) fn same(old: &Value, new: &Value, config: &Config) -> Vec<Change> {
 /// new CRD to each later one (`v1alpha1 -> v1`), minus those the old CRD already had between
 /// the same two versions. A field a later version lacks is `existingFieldRemoval`.
 pub(super) fn served(old: &Value, new: &Value, config: &Config) -> Vec<Change> {
-    let known = pairs(old, config);
+    // As crdify, a change is the same when it says the same thing at the same place.
+    let key = |c: &Change| (c.rule, c.version.clone(), c.path.clone(), c.message.clone());
+    let known: Vec<_> = pairs(old, config).iter().map(key).collect();
     pairs(new, config)
         .into_iter()
-        .filter(|c| !known.contains(c))
+        .filter(|c| !known.contains(&key(c)))
         .collect()
 }
 
