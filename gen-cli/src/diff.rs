@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use clap::Args;
-use kubegen_core::diff::{self, Change, Class, Config, Segment};
-use kubegen_core::model::{Diagnostic, Level, Loc, ResourceDef};
+use kubegen_core::diff::{self, Change, Class, Config, SchemaPath, Segment, Source};
+use kubegen_core::model::{Diagnostic, Level, ResourceDef};
 use serde_json::Value;
 
 use crate::cli::Options;
@@ -328,15 +328,22 @@ fn compare(old: &Crds, new: &Crds, resources: &[ResourceDef], config: &Config, f
 
 /// A breaking or warning change, at the Rust field or key that causes it when it is found.
 fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
-    let loc = source(change, defs);
+    let Source { loc, accepted } = source(change, defs);
+    let accepted = accepted.iter().any(|r| r == change.rule);
     let class = change.class.as_str();
-    let mut d = Diagnostic::new(
-        loc.as_ref(),
-        "",
-        format!("{class} change to {at}: {}", change.message),
-    );
+    let headline = format!("{class} change to {at}: {}", change.message);
+    let mut d = match accepted {
+        true => Diagnostic::warning(loc.as_ref(), "", format!("accepted {headline}")),
+        false => Diagnostic::new(loc.as_ref(), "", headline),
+    };
     if change.class == Class::Warning {
         d.level = Level::Warning;
+    }
+    if accepted {
+        d = d.with_note(format!(
+            "accepted by `accept_change = \"{}\"` here: remove the key once this has shipped",
+            change.rule
+        ));
     }
     if loc.is_some() {
         let label = match change.rule {
@@ -368,15 +375,25 @@ fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
 
 /// Where the change comes from: the field along its path in the version's spec struct (for a
 /// new required field, that field), or the spec struct of the version the key is on.
-fn source(change: &Change, defs: &[&ResourceDef]) -> Option<Loc> {
+fn source(change: &Change, defs: &[&ResourceDef]) -> Source {
     let version = match (&change.version, &change.new) {
         // A pair of served versions: the later one.
         (Some(v), _) => v.rsplit(" -> ").next().unwrap_or(v).to_string(),
         // The storage version moved: the version that has it now.
         (None, Some(Value::String(v))) if change.rule == "storageVersionChange" => v.clone(),
-        (None, _) => return defs.first().and_then(|d| d.markers.loc.clone()),
+        // The kind as a whole: the spec struct that accepts the change, else the first.
+        (None, _) => {
+            let spec = SchemaPath::default();
+            let all: Vec<Source> = defs.iter().map(|d| diff::locate(d, &spec)).collect();
+            let accepting = all
+                .iter()
+                .find(|s| s.accepted.iter().any(|r| r == change.rule));
+            return accepting.or(all.first()).cloned().unwrap_or_default();
+        }
     };
-    let def = defs.iter().find(|d| d.markers.version == version)?;
+    let Some(def) = defs.iter().find(|d| d.markers.version == version) else {
+        return Source::default();
+    };
     let mut path = change.path.clone();
     if change.rule == "required" {
         let names = |v: &Option<Value>| {

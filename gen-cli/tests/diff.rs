@@ -357,3 +357,44 @@ fn base_dir_and_configuration_change_the_verdict() {
         "{err}"
     );
 }
+
+#[test]
+fn an_accepted_change_is_a_warning_next_to_its_field() {
+    let api = Api::new("accept");
+    api.edit_v1(
+        "    #[kube_marker(maximum = 10)]\n",
+        "    #[kube_marker(maximum = 5, accept_change = \"maximum\")]\n",
+    );
+    let out = api.run(&["diff"]);
+    let err = stderr(&out);
+    let line = line_of(V1, "pub size");
+    assert_reports(
+        &err,
+        "warning: accepted breaking change to `widgets.example.com` v1 .spec.size: maximum decreased: 10 -> 5",
+        &format!("api/src/v1.rs:{line}:9"),
+    );
+    assert!(
+        err.contains("accepted by `accept_change = \"maximum\"` here"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // It accepts that rule only: a new default on the same field still breaks.
+    api.edit_v1(
+        "    #[kube_marker(maximum = 10)]\n",
+        "    #[kube_marker(maximum = 5, default = 1, accept_change = \"maximum\")]\n",
+    );
+    let out = api.run(&["diff"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // On the spec struct, it accepts a change of the kind (its scope).
+    api.edit_v1(
+        r#"kind = "Widget", storage_version)"#,
+        r#"kind = "Widget", storage_version, scope = "Cluster", accept_change = "scope")"#,
+    );
+    let out = api.run(&["diff"]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("warning: accepted breaking change to `widgets.example.com`: scope changed"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

@@ -4,30 +4,43 @@
 use super::{SchemaPath, Segment};
 use crate::model::{Data, Field, Loc, ResourceDef, Shape, TypeDef};
 
+/// The Rust item a schema change comes from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Source {
+    /// Where it is.
+    pub loc: Option<Loc>,
+    /// The rules its `accept_change` key names.
+    pub accepted: Vec<String>,
+}
+
 /// Where `path` (in the schema of the version `def` declares) is in the sources: the deepest
 /// Rust field along it that can be found (a path that goes on into a type from another crate,
 /// or into a field that was removed, stops at the last one), else the spec struct.
-pub fn locate(def: &ResourceDef, path: &SchemaPath) -> Option<Loc> {
-    let top = def.markers.loc.clone();
+pub fn locate(def: &ResourceDef, path: &SchemaPath) -> Source {
+    let mut found = Source {
+        loc: def.markers.loc.clone(),
+        accepted: named(&def.spec)
+            .map(|t| t.markers.accept_change)
+            .unwrap_or_default(),
+    };
     let Some(Segment::Field(first)) = path.0.first() else {
-        return top;
+        return found;
     };
-    let mut shape = match first.as_str() {
-        "spec" => def.spec.clone(),
-        "status" => match &def.status {
-            Some(status) => status.clone(),
-            None => return top,
-        },
-        _ => return top,
+    let mut shape = match (first.as_str(), &def.status) {
+        ("spec", _) => def.spec.clone(),
+        ("status", Some(status)) => status.clone(),
+        _ => return found,
     };
-    let mut found = top;
     let names = path.fields().unwrap_or_default();
     for name in names.iter().skip(1) {
         let Some(field) = named(&shape).and_then(|t| field_named(&t, name)) else {
             break;
         };
         if field.loc.is_some() {
-            found = field.loc.clone();
+            found = Source {
+                loc: field.loc.clone(),
+                accepted: field.markers.accept_change.clone(),
+            };
         }
         shape = field.shape;
     }

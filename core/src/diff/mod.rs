@@ -26,7 +26,7 @@ mod property;
 mod version;
 
 pub use config::{Config, Enforcement, Policy, RULES};
-pub use locate::locate;
+pub use locate::{Source, locate};
 pub use path::{SchemaPath, Segment};
 
 use serde_json::Value;
