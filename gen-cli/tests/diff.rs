@@ -1,6 +1,10 @@
 //! `kubegen diff` on a small workspace whose Rust sources are edited after its manifests were
 //! written: each edit's verdict, the exit code, and the Rust location the change is shown at.
 
+mod support {
+    pub mod scaffold;
+}
+
 use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -76,11 +80,7 @@ impl Api {
     }
 
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_kubegen"))
-            .args(args)
-            .current_dir(&self.root)
-            .output()
-            .unwrap()
+        support::scaffold::kubegen(&self.root, args)
     }
 
     fn git(&self, args: &[&str]) {

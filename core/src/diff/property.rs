@@ -22,30 +22,21 @@ const DEFAULTING: &str = "the apiserver applies defaults when it reads objects f
 const TRANSITION: &str = "a transition rule (it uses oldSelf): checked on updates against \
     the stored value, and not ratcheted";
 
-/// The keywords a rule of this module looks at; a change to any other is `unhandled`.
-const HANDLED: &[&str] = &[
-    "enum",
-    "default",
-    "minimum",
-    "minLength",
-    "minItems",
-    "minProperties",
-    "maximum",
-    "maxLength",
-    "maxItems",
-    "maxProperties",
-    "required",
-    "type",
-    "nullable",
-    "pattern",
-    "description",
-    "format",
+/// The `x-kubernetes-*` keywords a rule of this module looks at. The other keywords it looks at
+/// are named as their rules (`enum`, `maxLength`, ...); a change to any other keyword is
+/// `unhandled`.
+const EXTENSIONS: &[&str] = &[
     "x-kubernetes-list-type",
     "x-kubernetes-list-map-keys",
     "x-kubernetes-map-type",
     "x-kubernetes-preserve-unknown-fields",
     "x-kubernetes-validations",
 ];
+
+/// Whether a rule of this module looks at `keyword`.
+fn handled(keyword: &str) -> bool {
+    EXTENSIONS.contains(&keyword) || super::RULES.contains(&keyword)
+}
 
 /// Every finding from `old` to `new`, two schema nodes without their children.
 pub(super) fn compare(
@@ -180,7 +171,7 @@ pub(super) fn compare(
     let mut others: Vec<&String> = old
         .keys()
         .chain(new.keys())
-        .filter(|k| !HANDLED.contains(&k.as_str()))
+        .filter(|k| !handled(k))
         .collect();
     others.sort();
     others.dedup();

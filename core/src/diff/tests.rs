@@ -248,82 +248,62 @@ fn default_added_changed_or_removed_breaks() {
     assert_eq!(spec_diff(d(json!(1)), d(json!(1))), vec![]);
 }
 
-#[test]
-fn minimums_break_when_added_or_increased() {
-    for (rule, ty) in [
-        ("minimum", "integer"),
-        ("minLength", "string"),
-        ("minItems", "array"),
-        ("minProperties", "object"),
-    ] {
-        let m = |v: Option<i64>| {
-            let mut s = json!({"type": ty});
-            if let Some(v) = v {
-                s[rule] = json!(v);
-            }
-            field(s)
-        };
-        assert_eq!(
-            classes(&spec_diff(m(None), m(Some(1))), rule),
-            vec![Class::Breaking],
-            "{rule} added"
-        );
-        assert_eq!(
-            classes(&spec_diff(m(Some(1)), m(Some(2))), rule),
-            vec![Class::Breaking],
-            "{rule} increased"
-        );
-        assert_eq!(
-            classes(&spec_diff(m(Some(2)), m(Some(1))), rule),
-            vec![Class::Safe],
-            "{rule} decreased"
-        );
-        assert_eq!(
-            classes(&spec_diff(m(Some(2)), m(None)), rule),
-            vec![Class::Safe],
-            "{rule} removed"
-        );
+/// A `spec.f` of type `ty` whose `rule` keyword is `value` (absent for `None`).
+fn bounded(rule: &str, ty: &str, value: Option<i64>) -> Value {
+    let mut s = json!({"type": ty});
+    if let Some(v) = value {
+        s[rule] = json!(v);
     }
+    field(s)
 }
 
 #[test]
-fn maximums_break_when_added_or_decreased() {
-    for (rule, ty) in [
-        ("maximum", "number"),
-        ("maxLength", "string"),
-        ("maxItems", "array"),
-        ("maxProperties", "object"),
-    ] {
-        let m = |v: Option<i64>| {
-            let mut s = json!({"type": ty});
-            if let Some(v) = v {
-                s[rule] = json!(v);
-            }
-            field(s)
-        };
+fn bounds_break_when_added_or_tightened() {
+    // (rule, type, a bound the other is tighter than, the tighter one)
+    let cases = [
+        ("minimum", "integer", 1, 2),
+        ("minLength", "string", 1, 2),
+        ("minItems", "array", 1, 2),
+        ("minProperties", "object", 1, 2),
+        ("maximum", "number", 5, 3),
+        ("maxLength", "string", 5, 3),
+        ("maxItems", "array", 5, 3),
+        ("maxProperties", "object", 5, 3),
+    ];
+    for (rule, ty, loose, tight) in cases {
+        let b = |v| bounded(rule, ty, v);
+        let class = |a, b| classes(&spec_diff(a, b), rule);
         assert_eq!(
-            classes(&spec_diff(m(None), m(Some(5))), rule),
-            vec![Class::Breaking],
+            class(b(None), b(Some(tight))),
+            [Class::Breaking],
             "{rule} added"
         );
         assert_eq!(
-            classes(&spec_diff(m(Some(5)), m(Some(3))), rule),
-            vec![Class::Breaking],
-            "{rule} decreased"
+            class(b(Some(loose)), b(Some(tight))),
+            [Class::Breaking],
+            "{rule} tightened"
         );
-        let raised = spec_diff(m(Some(3)), m(Some(5)));
         assert_eq!(
-            classes(&raised, rule),
-            vec![Class::Safe],
-            "{rule} increased"
+            class(b(Some(tight)), b(Some(loose))),
+            [Class::Safe],
+            "{rule} loosened"
         );
-        assert_eq!(raised[0].3, "maximum increased: 3 -> 5");
         assert_eq!(
-            classes(&spec_diff(m(Some(5)), m(None)), rule),
-            vec![Class::Safe],
+            class(b(Some(tight)), b(None)),
+            [Class::Safe],
             "{rule} removed"
         );
     }
+    let raised = spec_diff(
+        bounded("maximum", "number", Some(3)),
+        bounded("maximum", "number", Some(5)),
+    );
+    assert_eq!(raised[0].3, "maximum increased: 3 -> 5");
+    let raised = spec_diff(
+        bounded("minItems", "array", Some(1)),
+        bounded("minItems", "array", Some(2)),
+    );
+    assert_eq!(raised[0].3, "minimum increased: 1 -> 2");
 }
 
 #[test]
