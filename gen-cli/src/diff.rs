@@ -367,6 +367,15 @@ fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
     if let Some(note) = change.note {
         d = d.with_note(note);
     }
+    if d.level == Level::Error && loc.is_some() {
+        d = d.with_help(
+            format!(
+                "if this is intended, accept it here: `#[kube_marker(accept_change = \"{}\")]`",
+                change.rule
+            ),
+            None,
+        );
+    }
     d.with_note(format!(
         "rule `{}`; its enforcement is set in `[package.metadata.kubegen.diff.enforcement]`",
         change.rule

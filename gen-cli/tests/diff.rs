@@ -307,6 +307,15 @@ fn base_ref_reads_the_crds_from_git_and_json_carries_the_location() {
         .filter_map(|c| c["message"].as_str())
         .collect();
     assert!(notes.contains(&"old: 10, new: 5"), "{notes:?}");
+    let help = first["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["level"] == "help");
+    assert_eq!(
+        help.unwrap()["message"],
+        "if this is intended, accept it here: `#[kube_marker(accept_change = \"maximum\")]`"
+    );
     // A revision that does not exist is an error, not a clean verdict.
     let out = api.run(&["diff", "--base-ref", "no-such-ref"]);
     assert_eq!(out.status.code(), Some(1));

@@ -40,6 +40,17 @@ pub enum Policy {
     Disallow,
 }
 
+/// crdify's `conversion` policy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum ConversionPolicy {
+    /// Served versions are compared with each other.
+    #[default]
+    None,
+    /// When the new CRD converts with a webhook, served versions are not compared with each
+    /// other (the webhook maps between them).
+    Ignore,
+}
+
 /// The configuration of every rule. The default is crdify's (every crdify rule `Error`),
 /// except `description` (`None`: the and crdify's reference call it generally safe)
 /// and kubegen's own rules that a review should see without blocking (`Warning`).
@@ -61,6 +72,9 @@ pub struct Config {
     /// crdify's nullable `removalPolicy`: is disallowing null compatible?
     #[serde(default)]
     pub nullable_removal: Policy,
+    /// crdify's `conversion` policy.
+    #[serde(default)]
+    pub conversion: ConversionPolicy,
 }
 
 /// Every rule's name, as the configuration spells it.

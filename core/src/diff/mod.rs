@@ -25,7 +25,7 @@ mod path;
 mod property;
 mod version;
 
-pub use config::{Config, Enforcement, Policy, RULES};
+pub use config::{Config, ConversionPolicy, Enforcement, Policy, RULES};
 pub use locate::{Source, locate};
 pub use path::{SchemaPath, Segment};
 

@@ -593,6 +593,19 @@ fn served_versions_are_compared_pairwise_minus_what_the_old_crd_had() {
     // Already so in the old CRD: not reported again.
     let same = diff(&new, &new, &Config::default());
     assert_eq!(same, vec![]);
+    // crdify's `conversion: Ignore`: a conversion webhook maps between the versions.
+    let mut webhook = new.clone();
+    webhook["spec"]["conversion"] = json!({"strategy": "Webhook"});
+    let ignore = Config {
+        conversion: ConversionPolicy::Ignore,
+        ..Config::default()
+    };
+    let changes = diff(&old, &webhook, &ignore);
+    assert!(changes.iter().all(|c| !c.2.contains(" -> ")), "{changes:?}");
+    assert_eq!(
+        classes(&diff(&old, &webhook, &Config::default()), "maxLength").len(),
+        2
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::crd::removed_fields;
-use super::{Change, Config, Finding, SchemaPath, Segment, property};
+use super::{Change, Config, ConversionPolicy, Finding, SchemaPath, Segment, property};
 
 /// One of a CRD's versions.
 pub(super) struct Version<'a> {
@@ -133,6 +133,10 @@ pub(super) fn same(old: &Value, new: &Value, config: &Config) -> Vec<Change> {
 /// new CRD to each later one (`v1alpha1 -> v1`), minus those the old CRD already had between
 /// the same two versions. A field a later version lacks is `existingFieldRemoval`.
 pub(super) fn served(old: &Value, new: &Value, config: &Config) -> Vec<Change> {
+    let webhook = new["spec"]["conversion"]["strategy"] == "Webhook";
+    if webhook && config.conversion == ConversionPolicy::Ignore {
+        return Vec::new();
+    }
     // As crdify, a change is the same when it says the same thing at the same place.
     let key = |c: &Change| (c.rule, c.version.clone(), c.path.clone(), c.message.clone());
     let known: Vec<_> = pairs(old, config).iter().map(key).collect();
