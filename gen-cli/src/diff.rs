@@ -23,8 +23,8 @@ pub struct DiffArgs {
     /// Common options.
     #[command(flatten)]
     pub options: Options,
-    /// Compare with the CRD files in this folder (default: each package's
-    /// `<out-dir>/crd/bases` on disk).
+    /// Compare with the CRD files in this folder, the old CRDs of every selected package
+    /// (default: each package's `<out-dir>/crd/bases` on disk).
     #[arg(long, value_name = "DIR", conflicts_with = "base_ref")]
     pub base: Option<PathBuf>,
     /// Compare with each package's CRD files at this git revision (`origin/main`), read with
@@ -73,20 +73,44 @@ pub fn run(args: &DiffArgs, reporter: &Reporter) -> bool {
         (None, Some(rev)) => Base::Git(rev),
         (None, None) => Base::Disk,
     };
-    let mut found = Found::default();
+    // Every package's old CRDs together (a `--base` folder holds them all), then each
+    // package's new ones against them.
+    let mut old = Crds::new();
+    let mut packages = Vec::new();
     for g in &all {
-        let compared = config(g).and_then(|config| {
+        let read = config(g).and_then(|config| {
             let folder = bases(g, &args.options);
-            let old = read_base(&base, &folder)?;
-            let new = generated(g, &folder)?;
-            compare(&old, &new, &g.resources, &config, &mut found);
-            Ok(())
+            if !matches!(base, Base::Dir(_)) {
+                old.extend(read_base(&base, &folder)?);
+            }
+            Ok((g, config, generated(g, &folder)?))
         });
-        if let Err(e) = compared {
-            reporter.emit_failure(&[e], "nothing was compared");
-            return false;
+        match read {
+            Ok(package) => packages.push(package),
+            Err(e) => {
+                reporter.emit_failure(&[e], "nothing was compared");
+                return false;
+            }
         }
     }
+    if let Base::Dir(dir) = base {
+        match read_base(&base, dir) {
+            Ok(crds) => old = crds,
+            Err(e) => {
+                reporter.emit_failure(&[e], "nothing was compared");
+                return false;
+            }
+        }
+    }
+    let mut found = Found::default();
+    for (g, config, new) in &packages {
+        compare(&old, new, &g.resources, config, &mut found);
+    }
+    removed(
+        &old,
+        |name| packages.iter().any(|(_, _, new)| new.contains_key(name)),
+        &mut found,
+    );
     for line in &found.safe {
         eprintln!("{line}");
     }
@@ -121,6 +145,7 @@ pub fn overwrite_warnings(all: &[Generated], options: &Options) -> Vec<Diagnosti
             continue;
         };
         compare(&old, &new, &g.resources, &config, &mut found);
+        removed(&old, |name| new.contains_key(name), &mut found);
     }
     found
         .diagnostics
@@ -287,19 +312,8 @@ fn add(crds: &mut Crds, path: String, text: &str) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// Every change from `old` to `new`, CRD by CRD.
+/// Every change to the CRDs of `new` from `old` (a CRD `old` lacks is new, and safe).
 fn compare(old: &Crds, new: &Crds, resources: &[ResourceDef], config: &Config, found: &mut Found) {
-    for (name, was) in old {
-        if !new.contains_key(name) {
-            found.diagnostics.push(
-                Diagnostic::plain(format!(
-                    "breaking change: CRD `{name}` removed (was `{}`)",
-                    was.path
-                ))
-                .with_note("deleting a CRD deletes every object of its kind"),
-            );
-        }
-    }
     for (name, is) in new {
         let Some(was) = old.get(name) else {
             found
@@ -322,6 +336,21 @@ fn compare(old: &Crds, new: &Crds, resources: &[ResourceDef], config: &Config, f
                 Class::Safe => found.safe.push(format!("safe: {at}: {}", change.message)),
                 _ => found.diagnostics.push(diagnostic(&at, &change, &defs)),
             }
+        }
+    }
+}
+
+/// The old CRDs nothing generates any more: breaking.
+fn removed(old: &Crds, generated: impl Fn(&str) -> bool, found: &mut Found) {
+    for (name, was) in old {
+        if !generated(name) {
+            found.diagnostics.push(
+                Diagnostic::plain(format!(
+                    "breaking change: CRD `{name}` removed (was `{}`)",
+                    was.path
+                ))
+                .with_note("deleting a CRD deletes every object of its kind"),
+            );
         }
     }
 }

@@ -407,3 +407,41 @@ fn an_accepted_change_is_a_warning_next_to_its_field() {
     );
     assert_eq!(out.status.code(), Some(0), "{err}");
 }
+
+#[test]
+fn a_base_folder_holds_the_crds_of_every_package() {
+    let api = Api::new("two");
+    api.write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"api\", \"other\"]\nresolver = \"3\"\n",
+    );
+    api.write(
+        "other/Cargo.toml",
+        "[package]\nname = \"other\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\nkubegen = \"0.1.0\"\n",
+    );
+    api.write(
+        "other/src/lib.rs",
+        "#[derive(kubegen::CustomResource)]\n#[kube_marker(group = \"example.com\", version = \"v1\", kind = \"Gadget\")]\npub struct GadgetSpec {\n    pub size: i32,\n}\n",
+    );
+    assert!(api.run(&["manifests"]).status.success());
+    let old = api.root.join("old");
+    fs::create_dir_all(&old).unwrap();
+    for package in ["api", "other"] {
+        let bases = api.root.join(package).join("config/crd/bases");
+        for entry in fs::read_dir(bases).unwrap() {
+            let path = entry.unwrap().path();
+            fs::copy(&path, old.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let out = api.run(&["diff", "--base", "old"]);
+    let err = stderr(&out);
+    assert!(
+        err.contains("kubegen diff: 0 breaking, 0 warning, 0 safe"),
+        "{err}"
+    );
+    // The folder stands for the selected packages: with one, the other's CRD counts as removed.
+    let out = api.run(&["diff", "--base", "old", "-p", "other"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("CRD `widgets.example.com` removed"), "{err}");
+}
