@@ -645,3 +645,15 @@ fn configuration_reads_crdify_names_and_rejects_unknown_rules() {
     assert_eq!(config.unknown_rules(), vec!["typo"]);
     assert!(serde_json::from_value::<Config>(json!({"enum_addition": "Allow"})).is_err());
 }
+
+#[cfg(feature = "k8s")]
+#[test]
+fn k8s_objects_compare_as_their_json() {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    let old = crd(field(json!({"type": "string", "maxLength": 5})));
+    let new = crd(field(json!({"type": "string", "maxLength": 3})));
+    let typed = |v: &Value| serde_json::from_value::<CustomResourceDefinition>(v.clone()).unwrap();
+    let changes = compare_crds(&typed(&old), &typed(&new), &Config::default());
+    assert_eq!(changes, compare(&old, &new, &Config::default()));
+    assert_eq!(changes.len(), 1);
+}
