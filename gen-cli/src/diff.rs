@@ -183,10 +183,7 @@ fn config(g: &Generated) -> Result<Config, Diagnostic> {
             "`[package.metadata.kubegen.diff.enforcement]` of `{}`: no rule is named `{name}`",
             g.package.name
         ));
-        if let Some(near) = diff::RULES
-            .iter()
-            .find(|r| strsim::jaro_winkler(r, name) > 0.85)
-        {
+        if let Some(near) = kubegen_core::parse::values::nearest(name, diff::RULES) {
             d = d.with_help(format!("did you mean `{near}`?"), None);
         }
         return Err(d);
