@@ -136,14 +136,25 @@ pub fn run(args: &DiffArgs, reporter: &Reporter) -> bool {
 pub fn overwrite_warnings(all: &[Generated], options: &Options) -> Vec<Diagnostic> {
     let mut found = Found::default();
     for g in all {
+        let Ok(config) = config(g) else { continue };
+        // Only the files kubegen wrote that it now changes or removes: unchanged files are not
+        // even parsed.
+        let (mut old, mut new) = (Crds::new(), Crds::new());
         let folder = bases(g, options);
-        let (Ok(config), Ok(old), Ok(new)) = (
-            config(g),
-            read_base(&Base::Disk, &folder),
-            generated(g, &folder),
-        ) else {
-            continue;
-        };
+        let files = std::fs::read_dir(&folder).into_iter().flatten();
+        for path in files.filter_map(|e| Some(e.ok()?.path())) {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let content = g.plan.files.get(&path);
+            if !crate::output::is_ours(&text) || content == Some(&text) {
+                continue;
+            }
+            if let Some(content) = content {
+                let _ = add(&mut new, display(&path), content);
+            }
+            let _ = add(&mut old, display(&path), &text);
+        }
         compare(&old, &new, &g.resources, &config, &mut found);
         removed(&old, |name| new.contains_key(name), &mut found);
     }

@@ -269,6 +269,15 @@ fn a_new_and_a_removed_crd_are_reported() {
         "{err}"
     );
     assert_eq!(out.status.code(), Some(1), "{err}");
+    // `manifests` removes the file, with a warning; the new CRD is only written.
+    let out = api.run(&["manifests"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("warning: breaking change: CRD {CRD} removed")),
+        "{err}"
+    );
+    assert!(!err.contains("`gadgets.example.com`"), "{err}");
 }
 
 #[test]
