@@ -10,7 +10,7 @@ use std::process::Command;
 
 use clap::Args;
 use kubegen_core::diff::{self, Change, Class, Config, SchemaPath, Segment, Source};
-use kubegen_core::model::{Diagnostic, Level, ResourceDef};
+use kubegen_core::model::{Diagnostic, Label, Level, ResourceDef};
 use serde_json::Value;
 
 use crate::cli::Options;
@@ -365,7 +365,9 @@ fn removed(old: &Crds, generated: impl Fn(&str) -> bool, found: &mut Found) {
 
 /// A breaking or warning change, at the Rust field or key that causes it when it is found.
 fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
-    let Source { loc, accepted } = source(change, defs);
+    // A new required field is shown at that field (the others, if several, as labels).
+    let required = newly_required(change);
+    let Source { loc, accepted } = source(change, defs, required.first().map(String::as_str));
     let accepted = accepted.iter().any(|r| r == change.rule);
     let class = change.class.as_str();
     let headline = format!("{class} change to {at}: {}", change.message);
@@ -389,6 +391,14 @@ fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
             _ => "this field",
         };
         d = d.with_label(label);
+    }
+    for name in required.iter().skip(1) {
+        if let Some(loc) = source(change, defs, Some(name)).loc {
+            d.labels.push(Label {
+                loc,
+                message: "required now too".to_string(),
+            });
+        }
     }
     let shown = |v: &Option<Value>| match v {
         Some(Value::Object(_)) | None => None,
@@ -419,9 +429,9 @@ fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
     ))
 }
 
-/// Where the change comes from: the field along its path in the version's spec struct (for a
-/// new required field, that field), or the spec struct of the version the key is on.
-fn source(change: &Change, defs: &[&ResourceDef]) -> Source {
+/// Where the change comes from: the field along its path (and on to `field`) in the version's
+/// spec struct, or the spec struct of the version the key is on.
+fn source(change: &Change, defs: &[&ResourceDef], field: Option<&str>) -> Source {
     let version = match (&change.version, &change.new) {
         // A pair of served versions: the later one.
         (Some(v), _) => v.rsplit(" -> ").next().unwrap_or(v).to_string(),
@@ -440,20 +450,31 @@ fn source(change: &Change, defs: &[&ResourceDef]) -> Source {
     let Some(def) = defs.iter().find(|d| d.markers.version == version) else {
         return Source::default();
     };
-    let mut path = change.path.clone();
-    if change.rule == "required" {
-        let names = |v: &Option<Value>| {
-            v.as_ref()
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-        };
-        let before = names(&change.old);
-        if let Some(Value::String(added)) =
-            names(&change.new).into_iter().find(|n| !before.contains(n))
-        {
-            path = path.child(Segment::Field(added));
-        }
-    }
+    let path = match field {
+        Some(name) => change.path.child(Segment::Field(name.to_string())),
+        None => change.path.clone(),
+    };
     diff::locate(def, &path)
+}
+
+/// The fields a `required` change makes required.
+fn newly_required(change: &Change) -> Vec<String> {
+    let names = |v: &Option<Value>| -> Vec<String> {
+        let list = v
+            .as_ref()
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        list.iter()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect()
+    };
+    if change.rule != "required" {
+        return Vec::new();
+    }
+    let before = names(&change.old);
+    names(&change.new)
+        .into_iter()
+        .filter(|n| !before.contains(n))
+        .collect()
 }

@@ -454,3 +454,44 @@ fn a_base_folder_holds_the_crds_of_every_package() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("CRD `widgets.example.com` removed"), "{err}");
 }
+
+#[test]
+fn several_new_required_fields_are_each_shown() {
+    let api = Api::new("required");
+    api.edit_v1(
+        "    pub label: Option<String>,\n",
+        "    pub label: Option<String>,\n    pub extra: String,\n    pub more: String,\n",
+    );
+    let out = api.run(&["diff", "--message-format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let required: serde_json::Value = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|d| {
+            d["message"]
+                .as_str()
+                .unwrap()
+                .contains("new required fields")
+        })
+        .unwrap();
+    let spans: Vec<(u64, Option<&str>)> = required["spans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["line_start"].as_u64().unwrap(), s["label"].as_str()))
+        .collect();
+    let edited = V1.replacen(
+        "    pub label: Option<String>,\n",
+        "    pub label: Option<String>,\n    pub extra: String,\n    pub more: String,\n",
+        1,
+    );
+    let line = |needle| line_of(&edited, needle) as u64;
+    assert_eq!(
+        spans,
+        [
+            (line("pub extra"), Some("this field")),
+            (line("pub more"), Some("required now too"))
+        ]
+    );
+}
