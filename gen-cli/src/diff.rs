@@ -79,7 +79,7 @@ pub fn run(args: &DiffArgs, reporter: &Reporter) -> bool {
     let mut packages = Vec::new();
     for g in &all {
         let read = config(g).and_then(|config| {
-            let folder = bases(g, &args.options);
+            let folder = bases(g);
             if !matches!(base, Base::Dir(_)) {
                 old.extend(read_base(&base, &folder)?);
             }
@@ -133,14 +133,14 @@ pub fn run(args: &DiffArgs, reporter: &Reporter) -> bool {
 
 /// Warnings for each breaking change `kubegen manifests` is about to write over a CRD file on
 /// disk (it never blocks).
-pub fn overwrite_warnings(all: &[Generated], options: &Options) -> Vec<Diagnostic> {
+pub fn overwrite_warnings(all: &[Generated]) -> Vec<Diagnostic> {
     let mut found = Found::default();
     for g in all {
         let Ok(config) = config(g) else { continue };
         // Only the files kubegen wrote that it now changes or removes: unchanged files are not
         // even parsed.
         let (mut old, mut new) = (Crds::new(), Crds::new());
-        let folder = bases(g, options);
+        let folder = bases(g);
         let files = std::fs::read_dir(&folder).into_iter().flatten();
         for path in files.filter_map(|e| Some(e.ok()?.path())) {
             let Ok(text) = std::fs::read_to_string(&path) else {
@@ -169,13 +169,9 @@ pub fn overwrite_warnings(all: &[Generated], options: &Options) -> Vec<Diagnosti
         .collect()
 }
 
-/// A package's CRD folder.
-fn bases(g: &Generated, options: &Options) -> PathBuf {
-    g.package
-        .dir
-        .join(&options.out_dir)
-        .join("crd")
-        .join("bases")
+/// A package's CRD folder (where `manifests` writes its CRD files).
+fn bases(g: &Generated) -> PathBuf {
+    g.crd_dir.clone().unwrap_or_default()
 }
 
 /// The package's `[package.metadata.kubegen.diff]` (or the workspace's).

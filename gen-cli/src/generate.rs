@@ -2,7 +2,7 @@
 //! render the CRDs and the role.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use kubegen_core::crd;
 use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
@@ -60,6 +60,8 @@ pub struct Generated {
     pub package: Package,
     /// Its resources (every version of every kind), to find a schema path's Rust field.
     pub resources: Vec<ResourceDef>,
+    /// The folder its CRD files go into, when CRDs were generated.
+    pub crd_dir: Option<PathBuf>,
     /// The files, relative to nothing: full paths under the package's output folder.
     pub plan: Plan,
     /// The normalized roles.
@@ -120,6 +122,7 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
     let collected = read(package)?;
     let out = package.dir.join(&options.out_dir);
     let mut plan = Plan::default();
+    let mut crd_dir = None;
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     if what.crds {
@@ -138,7 +141,8 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
                 Err(e) => errors.extend(e.0),
             }
         }
-        plan.owned_dirs.push(bases);
+        plan.owned_dirs.push(bases.clone());
+        crd_dir = Some(bases);
     }
     let roles = rbac::roles(&collected.rbac, &options.role_name);
     if what.rbac {
@@ -167,6 +171,7 @@ pub fn generate(package: &Package, options: &Options, what: What) -> Result<Gene
     if errors.is_empty() {
         Ok(Generated {
             package: package.clone(),
+            crd_dir,
             resources: collected.resources,
             plan,
             roles,
