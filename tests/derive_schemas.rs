@@ -350,6 +350,9 @@ pub struct MarkersSpec {
     pub with_default: Option<Inner>,
     #[kube_marker(external_docs(url = "https://example.com/docs", description = "More"))]
     pub documented: Option<String>,
+    /// `kubegen diff` reads `accept_change`; the schema does not show it.
+    #[kube_marker(maximum = 3, accept_change = "maximum")]
+    pub accepted: Option<i32>,
 }
 
 #[test]
@@ -415,6 +418,15 @@ fn schema_keys_land_where_they_belong() {
     assert_eq!(
         p["documented"]["externalDocs"],
         json!({"url": "https://example.com/docs", "description": "More"})
+    );
+    assert_eq!(
+        p["accepted"],
+        json!({
+            "description": "`kubegen diff` reads `accept_change`; the schema does not show it.",
+            "format": "int32",
+            "maximum": 3.0,
+            "type": "integer"
+        })
     );
     let required: Vec<String> = serde_json::from_value(spec["required"].clone()).unwrap();
     assert_eq!(

@@ -3,12 +3,13 @@
 //! Data flows through the modules in this order:
 //! `parse` (Rust syntax → [`model`]) → [`schema`] (model → OpenAPI schema) → [`check`]
 //! (values, structural and CEL rules) → [`crd`] / [`rbac`] / [`webhook`] (Kubernetes objects) → [`render`]
-//! (YAML).
+//! (YAML); [`diff`] compares two CRDs for upgrade safety.
 
 #![deny(missing_docs)]
 
 pub mod check;
 pub mod crd;
+pub mod diff;
 #[cfg(feature = "k8s")]
 pub mod docs;
 pub mod known;

@@ -23,7 +23,8 @@ use crate::report::{Color, MessageFormat};
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
         kubegen webhook --stdout               the webhook configurations of every member\n  \
         kubegen docs --check                   CI: the API reference (docs/api/) is fresh\n  \
-        kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n\n\
+        kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n  \
+        kubegen diff --base-ref origin/main    CI: exit 1 if a CRD changes in a way that breaks upgrades\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \
@@ -65,6 +66,11 @@ pub enum Command {
     /// The API reference in Markdown: one page per API group and version, in `docs-dir`
     /// (default `docs/api`).
     Docs(DocsArgs),
+    /// Upgrade safety: compare each CRD `manifests` would write with a base (the files on
+    /// disk, `--base DIR` or `--base-ref GIT_REF`) and print every change, classified
+    /// breaking, warning or safe, at the Rust field or key that causes it; exit 1 when one is
+    /// breaking.
+    Diff(crate::diff::DiffArgs),
     /// Start a new operator crate: Cargo.toml, src/main.rs on `kubegen::runtime`, the
     /// `config/` tree in kubebuilder's layout, a Dockerfile, a README and .gitignore.
     Init(InitArgs),

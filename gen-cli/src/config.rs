@@ -104,6 +104,8 @@ const KEYS: &[&str] = &[
 
 /// The keys `kubegen init` writes for `kubegen create` in the same table.
 const SCAFFOLD_KEYS: &[&str] = &["domain", "namespace"];
+/// The table `kubegen diff` reads (`[package.metadata.kubegen.diff]`, see `diff`).
+const DIFF_KEY: &str = "diff";
 
 impl Layout {
     /// The layout of `package`: each key from its flag, else the package's table, else the
@@ -250,7 +252,11 @@ fn unknown_keys(table: &Table) -> Vec<Error> {
         return Vec::new();
     };
     map.keys()
-        .filter(|key| !KEYS.contains(&key.as_str()) && !SCAFFOLD_KEYS.contains(&key.as_str()))
+        .filter(|key| {
+            !KEYS.contains(&key.as_str())
+                && !SCAFFOLD_KEYS.contains(&key.as_str())
+                && key.as_str() != DIFF_KEY
+        })
         .map(|key| {
             let near = KEYS
                 .iter()

@@ -2,7 +2,7 @@
 //! render the CRDs and the role.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use kubegen_core::crd;
 use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
@@ -70,6 +70,12 @@ impl What {
 
 /// A package's manifests, its roles (for `--explain`) and the engine's warnings.
 pub struct Generated {
+    /// The package.
+    pub package: Package,
+    /// Its resources (every version of every kind), to find a schema path's Rust field.
+    pub resources: Vec<ResourceDef>,
+    /// The folder its CRD files go into, when CRDs were generated.
+    pub crd_dir: Option<PathBuf>,
     /// The files, relative to nothing: full paths under the package's output folder.
     pub plan: Plan,
     /// The normalized roles.
@@ -129,9 +135,10 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
 pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Generated, Vec<Error>> {
     let collected = read(package)?;
     let mut plan = Plan::default();
+    let mut crd_dir = None;
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
-    let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources).into_values().collect();
+    let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources.clone()).into_values().collect();
     if what.crds {
         let crd_options = crd::Options {
             max_desc_len: layout.max_desc_len,
@@ -146,6 +153,7 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
             }
         }
         plan.owned_dirs.push(layout.crd_dir.clone());
+        crd_dir = Some(layout.crd_dir.clone());
     }
     let roles = rbac::roles(&collected.rbac, &layout.role_name);
     if what.rbac {
@@ -184,6 +192,9 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
     warnings.dedup();
     if errors.is_empty() {
         Ok(Generated {
+            package: package.clone(),
+            crd_dir,
+            resources: collected.resources,
             plan,
             roles,
             warnings,

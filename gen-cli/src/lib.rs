@@ -2,7 +2,7 @@
 //! and writes a crate's `config/` tree: `workspace` finds the packages, `source` loads their
 //! modules, `collect` turns kubegen's attributes into the engine's model, `generate` has the
 //! engine build and render one package's manifests, `manifests` runs that for every package
-//! and `output` writes the files; `report` prints every problem as rustc does. `scaffold`
+//! and `output` writes the files; `diff` compares the CRDs with a base for upgrade safety; `report` prints every problem as rustc does. `scaffold`
 //! starts new operators (`init`, `create api`, `create webhook`); `markers` is the marker
 //! reference at the command line.
 
@@ -13,6 +13,7 @@
 pub mod cli;
 pub mod collect;
 pub mod config;
+pub mod diff;
 pub mod docs;
 pub mod generate;
 pub mod header;
@@ -35,7 +36,8 @@ use report::Reporter;
 
 pub use manifests::render;
 
-/// Runs a command; the exit code is 1 on any error and, with `--check`, on stale files.
+/// Runs a command; the exit code is 1 on any error, with `--check` on stale files, and for
+/// `diff` on a breaking change.
 pub fn run(cli: Cli) -> ExitCode {
     let reporter = Reporter::new(cli.message_format, cli.color);
     let ok = match cli.command {
@@ -47,6 +49,7 @@ pub fn run(cli: Cli) -> ExitCode {
             scaffold::report(scaffold::webhook::run(&args, &reporter), &reporter)
         }
         Command::Markers(args) => markers::run(&args, &reporter),
+        Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),
         Command::Crd(o) => manifests::run(&o, What::CRDS, false, &reporter),

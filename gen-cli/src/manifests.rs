@@ -71,6 +71,10 @@ pub fn run(options: &Options, what: What, explain: bool, reporter: &Reporter) ->
         }
         return true;
     }
+    if what.crds && !options.check {
+        // A breaking change to a CRD is written, but never silently.
+        reporter.emit_all(&crate::diff::overwrite_warnings(&all));
+    }
     // One plan for every package: a file in the way anywhere and nothing is written anywhere.
     let plan: Plan = all.into_iter().map(|g| g.plan).collect();
     let outcome = match plan.apply(options.check) {

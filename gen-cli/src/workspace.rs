@@ -22,6 +22,9 @@ pub struct Package {
     pub kubernetes: Option<u32>,
     /// Its `[package.metadata.kubegen]` and the workspace's defaults.
     pub config: crate::config::Sources,
+    /// `kubegen diff`'s configuration: `[package.metadata.kubegen.diff]`, else
+    /// `[workspace.metadata.kubegen.diff]`, as JSON.
+    pub diff: Option<serde_json::Value>,
 }
 
 /// The Kubernetes minor version a k8s-openapi 0.29 dependency's features name, if any.
@@ -89,6 +92,8 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         manifest: workspace_root.join("Cargo.toml"),
         values: metadata.workspace_metadata["kubegen"].clone(),
     };
+    let diff_config = |v: &serde_json::Value| v.get("kubegen")?.get("diff").cloned();
+    let workspace_diff = diff_config(&metadata.workspace_metadata);
     for name in only {
         if !members.iter().any(|p| p.name.as_str() == name) {
             let names: Vec<&str> = members.iter().map(|p| p.name.as_str()).collect();
@@ -143,6 +148,7 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
                 workspace: defaults.clone(),
                 workspace_root: workspace_root.clone(),
             },
+            diff: diff_config(&p.metadata).or_else(|| workspace_diff.clone()),
         })
         .collect();
     Ok(packages)

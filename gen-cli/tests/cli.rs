@@ -449,7 +449,13 @@ fn a_cel_cost_near_the_limit_is_a_warning() {
     ws.write("api/src/lib.rs", &with_tags(Some(20)));
     let out = ws.run(&["manifests"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("estimated cost"), "{err}");
+    // The only warning left: the lower `maxItems` breaks objects already stored.
+    assert!(
+        err.contains("warning: breaking change to `widgets.example.com` v1 .spec.tags: maximum decreased: 30 -> 20"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -529,7 +535,13 @@ fn a_serde_default_function_without_a_schema_default_is_a_warning() {
     );
     let out = ws.run(&["manifests"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(!err.contains("fills missing fields"), "{err}");
+    // The only warnings left: the new defaults change objects already stored.
+    assert!(
+        err.contains("default added when there was none previously: 3"),
+        "{err}"
+    );
 }
 
 /// Two packages, `api` and `web` (a Gadget); which one kubegen reaches first does not matter.

@@ -30,6 +30,7 @@ fn errors(file: &Path) -> Result<(), Vec<Diagnostic>> {
         k8s_openapi: false,
         kubernetes: None,
         config: Default::default(),
+        diff: None,
     };
     manifests_and_docs(&package).map(drop)
 }

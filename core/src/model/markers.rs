@@ -85,6 +85,9 @@ pub struct SchemaMarkers {
     pub description: Option<String>,
     /// `external_docs(url, description)`
     pub external_docs: Option<ExternalDocs>,
+    /// `accept_change`: the upgrade-safety rules (`kubegen diff`) whose breaking changes at
+    /// this item are intended; they are reported as accepted and do not fail the check.
+    pub accept_change: Vec<String>,
 }
 
 impl SchemaMarkers {

@@ -100,6 +100,7 @@ pub const SCHEMA_KEYS: &[&str] = &[
     "title",
     "description",
     "external_docs",
+    "accept_change",
 ];
 
 /// Every key `#[kube_marker]` takes: the [resource](RESOURCE_KEYS) and [schema](SCHEMA_KEYS)
@@ -294,6 +295,12 @@ fn misplaced(key: &str, place: Place) -> Option<String> {
     if FIELD_KEYS.contains(&key) && place != Place::Field {
         return Some(format!("`{key}` goes on a field"));
     }
+    if key == "accept_change" && place == Place::Type {
+        return Some(
+            "`accept_change` goes on the field (or the spec struct) whose change it accepts"
+                .to_string(),
+        );
+    }
     if TYPE_KEYS.contains(&key) && place == Place::Field {
         return Some(format!(
             "`{key}` goes on the struct whose fields it names (on its type, not on this field)"
@@ -345,6 +352,23 @@ mod tests {
     fn unknown_keys_get_a_suggestion() {
         let e = parse_at("#[kube_marker(min_lenght = 1)]", Place::Field).unwrap_err();
         assert!(e.to_string().contains("min_length"), "{e}");
+    }
+
+    #[test]
+    fn accept_change_names_upgrade_safety_rules() {
+        let m = parse_at(
+            "#[kube_marker(accept_change = \"maximum;default\")]",
+            Place::Field,
+        )
+        .unwrap();
+        assert_eq!(m.schema.accept_change, ["maximum", "default"]);
+        let e = parse_at("#[kube_marker(accept_change = \"maximun\")]", Place::Field).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no upgrade-safety rule is named `maximun`. Did you mean `maximum`?"),
+            "{e}"
+        );
+        assert_eq!(places("accept_change"), [Place::Spec, Place::Field]);
     }
 
     #[test]

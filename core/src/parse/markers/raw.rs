@@ -79,6 +79,7 @@ pub(super) struct Raw {
     pub(super) title: Option<String>,
     pub(super) description: Option<String>,
     pub(super) external_docs: Option<SpannedValue<RawExternalDocs>>,
+    pub(super) accept_change: Option<SpannedValue<List>>,
 }
 
 /// `conversion(webhook(...))`: the only strategy that needs a key (`None` is the default).

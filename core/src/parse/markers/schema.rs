@@ -51,6 +51,18 @@ pub(super) fn schema_markers(
             Error::custom("`enum_values` takes a list: `[\"a\", \"b\"]`").with_span(&values.span()),
         );
     }
+    for name in raw.accept_change.iter().flat_map(|l| &l.0) {
+        if !crate::diff::RULES.contains(&name.as_str()) {
+            let span = raw.accept_change.as_ref().map(|l| l.span());
+            let near = crate::parse::values::did_you_mean(name, crate::diff::RULES);
+            errors.push(
+                Error::custom(format!(
+                    "`accept_change`: no upgrade-safety rule is named `{name}`{near}"
+                ))
+                .with_span(&span.unwrap_or_else(proc_macro2::Span::call_site)),
+            );
+        }
+    }
     let mut rules = Vec::new();
     for r in &raw.x_validation {
         if let Some(e) = crate::check::cel::syntax_error(&r.rule) {
@@ -135,6 +147,11 @@ pub(super) fn schema_markers(
             url: d.url.clone(),
             description: d.description.clone(),
         }),
+        accept_change: raw
+            .accept_change
+            .as_ref()
+            .map(|l| l.0.clone())
+            .unwrap_or_default(),
     };
     errors.finish_with(markers)
 }
