@@ -1,5 +1,5 @@
 //! How gen-cli tells the user about problems: every error and warning is a
-//! [`Diagnostic`](kubegen_core::model::Diagnostic), printed as rustc prints its own (`human`:
+//! [`Diagnostic`], printed as rustc prints its own (`human`:
 //! source lines, carets, labels, `= help:`) or as rustc's JSON diagnostics (`json`), one object
 //! a line, for editors and CI.
 
