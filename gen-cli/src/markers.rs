@@ -2,8 +2,6 @@
 //! tables of docs/markers.md (the `kubegen::markers` documentation), read at compile time and
 //! parsed here; tests check every row's `example` against the engine's parsers.
 
-use std::fmt;
-
 use kubegen_core::model::Diagnostic;
 use kubegen_core::parse::markers::{Place, places};
 use kubegen_core::parse::values::nearest;
@@ -27,16 +25,6 @@ pub struct Unknown {
     pub key: String,
     /// The known key closest to it, if one is close.
     pub suggestion: Option<String>,
-}
-
-impl fmt::Display for Unknown {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown key `{}`", self.key)?;
-        if let Some(s) = &self.suggestion {
-            write!(f, "; did you mean `{s}`?")?;
-        }
-        write!(f, " (`kubegen markers` lists every key)")
-    }
 }
 
 /// A section of docs/markers.md with a key table: its heading, the attribute its keys belong
