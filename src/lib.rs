@@ -122,7 +122,7 @@ where
             .and_then(serde_json::to_value)
             .map_err(|e| e.to_string())
     };
-    kubegen_core::check::defaults::check(&T::shape(), name, &input, read)
+    kubegen_core::schema::defaults::check(&T::shape(), name, &input, read)
 }
 
 /// A CRD as the YAML file `gen-cli` writes for it, byte for byte.
@@ -136,7 +136,7 @@ pub fn to_yaml(crd: &CustomResourceDefinition) -> String {
 pub mod __private {
     pub use k8s_openapi;
     pub use kube;
-    pub use kubegen_core::known::info;
+    pub use kubegen_core::model::info;
     pub use kubegen_core::model::{ResourceDef, Shape};
     pub use serde;
 

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use kubegen_core::check::structural;
-use kubegen_core::schema::Schema;
+use kubegen_core::model::Schema;
 use serde::Deserialize;
 use serde_json::Value;
 

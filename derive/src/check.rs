@@ -5,10 +5,10 @@
 use darling::Error;
 use darling::error::Accumulator;
 
-use kubegen_core::model::{Errors, TypeDef};
+use kubegen_core::model::{Errors, Schema, TypeDef};
 use kubegen_core::parse::shape::{Syntactic, shape_of};
 use kubegen_core::parse::typedef::Parsed;
-use kubegen_core::schema::{Builder, Schema, recursion};
+use kubegen_core::schema::{Builder, recursion};
 
 use crate::spans::Spans;
 use syn::visit::Visit;

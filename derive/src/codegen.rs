@@ -8,9 +8,9 @@ use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 use syn::spanned::Spanned;
 
+use kubegen_core::model::Schema;
 use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::typedef::{self, Parsed};
-use kubegen_core::schema::Schema;
 
 use crate::spans::{self, Spans};
 use crate::{check, info};

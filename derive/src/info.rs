@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use kubegen_core::known::info::{MapKey, Wants};
+use kubegen_core::model::info::{MapKey, Wants};
 use kubegen_core::model::{Data, Field, Shape, Style, TypeDef};
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{map_key_problem, type_bound_keys, wants_text};

@@ -7,10 +7,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::DeriveInput;
 
-use kubegen_core::crd::paths;
-use kubegen_core::model::{ResourceDef, ResourceMarkers, Scope, Shape};
+use kubegen_core::check::paths;
+use kubegen_core::model::{ResourceDef, ResourceMarkers, Schema, Scope, Shape};
 use kubegen_core::parse::markers::Place;
-use kubegen_core::schema::Schema;
 
 use crate::check;
 use crate::codegen::{self, Checked};

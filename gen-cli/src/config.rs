@@ -9,10 +9,9 @@ use clap::Args;
 use kubegen_core::model::{Error, Loc};
 use serde_json::Value;
 
-use crate::cli::Options;
-use crate::generate::display;
 use crate::header;
-use crate::workspace::Package;
+use crate::paths::display;
+use crate::workspace::{Package, Table};
 
 /// The configuration keys as flags (each overrides the key of the same name).
 #[derive(Debug, Clone, Default, Args)]
@@ -48,26 +47,6 @@ pub struct Flags {
     /// Replaces ` YEAR` in the header file's text, as controller-gen's `year`.
     #[arg(long, value_name = "YEAR")]
     pub year: Option<String>,
-}
-
-/// One manifest's `[*.metadata.kubegen]` table.
-#[derive(Debug, Clone, Default)]
-pub struct Table {
-    /// The `Cargo.toml` it is in.
-    pub manifest: PathBuf,
-    /// Its keys (`Value::Null` when the manifest has no such table).
-    pub values: Value,
-}
-
-/// Where a package's configuration comes from.
-#[derive(Debug, Clone, Default)]
-pub struct Sources {
-    /// `[package.metadata.kubegen]` of the package.
-    pub package: Table,
-    /// `[workspace.metadata.kubegen]`: the defaults.
-    pub workspace: Table,
-    /// The workspace's root folder: every output folder must be under it.
-    pub workspace_root: PathBuf,
 }
 
 /// One package's resolved configuration.
@@ -177,11 +156,15 @@ impl Layout {
 
 /// Every package's layout, in order; every problem of every package, or two packages that
 /// would write the same folder.
-pub fn resolve_all(packages: &[Package], options: &Options) -> Result<Vec<Layout>, Vec<Error>> {
+pub fn resolve_all(
+    packages: &[Package],
+    flags: &Flags,
+    out_dir: &Path,
+) -> Result<Vec<Layout>, Vec<Error>> {
     let mut layouts = Vec::new();
     let mut errors = Vec::new();
     for package in packages {
-        match Layout::resolve(package, &options.config, &options.out_dir) {
+        match Layout::resolve(package, flags, out_dir) {
             Ok(layout) => layouts.push(layout),
             Err(e) => errors.extend(e),
         }

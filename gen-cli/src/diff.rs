@@ -13,8 +13,9 @@ use kubegen_core::diff::{self, Change, Class, Config, SchemaPath, Segment, Sourc
 use kubegen_core::model::{Diagnostic, Label, Level, ResourceDef};
 use serde_json::Value;
 
-use crate::cli::Options;
-use crate::generate::{Generated, What, display};
+use crate::generate::{Generated, What};
+use crate::options::Options;
+use crate::paths::display;
 use crate::report::Reporter;
 
 /// `kubegen diff`.
@@ -61,7 +62,7 @@ struct Found {
 
 /// Runs `kubegen diff`; `false` (exit 1) when a change is breaking or something failed.
 pub fn run(args: &DiffArgs, reporter: &Reporter) -> bool {
-    let all = match crate::render(&args.options, What::CRDS) {
+    let all = match crate::generate::render(&args.options, What::CRDS) {
         Ok(all) => all,
         Err(found) => {
             reporter.emit_failure(&found, "nothing was compared");

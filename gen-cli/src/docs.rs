@@ -4,12 +4,36 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use clap::Args;
 use kubegen_core::crd;
 use kubegen_core::docs::{self, Kind};
 use kubegen_core::model::{Error, ResourceDef};
 
 use crate::config::Layout;
 use crate::header::MARKDOWN_HEADER;
+use crate::options::Options;
+
+/// `kubegen docs`.
+#[derive(Debug, Clone, Args)]
+pub struct DocsArgs {
+    /// Common options.
+    #[command(flatten)]
+    pub options: Options,
+    /// The folder of the pages, relative to each package (`--docs-dir`).
+    #[arg(long, value_name = "DIR", conflicts_with = "docs_dir")]
+    pub out: Option<PathBuf>,
+}
+
+impl DocsArgs {
+    /// The options, `--out` as the docs folder.
+    pub fn options(self) -> Options {
+        let mut options = self.options;
+        if let Some(out) = self.out {
+            options.config.docs_dir = Some(out);
+        }
+        options
+    }
+}
 
 /// The pages of a package's kinds (each kind's versions together), by file. Descriptions are
 /// kept whole: `max-desc-len` shortens CRDs only.

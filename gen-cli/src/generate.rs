@@ -1,20 +1,24 @@
-//! One package's manifests: load each target's sources, collect, and let the engine build and
-//! render the CRDs and the role.
+//! The manifests of the selected packages, in memory: for each, load each target's sources,
+//! collect, and let the engine build and render the CRDs, the role, the webhook configurations
+//! and the docs.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use kubegen_core::crd;
-use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
+use kubegen_core::model::{Diagnostic, Error, Errors, ResourceDef, Warning};
 use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 use kubegen_core::webhook;
 
 use crate::collect::{Collected, collect};
 use crate::config::Layout;
+use crate::options::Options;
 use crate::output::Plan;
+use crate::paths::display;
 use crate::source::Crate;
-use crate::workspace::Package;
+use crate::workspace::{self, Package};
+use crate::{config, kubernetes};
 
 /// Which manifests to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +88,39 @@ pub struct Generated {
     pub warnings: Vec<Warning>,
 }
 
+/// Generates `what` for the packages `options` selects, in memory: every package's files (with
+/// their warnings), or every error of every package. Selects the Kubernetes version (once per
+/// process).
+pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagnostic>> {
+    let one = |message: String| vec![Diagnostic::plain(message)];
+    let packages =
+        workspace::discover(options.manifest_path.as_deref(), &options.packages).map_err(one)?;
+    if packages.is_empty() {
+        return Err(vec![
+            Diagnostic::plain("no workspace member depends on kubegen")
+                .with_help("name one with `-p`", None),
+        ]);
+    }
+    kubernetes::select(options, &packages).map_err(|e| vec![e])?;
+    let layouts = config::resolve_all(&packages, &options.config, &options.out_dir)?;
+    let mut all = Vec::new();
+    let mut errors = Vec::new();
+    for (package, layout) in packages.iter().zip(&layouts) {
+        match generate(package, layout, what) {
+            Ok(g) => all.push(g),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(all)
+    } else {
+        // What generated still warns: the warnings come first, then the errors.
+        let mut found: Vec<Diagnostic> = all.into_iter().flat_map(|g| g.warnings).collect();
+        found.extend(errors);
+        Err(found)
+    }
+}
+
 /// Everything the package's sources declare, from all its targets (a file shared by two
 /// targets counts once).
 pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
@@ -118,7 +155,7 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
                 .into_iter()
                 .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
         );
-        if let Err(e) = kubegen_core::check::types::each(&c.types) {
+        if let Err(e) = kubegen_core::schema::each(&c.types) {
             all.errors.extend(e.0);
         }
     }
@@ -249,13 +286,4 @@ fn by_kind(resources: Vec<ResourceDef>) -> BTreeMap<(String, String), Vec<Resour
             .push(r);
     }
     map
-}
-
-/// A path shown relative to the current folder when it is under it.
-pub fn display(path: &Path) -> String {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    path.strip_prefix(&cwd)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }

@@ -2,7 +2,7 @@
 
 use kubegen_core::model::Diagnostic;
 
-use crate::cli::Options;
+use crate::options::Options;
 use crate::workspace::{self, Package};
 
 /// Selects the Kubernetes version whose tables k8s-openapi types get: `--kubernetes`, else

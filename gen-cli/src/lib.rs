@@ -21,7 +21,9 @@ pub mod hint;
 mod kubernetes;
 pub mod manifests;
 pub mod markers;
+pub mod options;
 pub mod output;
+pub mod paths;
 pub mod report;
 pub mod scaffold;
 pub mod source;
@@ -30,11 +32,11 @@ pub mod workspace;
 
 use std::process::ExitCode;
 
-use cli::{Cli, Command};
+use cli::{Cli, Command, Create};
 use generate::What;
 use report::Reporter;
 
-pub use manifests::render;
+pub use generate::render;
 
 /// Runs a command; the exit code is 1 on any error, with `--check` on stale files, and for
 /// `diff` on a breaking change.
@@ -42,10 +44,10 @@ pub fn run(cli: Cli) -> ExitCode {
     let reporter = Reporter::new(cli.message_format, cli.color);
     let ok = match cli.command {
         Command::Init(args) => scaffold::report(scaffold::init::run(&args, &reporter), &reporter),
-        Command::Create(cli::Create::Api(args)) => {
+        Command::Create(Create::Api(args)) => {
             scaffold::report(scaffold::api::run(&args, &reporter), &reporter)
         }
-        Command::Create(cli::Create::Webhook(args)) => {
+        Command::Create(Create::Webhook(args)) => {
             scaffold::report(scaffold::webhook::run(&args, &reporter), &reporter)
         }
         Command::Markers(args) => markers::run(&args, &reporter),

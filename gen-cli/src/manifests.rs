@@ -5,44 +5,12 @@ use std::io::Write;
 
 use kubegen_core::model::Diagnostic;
 
-use crate::cli::Options;
-use crate::generate::{Generated, What, display, generate};
+use crate::generate::{What, render};
+use crate::hint;
+use crate::options::Options;
 use crate::output::Plan;
+use crate::paths::display;
 use crate::report::Reporter;
-use crate::{config, hint, kubernetes, workspace};
-
-/// Generates `what` for the packages `options` selects, in memory: every package's files (with
-/// their warnings), or every error of every package. Selects the Kubernetes version (once per
-/// process).
-pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagnostic>> {
-    let one = |message: String| vec![Diagnostic::plain(message)];
-    let packages =
-        workspace::discover(options.manifest_path.as_deref(), &options.packages).map_err(one)?;
-    if packages.is_empty() {
-        return Err(vec![
-            Diagnostic::plain("no workspace member depends on kubegen")
-                .with_help("name one with `-p`", None),
-        ]);
-    }
-    kubernetes::select(options, &packages).map_err(|e| vec![e])?;
-    let layouts = config::resolve_all(&packages, options)?;
-    let mut all = Vec::new();
-    let mut errors = Vec::new();
-    for (package, layout) in packages.iter().zip(&layouts) {
-        match generate(package, layout, what) {
-            Ok(g) => all.push(g),
-            Err(e) => errors.extend(e),
-        }
-    }
-    if errors.is_empty() {
-        Ok(all)
-    } else {
-        // What generated still warns: the warnings come first, then the errors.
-        let mut found: Vec<Diagnostic> = all.into_iter().flat_map(|g| g.warnings).collect();
-        found.extend(errors);
-        Err(found)
-    }
-}
 
 /// Generates (or checks, or prints) and reports what happened; `false` on any error or stale
 /// file.

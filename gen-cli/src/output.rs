@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use kubegen_core::render::HEADER;
 
-use crate::generate::display;
+use crate::paths::display;
 
 /// The files one run produces, and the CRD files it owns in the folders it writes to.
 #[derive(Debug, Default)]

@@ -3,8 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use cargo_metadata::{MetadataCommand, TargetKind};
-
-use crate::config::{Sources, Table};
+use serde_json::Value;
 
 /// A workspace member that uses kubegen.
 #[derive(Debug, Clone)]
@@ -21,10 +20,30 @@ pub struct Package {
     /// → 37, `earliest` → 33), if it names one.
     pub kubernetes: Option<u32>,
     /// Its `[package.metadata.kubegen]` and the workspace's defaults.
-    pub config: crate::config::Sources,
+    pub config: Sources,
     /// `kubegen diff`'s configuration: `[package.metadata.kubegen.diff]`, else
     /// `[workspace.metadata.kubegen.diff]`, as JSON.
     pub diff: Option<serde_json::Value>,
+}
+
+/// One manifest's `[*.metadata.kubegen]` table.
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    /// The `Cargo.toml` it is in.
+    pub manifest: PathBuf,
+    /// Its keys (`Value::Null` when the manifest has no such table).
+    pub values: Value,
+}
+
+/// Where a package's configuration comes from.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// `[package.metadata.kubegen]` of the package.
+    pub package: Table,
+    /// `[workspace.metadata.kubegen]`: the defaults.
+    pub workspace: Table,
+    /// The workspace's root folder: every output folder must be under it.
+    pub workspace_root: PathBuf,
 }
 
 /// The Kubernetes minor version a k8s-openapi 0.29 dependency's features name, if any.

@@ -10,7 +10,7 @@ use std::fs;
 
 use kubegen_core::check::structural::violations;
 use kubegen_core::check::value::{Admission, admit};
-use kubegen_core::schema::Schema;
+use kubegen_core::model::Schema;
 use serde_json::Value;
 use support::scaffold::*;
 

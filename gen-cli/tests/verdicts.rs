@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use gen_cli::cli::Options;
 use gen_cli::config::Layout;
 use gen_cli::generate::{Generated, What, generate};
+use gen_cli::options::Options;
 use gen_cli::workspace::Package;
 use kubegen_core::model::Diagnostic;
 

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use k8s_openapi::ByteString;
 use kubegen_core::check::value::validate;
-use kubegen_core::schema::Schema;
+use kubegen_core::model::Schema;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 

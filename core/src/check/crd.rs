@@ -6,9 +6,11 @@
 
 use serde_json::Value;
 
-use crate::crd::names::{is_dns1035_label, is_group, is_kind};
-use crate::crd::paths;
-use crate::schema::{Schema, contradictions, lists};
+use super::bounds::contradictions;
+use super::lists;
+use super::paths;
+use crate::model::Schema;
+use crate::names::{is_dns1035_label, is_group, is_kind};
 
 use super::{cel, field_path, re2, structural, value};
 
@@ -294,7 +296,7 @@ fn node_problems(node: &Schema, at: &str, found: &mut Vec<String>) {
     }
     for v in node.enum_.iter().flatten() {
         if node.type_.is_some()
-            && !crate::schema::value_fits_type(v, node.type_str(), node.x_int_or_string)
+            && !super::value::fits_type(v, node.type_str(), node.x_int_or_string)
         {
             report(format!("enum value {v} is not a {}", node.type_str()));
         }

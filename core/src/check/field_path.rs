@@ -4,7 +4,7 @@
 //! Blank paths and line breaks are refused too. The wording of each problem ends with the
 //! apiserver's own.
 
-use crate::schema::Schema;
+use crate::model::Schema;
 
 /// Why the apiserver would refuse `path` as the `fieldPath` of a rule on `node`, if it would.
 /// `None` for an empty path (no `fieldPath`). With `partial`, nodes that are not typed yet (the

@@ -4,7 +4,7 @@
 //! `additionalProperties`, sound `x-kubernetes-*` extensions (list types are judged where they are
 //! declared, by [`lists`](crate::schema::lists)).
 
-use crate::schema::Schema;
+use crate::model::Schema;
 
 /// Every way `schema` (a version's `openAPIV3Schema`) is not structural, as `path: problem`.
 pub fn violations(schema: &Schema) -> Vec<String> {

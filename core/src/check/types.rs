@@ -1,25 +1,8 @@
-//! Every type deriving a schema, checked on its own: what the derive checks at compile time for
-//! each type, `gen-cli` checks for each type it reads, whether or not a custom resource uses it.
+//! The CEL rules of one type's schema, checked on their own and placed at the rule they are
+//! about: what the derive checks at compile time for each type, and `gen-cli` for each type it
+//! reads (see [`crate::schema::each`]), whether or not a custom resource uses it.
 
-use crate::model::{Error, Errors, Rule, SchemaMarkers, Shape, TypeDef};
-use crate::schema::{Builder, Schema};
-
-/// The problems of each named shape's schema, built alone (with a shared cache), including its
-/// CEL rules'.
-pub fn each(types: &[Shape]) -> Result<(), Errors> {
-    let mut builder = Builder::new();
-    let mut errors = Errors::default();
-    for shape in types {
-        let Shape::Named(named) = shape else { continue };
-        let Ok(def) = (named.load)() else { continue };
-        let schema = builder.shape(shape, &Default::default());
-        errors.0.extend(cel_problems(&def, &schema, false));
-    }
-    if let Err(e) = builder.finish() {
-        errors.0.splice(0..0, e.0);
-    }
-    errors.into_result(())
-}
+use crate::model::{Error, Rule, Schema, SchemaMarkers, TypeDef};
 
 /// The problems of the CEL rules of a type's schema, checked alone (see
 /// [`check`](super::cel::check)), as errors about the type, each at the rule it is about (else

@@ -19,9 +19,8 @@
 //! checked: `format`, `pattern`, list-type uniqueness, CEL rules, and what is inside `metadata`
 //! (the apiserver validates object metadata with its own rules).
 
+use crate::model::Schema;
 use serde_json::Value;
-
-use crate::schema::Schema;
 
 /// The first way `value` fails `schema`, as a message naming the JSON path; `None` if it passes.
 pub fn validate(schema: &Schema, value: &Value) -> Option<String> {
@@ -124,7 +123,7 @@ fn check(s: &Schema, v: &Value, resource: bool, path: &str) -> Result<(), String
             ))
         };
     }
-    let fits = crate::schema::value_fits_type(v, s.type_str(), s.x_int_or_string);
+    let fits = fits_type(v, s.type_str(), s.x_int_or_string);
     if !fits {
         return Err(at(format!("{v} is not of type {}", s.type_str())));
     }
@@ -251,6 +250,21 @@ fn resource_field(key: &str, v: &Value) -> Result<(), String> {
         Err(format!("{v} is not an object"))
     } else {
         Err(format!("{v} is not a non-empty string"))
+    }
+}
+
+/// Whether a JSON value has the given OpenAPI type.
+pub(crate) fn fits_type(v: &Value, ty: &str, int_or_string: bool) -> bool {
+    let is_int = v.as_f64().is_some_and(|f| f.fract() == 0.0);
+    match ty {
+        _ if int_or_string => v.is_string() || is_int,
+        "string" => v.is_string(),
+        "integer" => is_int,
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
     }
 }
 

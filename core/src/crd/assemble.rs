@@ -6,10 +6,11 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as ext;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::versions::{self, Merged};
-use super::{descriptions, paths, root::root_schema};
+use super::{descriptions, root::root_schema};
 use crate::check::cel;
-use crate::model::{Conversion, Error, Errors, ResourceDef, Warning};
-use crate::schema::{Builder, Schema};
+use crate::check::paths;
+use crate::model::{Conversion, Error, Errors, ResourceDef, Schema, Warning};
+use crate::schema::Builder;
 
 /// The annotation naming the generator and its version, set on every CRD.
 pub const VERSION_ANNOTATION: &str = "kubegen.io/version";
@@ -21,7 +22,7 @@ pub struct Options {
     pub max_desc_len: Option<usize>,
 }
 
-/// A CRD, and what its types are warned about (see [`crate::check::defaults`]).
+/// A CRD, and what its types are warned about (see [`crate::schema::defaults`]).
 #[derive(Clone, Debug)]
 pub struct Built {
     /// The CRD.

@@ -1,6 +1,6 @@
 //! `--max-desc-len`: controller-gen's `maxDescLen`, shortening every description in a schema.
 
-use crate::schema::Schema;
+use crate::model::Schema;
 
 /// Shortens every description under `schema` to at most `max` bytes as controller-gen does:
 /// `0` removes them; a longer one is cut at `max`, then back to its last sentence end, or else

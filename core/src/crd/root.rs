@@ -1,8 +1,8 @@
 //! The root schema of one version: `apiVersion`, `kind`, `metadata`, `spec`, `status`, as
 //! controller-gen writes them.
 
-use crate::model::ResourceDef;
-use crate::schema::{Builder, Schema, Site};
+use crate::model::{ResourceDef, Schema};
+use crate::schema::{Builder, Site};
 
 /// `apiVersion`'s description (apimachinery's `TypeMeta` doc, as controller-gen emits it).
 const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object.\n\

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::version::{Flat, Version, flatten, version_schema, versions};
+use super::version::{Version, flatten, removed_fields, version_schema, versions};
 use super::{Change, Config, Finding, SchemaPath};
 
 /// Why a storage version move needs a migration.
@@ -161,17 +161,4 @@ fn stored_versions(crd: &Value) -> BTreeSet<&str> {
         .collect();
     stored.extend(versions(crd).iter().filter(|v| v.storage).map(|v| v.name));
     stored
-}
-
-/// The paths of `before` that `after` lacks, each only once: a removed object's fields are
-/// removed with it.
-pub(super) fn removed_fields(before: &Flat, after: &Flat) -> Vec<SchemaPath> {
-    let mut removed: Vec<SchemaPath> = Vec::new();
-    for path in before.keys() {
-        let under_removed = removed.iter().any(|r| path.0.starts_with(&r.0));
-        if !after.contains_key(path) && !under_removed {
-            removed.push(path.clone());
-        }
-    }
-    removed
 }

@@ -609,16 +609,6 @@ fn served_versions_are_compared_pairwise_minus_what_the_old_crd_had() {
 }
 
 #[test]
-fn versions_order_as_kubernetes_does() {
-    let mut names = vec!["v1", "v2", "v1alpha1", "v1beta2", "v1beta1", "foo"];
-    names.sort_by(|a, b| version::kube_order(a, b));
-    assert_eq!(
-        names,
-        vec!["foo", "v1alpha1", "v1beta1", "v1beta2", "v1", "v2"]
-    );
-}
-
-#[test]
 fn paths_show_items_and_map_values() {
     let old = field(
         json!({"type": "array", "items": {"type": "object", "properties": {"n": {"type": "string"}}}}),

@@ -1,13 +1,12 @@
 //! The per-property rules, run within each version both CRDs have and, as crdify's
 //! served-version validator, between each pair of served versions.
 
-use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::crd::removed_fields;
 use super::{Change, Config, ConversionPolicy, Finding, SchemaPath, Segment, property};
+use crate::names::kube_order;
 
 /// One of a CRD's versions.
 pub(super) struct Version<'a> {
@@ -56,6 +55,19 @@ pub(super) fn flatten(schema: &Value) -> Flat {
     let mut flat = Flat::new();
     walk(schema, SchemaPath::default(), &mut flat);
     flat
+}
+
+/// The paths of `before` that `after` lacks, each only once: a removed object's fields are
+/// removed with it.
+pub(super) fn removed_fields(before: &Flat, after: &Flat) -> Vec<SchemaPath> {
+    let mut removed: Vec<SchemaPath> = Vec::new();
+    for path in before.keys() {
+        let under_removed = removed.iter().any(|r| path.0.starts_with(&r.0));
+        if !after.contains_key(path) && !under_removed {
+            removed.push(path.clone());
+        }
+    }
+    removed
 }
 
 fn walk(schema: &Value, path: SchemaPath, flat: &mut Flat) {
@@ -174,33 +186,4 @@ fn pairs(crd: &Value, config: &Config) -> Vec<Change> {
         }
     }
     changes
-}
-
-/// Kubernetes' version priority, lowest first: `v1alpha1 < v1beta1 < v1 < v2`, then other
-/// names in alphabetical order before all of them.
-pub(super) fn kube_order(a: &str, b: &str) -> Ordering {
-    rank(a).cmp(&rank(b)).then_with(|| b.cmp(a))
-}
-
-/// (kube-like, major, stability, minor): larger is newer.
-fn rank(name: &str) -> (bool, u64, u8, u64) {
-    let parse = || {
-        let rest = name.strip_prefix('v')?;
-        let digits = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let major: u64 = rest[..digits].parse().ok()?;
-        let tail = &rest[digits..];
-        let (stability, minor) = if tail.is_empty() {
-            (2, 0)
-        } else if let Some(n) = tail.strip_prefix("beta") {
-            (1, n.parse().ok()?)
-        } else if let Some(n) = tail.strip_prefix("alpha") {
-            (0, n.parse().ok()?)
-        } else {
-            return None;
-        };
-        Some((true, major, stability, minor))
-    };
-    parse().unwrap_or((false, 0, 0, 0))
 }

@@ -1,8 +1,7 @@
 //! One field's row: its type (linked), its default and its validations written out.
 
+use crate::model::Schema;
 use serde_json::Value;
-
-use crate::schema::Schema;
 
 use super::types::TypeName;
 

@@ -15,8 +15,7 @@ use std::fmt::Write;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as ext;
 
-use crate::model::ResourceDef;
-use crate::schema::Schema;
+use crate::model::{ResourceDef, Schema};
 use fields::{Links, cell, code};
 pub use types::TypeName;
 

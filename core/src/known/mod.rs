@@ -3,7 +3,6 @@
 //! [`KubeSchema`] impls here (the derive's trait dispatch) and [`lookup`] (the CLI's resolved
 //! paths).
 
-pub mod info;
 #[cfg(feature = "k8s")]
 mod k8s;
 mod std_types;
@@ -17,7 +16,7 @@ pub use k8s::{
 };
 
 use crate::model::Shape;
-use info::{Info, Kind};
+use crate::model::info::{Info, Kind};
 
 /// A Rust type with a CRD schema.
 ///

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::KubeSchema;
-use super::info::{Info, Kind};
+use crate::model::info::{Info, Kind};
 use crate::model::{Scalar, Shape};
 
 /// The canonical form of a path: `alloc::`/`core::` become `std::`, and std's re-exports are

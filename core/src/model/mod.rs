@@ -1,10 +1,13 @@
-//! The model: what the markers and Rust types say, as plain data (no syn).
+//! The model: what the markers and Rust types say, and the schema nodes they become, as plain
+//! data (no syn).
 
 mod diagnostic;
+pub mod info;
 mod loc;
 mod markers;
 mod rename;
 mod resource;
+mod schema;
 mod shape;
 mod typedef;
 
@@ -16,6 +19,7 @@ pub use resource::{
     Conversion, Deprecation, PathKey, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope,
     SelectableField,
 };
+pub use schema::Schema;
 pub use shape::{Known, NamedRef, Scalar, Shape};
 pub use typedef::{
     ContainerAttrs, Data, Field, FieldAttrs, SerdeDefault, Style, TypeDef, Variant, VariantAttrs,

@@ -95,7 +95,7 @@ impl ResourceMarkers {
     pub fn plural(&self) -> String {
         match &self.plural {
             Some(p) => p.clone(),
-            None => crate::crd::pluralize(&self.kind).to_lowercase(),
+            None => crate::names::pluralize(&self.kind).to_lowercase(),
         }
     }
 

@@ -7,8 +7,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::Schema;
 use super::{Errors, TypeDef};
-use crate::schema::Schema;
 
 /// The JSON form of a Rust type.
 #[derive(Clone)]

@@ -9,8 +9,8 @@ use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
 use syn::Expr;
 
-use super::markers::is_dns_label;
 use super::values::{List, did_you_mean, known_metas};
+use crate::names::is_dns_label;
 use crate::rbac::{
     ALL_VERBS, RESOURCE_VERBS, RbacRule, SPECIAL_VERBS, URL_VERBS, role_name_problem,
 };

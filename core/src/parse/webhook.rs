@@ -373,7 +373,7 @@ pub fn parse_configuration(tokens: TokenStream) -> Result<ConfigurationName> {
 }
 
 fn is_object_name(name: &str) -> bool {
-    super::markers::is_dns_subdomain(name)
+    crate::names::is_dns_subdomain(name)
 }
 
 #[cfg(test)]

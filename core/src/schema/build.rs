@@ -3,42 +3,14 @@
 use std::collections::HashMap;
 
 use crate::check::field_path;
+use crate::model::Schema;
 use crate::model::{
-    Data, Error, Errors, Field, Loc, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant, Warning,
+    Data, Error, Errors, Field, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant, Warning,
 };
 
-use super::Schema;
 use super::markers::overlay;
 use super::merge::merge;
-
-/// Where a schema is being built, for error messages.
-#[derive(Clone, Debug, Default)]
-pub struct Site {
-    /// Type and field, e.g. `MemcachedSpec.size`.
-    pub context: String,
-    /// The source location, when known.
-    pub loc: Option<Loc>,
-}
-
-impl Site {
-    /// A site.
-    pub fn new(context: impl Into<String>, loc: Option<&Loc>) -> Site {
-        Site {
-            context: context.into(),
-            loc: loc.cloned(),
-        }
-    }
-
-    /// An error at this site.
-    pub fn error(&self, message: impl Into<String>) -> Error {
-        Error::new(self.loc.as_ref(), self.context.clone(), message)
-    }
-
-    /// A warning at this site.
-    pub fn warning(&self, message: impl Into<String>) -> Warning {
-        Warning::warning(self.loc.as_ref(), self.context.clone(), message)
-    }
-}
+use super::{Site, field_site};
 
 /// Builds schemas, memoizing named types and collecting every error on the way.
 #[derive(Default)]
@@ -98,7 +70,7 @@ impl Builder {
                     max_items: *len,
                     ..Schema::typed("array")
                 };
-                for problem in super::lists::problems(&list) {
+                for problem in crate::check::lists::problems(&list) {
                     self.report(site.error(format!("a set type: {problem}")));
                 }
                 list
@@ -179,11 +151,11 @@ impl Builder {
 
     /// Lays markers (and a doc comment) over a schema.
     fn lay(&mut self, m: &SchemaMarkers, doc: Option<&str>, base: Schema, site: &Site) -> Schema {
-        let (over, errors) = overlay(m, doc, &base, site);
+        let (over, mut errors) = overlay(m, doc, &base, site);
+        let schema = merge(base, over, site, &mut errors);
         for e in errors {
             self.report(e);
         }
-        let schema = merge(base, over, site, self);
         self.check_field_paths(m, &schema, site);
         schema
     }
@@ -288,16 +260,6 @@ pub fn recursion(name: &str) -> String {
          `#[kube_marker(schema_type = \"object\", preserve_unknown_fields)]` (or `schemaless`) to \
          stop the schema here"
     )
-}
-
-/// The site of a field, `Type.field` (or `Type::Variant.field`).
-pub(crate) fn field_site(owner: &TypeDef, variant: Option<&Variant>, field: &Field) -> Site {
-    let name = field.ident.as_deref().unwrap_or("0");
-    let context = match variant {
-        Some(v) => format!("{}::{}.{}", owner.name, v.ident, name),
-        None => format!("{}.{}", owner.name, name),
-    };
-    Site::new(context, field.loc.as_ref())
 }
 
 /// The schema MARKERS.md gives each scalar.

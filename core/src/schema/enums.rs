@@ -7,11 +7,11 @@
 
 use serde_json::Value;
 
+use crate::model::Schema;
 use crate::model::{Rule, Style, TypeDef, Variant};
+use crate::names::cel_field;
 
-use super::Schema;
-use super::build::{Builder, Site};
-use super::object::cel_field;
+use super::{Builder, Site};
 
 /// One variant's JSON form, before the variants are combined.
 struct Part {

@@ -1,14 +1,14 @@
 //! Schema keys as an overlay: the keywords a field's (or type's) markers set, each checked
 //! against the schema it is laid on, as controller-gen checks its markers.
 
-use serde_json::Value;
-
-use crate::known::info::{MapKey, Wants};
+use crate::check::bounds::contradictions;
+use crate::check::lists::{self, ListProblem};
+use crate::check::value::fits_type;
+use crate::model::Schema;
+use crate::model::info::{MapKey, Wants};
 use crate::model::{Error, Rule, SchemaMarkers};
 
-use super::Schema;
-use super::build::Site;
-use super::lists::{self, ListProblem};
+use super::Site;
 
 const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
 
@@ -106,7 +106,7 @@ pub(super) fn overlay(
     c.list_keys(m, o.items.as_deref());
 
     for v in m.enum_values.iter().flatten() {
-        if !c.unknown() && !value_fits_type(v, &c.ty, c.int_or_string) {
+        if !c.unknown() && !fits_type(v, &c.ty, c.int_or_string) {
             c.error(format!(
                 "enum value {v} is not of this field's type ({})",
                 c.ty
@@ -189,52 +189,6 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// Bounds no value could ever meet, or that cannot be meant, on one node (named by their keys):
-/// a lower bound above its upper bound, `multiple_of` not above 0, an `exclusive_*` flag without
-/// its bound. The apiserver accepts all of these; kubegen refuses them (see the README's
-/// "What kubegen checks beyond the API server").
-pub fn contradictions(s: &Schema) -> Vec<String> {
-    let mut found = Vec::new();
-    if s.exclusive_minimum && s.minimum.is_none() {
-        found.push("`exclusive_minimum` needs `minimum`".to_string());
-    }
-    if s.exclusive_maximum && s.maximum.is_none() {
-        found.push("`exclusive_maximum` needs `maximum`".to_string());
-    }
-    if s.multiple_of.is_some_and(|v| v <= 0.0) {
-        found.push("`multiple_of` must be greater than 0".to_string());
-    }
-    let count = |v: Option<u64>| v.map(|v| v as f64);
-    for (low_key, low, high_key, high) in [
-        ("minimum", s.minimum, "maximum", s.maximum),
-        (
-            "min_length",
-            count(s.min_length),
-            "max_length",
-            count(s.max_length),
-        ),
-        (
-            "min_items",
-            count(s.min_items),
-            "max_items",
-            count(s.max_items),
-        ),
-        (
-            "min_properties",
-            count(s.min_properties),
-            "max_properties",
-            count(s.max_properties),
-        ),
-    ] {
-        if let (Some(lo), Some(hi)) = (low, high)
-            && hi < lo
-        {
-            found.push(format!("`{high_key} = {hi}` is below `{low_key} = {lo}`"));
-        }
-    }
-    found
-}
-
 /// What is wrong with list map key `key`, in the words of [`lists::problems`], for the derive's
 /// compile-time checks.
 pub fn map_key_problem(problem: MapKey, key: &str) -> String {
@@ -242,7 +196,7 @@ pub fn map_key_problem(problem: MapKey, key: &str) -> String {
 }
 
 /// The keys `m` sets that apply only to some JSON types, with those types. The derive checks
-/// the same list at compile time against [`Info`](crate::known::info::Info).
+/// the same list at compile time against [`Info`](crate::model::info::Info).
 pub fn type_bound_keys(m: &SchemaMarkers) -> Vec<(&'static str, Wants)> {
     use Wants::*;
     [
@@ -275,20 +229,5 @@ pub fn wants_text(wants: Wants) -> &'static str {
         Wants::Strings => "strings",
         Wants::Arrays => "arrays",
         Wants::Objects => "objects",
-    }
-}
-
-/// Whether a JSON value has the given OpenAPI type.
-pub(crate) fn value_fits_type(v: &Value, ty: &str, int_or_string: bool) -> bool {
-    let is_int = v.as_f64().is_some_and(|f| f.fract() == 0.0);
-    match ty {
-        _ if int_or_string => v.is_string() || is_int,
-        "string" => v.is_string(),
-        "integer" => is_int,
-        "number" => v.is_number(),
-        "boolean" => v.is_boolean(),
-        "array" => v.is_array(),
-        "object" => v.is_object(),
-        _ => true,
     }
 }

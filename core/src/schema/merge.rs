@@ -3,11 +3,17 @@
 //! concatenated (the overlay's first), and a validation keyword set differently on both sides
 //! keeps both, as `allOf: [base's, overlay's]`.
 
-use super::Schema;
-use super::build::{Builder, Site};
+use super::Site;
+use crate::model::Error;
+use crate::model::Schema;
 
-/// Merges `over` into `base`.
-pub(super) fn merge(mut base: Schema, over: Schema, site: &Site, b: &mut Builder) -> Schema {
+/// Merges `over` into `base`, adding to `errors` what cannot be merged.
+pub(super) fn merge(
+    mut base: Schema,
+    over: Schema,
+    site: &Site,
+    errors: &mut Vec<Error>,
+) -> Schema {
     let mut base_side = Schema::default();
     let mut over_side = Schema::default();
 
@@ -41,7 +47,7 @@ pub(super) fn merge(mut base: Schema, over: Schema, site: &Site, b: &mut Builder
     macro_rules! same_or_error {
         ($($k:ident => $key:literal),*) => {$(
             match (&base.$k, over.$k) {
-                (Some(a), Some(o)) if *a != o => b.report(site.error(format!(
+                (Some(a), Some(o)) if *a != o => errors.push(site.error(format!(
                     "`{}` is {:?} here but {:?} on the type: a field cannot change it",
                     $key, o, a
                 ))),
@@ -91,7 +97,7 @@ pub(super) fn merge(mut base: Schema, over: Schema, site: &Site, b: &mut Builder
 
     if let Some(items) = over.items {
         base.items = Some(Box::new(match base.items.take() {
-            Some(base_items) => merge(*base_items, *items, site, b),
+            Some(base_items) => merge(*base_items, *items, site, errors),
             None => *items,
         }));
     }

@@ -6,17 +6,16 @@
 //! controller-gen's flattener does (`allOf` for keywords set on both sides).
 
 mod build;
+pub mod defaults;
+mod each;
 mod enums;
-pub mod lists;
 mod markers;
 mod merge;
 mod object;
-#[cfg(feature = "cel")]
-pub(crate) use object::cel_name;
-mod props;
+mod site;
 
-pub(crate) use build::field_site;
-pub use build::{Builder, Site, recursion};
-pub(crate) use markers::value_fits_type;
-pub use markers::{contradictions, map_key_problem, type_bound_keys, wants_text};
-pub use props::Schema;
+pub use build::{Builder, recursion};
+pub use each::each;
+pub use markers::{map_key_problem, type_bound_keys, wants_text};
+pub use site::Site;
+pub(crate) use site::field_site;

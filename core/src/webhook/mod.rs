@@ -16,7 +16,7 @@ pub use k8s::to_k8s;
 pub use model::{Configuration, ConfigurationName, Webhook};
 pub use normalize::configurations;
 
-use crate::crd::pluralize;
+use crate::names::pluralize;
 
 /// The service name when `service_name` is not given.
 pub const DEFAULT_SERVICE: &str = "webhook-service";
@@ -81,7 +81,7 @@ pub fn singular(resource: &str) -> String {
 /// Why `name` cannot name a webhook, if it cannot: webhook names are DNS subdomains of at
 /// least three labels (`validate.cronjob.example.com`), as the API server requires.
 pub fn name_problem(name: &str) -> Option<String> {
-    if !crate::crd::names::is_dns_subdomain(name) {
+    if !crate::names::is_dns_subdomain(name) {
         return Some(
             "it must be a DNS subdomain: lowercase letters, digits, `-` and `.`, each label \
              starting and ending with a letter or digit"

@@ -16,7 +16,7 @@ pub fn render(d: &Diagnostic, sources: &mut Sources, color: bool) -> String {
     let file = d
         .loc
         .as_ref()
-        .map(|l| crate::generate::display(l.file.as_ref()));
+        .map(|l| crate::paths::display(l.file.as_ref()));
     let text = d
         .loc
         .as_ref()

@@ -1,16 +1,35 @@
 //! `kubegen create api`: a kind's types, its controller wired into `main.rs`, a sample; then
 //! the manifests.
 
-use crate::report::Reporter;
-use kubegen_core::model::Diagnostic;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use clap::Args;
+use kubegen_core::model::Diagnostic;
+use kubegen_core::names::KubeVersion;
+
 use super::files::Changes;
-use super::names::{Names, is_version};
+use super::names::{Gvk, Names};
 use super::project::Project;
 use super::template::{render, template};
-use crate::cli::ApiArgs;
+use crate::report::Reporter;
+
+/// `kubegen create api`.
+#[derive(Debug, Clone, Args)]
+pub struct ApiArgs {
+    /// The kind.
+    #[command(flatten)]
+    pub gvk: Gvk,
+    /// Whether objects of the kind live in a namespace (`--namespaced=false`: cluster-wide).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub namespaced: bool,
+    /// Write the API types (`--resource=false`: they exist already).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub resource: bool,
+    /// Write a controller.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "BOOL")]
+    pub controller: bool,
+}
 
 /// Runs `kubegen create api`.
 pub fn run(args: &ApiArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
@@ -211,7 +230,7 @@ pub(super) fn other_versions(root: &Path, n: &Names) -> Vec<(String, PathBuf)> {
         .filter_map(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             let version = name.strip_prefix(&n.group_prefix)?.to_string();
-            (is_version(&version) && version != n.version).then_some(version)
+            (KubeVersion::parse(&version).is_some() && version != n.version).then_some(version)
         })
         .map(|version| {
             let file = types_file(n, &version);

@@ -169,7 +169,7 @@ pub fn print(root: &Path, report: &Report) {
             .components()
             .filter(|c| *c != std::path::Component::CurDir)
             .collect();
-        println!("{what}: {}", crate::generate::display(&shown));
+        println!("{what}: {}", crate::paths::display(&shown));
     }
 }
 

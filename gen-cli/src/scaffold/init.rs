@@ -1,15 +1,46 @@
 //! `kubegen init`: a new operator crate that builds, passes its tests and deploys with
 //! `kubectl apply -k config/default`.
 
-use crate::report::Reporter;
-use kubegen_core::model::Diagnostic;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use clap::Args;
+use kubegen_core::model::Diagnostic;
+use kubegen_core::names::{is_dns_subdomain, is_dns1035_label};
+
 use super::files::Changes;
 use super::template::{render, template};
-use crate::cli::InitArgs;
-use kubegen_core::parse::markers::is_dns_label;
+use crate::report::Reporter;
+
+/// `kubegen init`.
+#[derive(Debug, Clone, Args)]
+pub struct InitArgs {
+    /// The domain of the project's API groups: `--group webapp` is `webapp.<domain>`.
+    #[arg(long)]
+    pub domain: String,
+    /// The crate's and the binary's name, also the prefix of its Kubernetes objects
+    /// (default: the folder's name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Write into a folder that is not empty (files there are kept, never overwritten).
+    #[arg(long)]
+    pub force: bool,
+    /// Depend on the kubegen checkout at this path (default: the checkout this `kubegen` was
+    /// built from, when it is still there; else kubegen's git repository at this binary's
+    /// commit).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["kubegen_git", "kubegen_version"])]
+    pub kubegen_path: Option<PathBuf>,
+    /// Depend on kubegen from this git repository, at this binary's commit (or its version's
+    /// tag when the commit is unknown).
+    #[arg(long, value_name = "URL", conflicts_with = "kubegen_version")]
+    pub kubegen_git: Option<String>,
+    /// Depend on this version of kubegen published on crates.io (as `kubegen-rs`).
+    #[arg(long, value_name = "VERSION")]
+    pub kubegen_version: Option<String>,
+    /// The folder to create the project in.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+}
 
 /// The files `init` writes: where, and from which template.
 const FILES: &[(&str, &str)] = &[
@@ -97,14 +128,14 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
         Some(name) => name.clone(),
         None => folder_name(root)?,
     };
-    if !is_dns_label(&name) || name.starts_with(|c: char| c.is_ascii_digit()) {
+    if !is_dns1035_label(&name) {
         return Err(Diagnostic::from(format!(
             "the name `{name}` must be a DNS label starting with a letter (lowercase letters, \
              digits and `-`): it names the crate, the binary and the Kubernetes objects; pass \
              `--name`"
         )));
     }
-    if args.domain.is_empty() || !args.domain.split('.').all(is_dns_label) {
+    if !is_dns_subdomain(&args.domain) {
         return Err(Diagnostic::from(format!(
             "--domain `{}` must be a DNS name, like `my.domain`",
             args.domain

@@ -13,8 +13,8 @@ pub mod webhook;
 
 use std::path::Path;
 
-use crate::cli::Options;
 use crate::generate::What;
+use crate::options::Options;
 use crate::report::Reporter;
 use kubegen_core::model::Diagnostic;
 

@@ -1,8 +1,26 @@
 //! The names a kind goes by in the files: checked once, derived once.
 
-use kubegen_core::parse::markers::is_dns_label;
+use std::path::PathBuf;
 
-use crate::cli::Gvk;
+use clap::Args;
+use kubegen_core::names::{KubeVersion, is_dns_label, is_kind, pluralize};
+
+/// Which kind, and where the project is.
+#[derive(Debug, Clone, Args)]
+pub struct Gvk {
+    /// The API group's first label (`webapp` is `webapp.<domain>`).
+    #[arg(long)]
+    pub group: String,
+    /// The version (`v1`, `v1alpha1`, `v2beta3`).
+    #[arg(long)]
+    pub version: String,
+    /// The kind, in UpperCamelCase (`Guestbook`).
+    #[arg(long)]
+    pub kind: String,
+    /// The project folder (made by `kubegen init`).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub project: PathBuf,
+}
 
 /// A kind's names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,16 +50,13 @@ impl Names {
                 gvk.group
             ));
         }
-        if !is_version(&gvk.version) {
+        if KubeVersion::parse(&gvk.version).is_none() {
             return Err(format!(
                 "--version `{}` must look like `v1`, `v1alpha1` or `v2beta3`",
                 gvk.version
             ));
         }
-        let mut chars = gvk.kind.chars();
-        if !(chars.next().is_some_and(|c| c.is_ascii_uppercase())
-            && chars.all(|c| c.is_ascii_alphanumeric()))
-        {
+        if !is_kind(&gvk.kind) {
             return Err(format!(
                 "--kind `{}` must be UpperCamelCase ASCII letters and digits, like `Guestbook`",
                 gvk.kind
@@ -57,7 +72,7 @@ impl Names {
             group,
             version: gvk.version.clone(),
             kind: gvk.kind.clone(),
-            plural: kubegen_core::crd::pluralize(&gvk.kind).to_lowercase(),
+            plural: pluralize(&gvk.kind).to_lowercase(),
             snake: snake_case(&gvk.kind),
             module: format!("{group_prefix}{}", gvk.version),
             group_prefix,
@@ -80,22 +95,6 @@ fn snake_case(kind: &str) -> String {
         out.push(c.to_ascii_lowercase());
     }
     out
-}
-
-/// `v1`, `v1alpha1`, `v2beta3`: Kubernetes' version names.
-pub fn is_version(s: &str) -> bool {
-    let Some(rest) = s.strip_prefix('v') else {
-        return false;
-    };
-    let number =
-        |s: &str| !s.is_empty() && !s.starts_with('0') && s.bytes().all(|b| b.is_ascii_digit());
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let (major, tail) = rest.split_at(digits);
-    number(major)
-        && (tail.is_empty()
-            || ["alpha", "beta"]
-                .iter()
-                .any(|pre| tail.strip_prefix(pre).is_some_and(number)))
 }
 
 #[cfg(test)]

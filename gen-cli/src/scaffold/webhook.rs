@@ -2,15 +2,33 @@
 //! webhook) wired into `main.rs`, with `config/webhook/` and `config/certmanager/`; then the
 //! manifests.
 
-use crate::report::Reporter;
-use kubegen_core::model::Diagnostic;
 use std::path::{Path, PathBuf};
 
+use clap::Args;
+use kubegen_core::model::Diagnostic;
+
 use super::files::Changes;
-use super::names::Names;
+use super::names::{Gvk, Names};
 use super::project::Project;
 use super::template::{render, template};
-use crate::cli::WebhookArgs;
+use crate::report::Reporter;
+
+/// `kubegen create webhook`.
+#[derive(Debug, Clone, Args)]
+pub struct WebhookArgs {
+    /// The kind.
+    #[command(flatten)]
+    pub gvk: Gvk,
+    /// A mutating webhook that fills in defaults.
+    #[arg(long)]
+    pub defaulting: bool,
+    /// A validating webhook.
+    #[arg(long)]
+    pub programmatic_validation: bool,
+    /// A conversion webhook between the kind's versions, with this version as the hub.
+    #[arg(long)]
+    pub conversion: bool,
+}
 
 /// The `config/` files of the webhooks, from their templates.
 const CONFIG: &[(&str, &str)] = &[

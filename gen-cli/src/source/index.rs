@@ -1,8 +1,10 @@
 //! Walking the items of a loaded crate, to find the ones carrying kubegen's attributes.
 
-use super::cfg::is_test_only;
-use super::krate::{Crate, ModuleId};
 use syn::{Attribute, ImplItem, Item, ItemImpl, ItemTrait, TraitItem};
+
+use super::cfg::is_test_only;
+use super::id::ModuleId;
+use super::krate::Crate;
 
 /// An item inside an `impl` or `trait` block (a method, an associated const or type).
 #[derive(Clone, Copy, Debug)]

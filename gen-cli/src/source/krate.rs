@@ -1,11 +1,14 @@
 //! The loaded crate: its modules, each with its file, its path from the crate root and its items.
 
-use super::error::span_loc;
-use super::scope::Scope;
-use kubegen_core::model::Loc;
-use proc_macro2::Span;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use kubegen_core::model::Loc;
+use proc_macro2::Span;
+
+use super::error::span_loc;
+use super::id::ModuleId;
+use super::scope::{Scope, Vis};
 
 /// A crate's module tree with every item, read from its sources (see [`Crate::load`]).
 #[derive(Debug)]
@@ -14,10 +17,6 @@ pub struct Crate {
     /// Indexed by [`ModuleId`]; the root is first, then the modules in the order rustc meets them.
     pub(super) modules: Vec<Module>,
 }
-
-/// Names one module of a [`Crate`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ModuleId(pub(super) usize);
 
 /// One module: the crate root, a `mod x;` with its own file, or an inline `mod x { .. }`.
 #[derive(Debug)]
@@ -39,6 +38,14 @@ pub struct Module {
 }
 
 impl Crate {
+    /// Whether a name with visibility `vis` can be seen from `module`.
+    pub(super) fn is_visible(&self, vis: Vis, module: ModuleId) -> bool {
+        match vis {
+            Vis::Public => true,
+            Vis::Within(scope) => self.is_within(module, scope),
+        }
+    }
+
     /// The crate's name, as given to [`Crate::load`].
     pub fn name(&self) -> &str {
         &self.name

@@ -3,20 +3,24 @@
 //! The state rustc keeps per module is mirrored by [`Dir`]: the directory its children are
 //! found in, plus the name of a non-`mod.rs` file (`a.rs` puts its children in `a/`).
 
-use super::cfg::is_test_only;
-use super::error::{SourceError, file_start, span_loc};
-use super::index::item_attrs;
-use super::krate::{Crate, Module, ModuleId};
-use super::scope::{self, Scope};
-use kubegen_core::model::Loc;
 use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::mem;
 use std::path::{Path, PathBuf};
+
+use kubegen_core::model::Loc;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Item, ItemMod, Lit, Meta, Visibility};
+
+use super::bind;
+use super::cfg::is_test_only;
+use super::error::{SourceError, file_start, span_loc};
+use super::id::ModuleId;
+use super::index::item_attrs;
+use super::krate::{Crate, Module};
+use super::scope::Scope;
 
 impl Crate {
     /// Reads the crate whose root file (`lib.rs`, `main.rs`) is `root_file`, following every
@@ -60,7 +64,7 @@ impl Crate {
             name: name.to_owned(),
             modules: loader.modules,
         };
-        scope::index(&mut krate);
+        bind::index(&mut krate);
         Ok(krate)
     }
 }

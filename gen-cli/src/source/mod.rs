@@ -26,8 +26,10 @@
 //! - **Edition**: paths follow edition 2018 and later (`use a::b` starts from the current
 //!   module's names or a crate name; `::a` is always a crate).
 
+mod bind;
 mod cfg;
 mod error;
+mod id;
 mod index;
 mod krate;
 mod load;
@@ -38,6 +40,7 @@ mod scope;
 mod tests;
 
 pub use error::SourceError;
+pub use id::ModuleId;
 pub use index::{AssocItem, item_attrs};
-pub use krate::{Crate, Module, ModuleId};
+pub use krate::{Crate, Module};
 pub use resolve::{ItemKind, Resolved};

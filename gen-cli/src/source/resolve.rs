@@ -8,15 +8,18 @@
 //! an import that is met again while it is being resolved counts as not defined, so cycles
 //! end (in an error, when nothing else defines the name).
 
-use super::error::SourceError;
-use super::krate::{Crate, ModuleId};
-use super::prelude::{self, PRELUDE, PRIMITIVES};
-use super::scope::{BindingTarget, ImportPath, Vis, name, type_item};
-use kubegen_core::model::Loc;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+
+use kubegen_core::model::Loc;
 use syn::spanned::Spanned;
 use syn::{Item, ItemEnum, ItemStruct, ItemType};
+
+use super::error::SourceError;
+use super::id::ModuleId;
+use super::krate::Crate;
+use super::prelude::{self, PRELUDE, PRIMITIVES};
+use super::scope::{BindingTarget, ImportPath, Vis, name, type_item};
 
 /// What a type path names.
 #[derive(Clone, Debug, PartialEq)]

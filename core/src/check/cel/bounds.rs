@@ -4,7 +4,7 @@
 
 use super::Scope;
 use super::walk::{Measured, Step, Walk, show};
-use crate::schema::Schema;
+use crate::model::Schema;
 
 /// A bound a node could declare.
 #[derive(Clone, Copy, Debug)]

@@ -22,9 +22,8 @@ mod types;
 #[cfg(feature = "cel")]
 mod walk;
 
+use crate::model::Schema;
 use std::fmt;
-
-use crate::schema::Schema;
 
 /// The most a rule or message expression may cost (`StaticEstimatedCostLimit`).
 pub const RULE_COST_LIMIT: u64 = 10_000_000;

@@ -1,11 +1,10 @@
 //! CEL types, and the declared type the apiserver derives from a schema node: its CEL type, the
 //! most elements (bytes, items, properties) a value can have, and its smallest JSON size.
 
+use crate::model::Schema;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
-
-use crate::schema::Schema;
 
 /// The request-size limit (3 MiB) that bounds what no `max*` keyword does.
 pub const MAX_REQUEST_BYTES: u64 = 3 * 1024 * 1024;
@@ -277,4 +276,4 @@ impl Decl {
     }
 }
 
-pub(crate) use crate::schema::cel_name as escape;
+pub(crate) use crate::names::cel_name as escape;

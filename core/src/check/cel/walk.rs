@@ -2,13 +2,13 @@
 //! environment and measured (cost times the cardinality above it), problems and costs noted in
 //! the apiserver's order.
 
+use crate::model::Schema;
 use std::sync::Arc;
 
 use super::checker::{self, Env, Failure};
 use super::cost;
 use super::types::{Decl, DeclKind, MAX_REQUEST_BYTES, Type};
 use super::{Class, Problem, RULE_COST_LIMIT, Report, Scope};
-use crate::schema::Schema;
 
 /// `"factor of 3.1x"`, worded as the apiserver words it.
 pub(super) fn factor(cost: u64, limit: u64) -> String {

@@ -31,6 +31,7 @@
 //!   values it cannot hold: dropped (a node that cannot be read at all keeps unknown fields).
 //!   None of these occur in k8s-openapi 0.29; a test converts every type to check.
 
+use crate::model::Schema;
 use std::any::type_name;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, OnceLock};
@@ -38,8 +39,6 @@ use std::sync::{Mutex, OnceLock};
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
-
-use crate::schema::Schema;
 
 /// Where schemars' `openapi3` settings put definitions.
 pub(super) const REF_PREFIX: &str = "#/components/schemas/";

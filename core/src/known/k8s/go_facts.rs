@@ -23,12 +23,11 @@
 //! [`apply`] merges them into a converted k8s-openapi definition: the shape (JSON names, types)
 //! stays k8s-openapi's; required-ness is the Go source's where they disagree.
 
+use crate::model::Schema;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde_json::Value;
-
-use crate::schema::Schema;
 
 /// One fact about a field, as controller-gen writes it.
 #[derive(Clone, Copy, Debug, PartialEq)]

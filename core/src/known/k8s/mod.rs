@@ -1,7 +1,7 @@
 //! k8s-openapi types (feature `k8s`): every type of k8s-openapi 0.29 with a
 //! `schemars::JsonSchema` impl is a [`Shape::Known`] named by its canonical path
 //! (`k8s_openapi::api::core::v1::PodSpec`), whose schema is k8s-openapi's own, converted to a
-//! structural [`Schema`](crate::schema::Schema) with controller-gen's known-type overrides (see
+//! structural [`Schema`](crate::model::Schema) with controller-gen's known-type overrides (see
 //! [`convert`]).
 //!
 //! The types are listed once, in the generated `types.rs` (a test regenerates the list from the
@@ -42,8 +42,7 @@ pub use selected::{Definitions as KubernetesDefinitions, set as set_kubernetes_d
 #[cfg(feature = "parse")]
 pub use sources::read as read_kubernetes_sources;
 
-use crate::model::{Known, Shape};
-use crate::schema::Schema;
+use crate::model::{Known, Schema, Shape};
 
 /// Expands `$body` (items or statements) under k8s-openapi's version gates, outermost first:
 /// `gated! { [k8s_if_ge_1_34, k8s_if_le_1_36] body }` keeps `body` for 1.34 to 1.36 only.

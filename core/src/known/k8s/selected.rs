@@ -12,8 +12,7 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::{Map, Value};
 
 use super::convert::{REF_PREFIX, convert_definition};
-use crate::model::Known;
-use crate::schema::Schema;
+use crate::model::{Known, Schema};
 
 /// One Kubernetes version's k8s-openapi schemas.
 #[derive(Clone, Debug, Default)]

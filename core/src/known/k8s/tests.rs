@@ -11,7 +11,7 @@ use super::convert::{QUANTITY_PATTERN, convert, overridden, schema_of};
 use super::generate::{k8s_openapi_sources, scan};
 use super::*;
 use crate::known::KubeSchema;
-use crate::schema::Schema;
+use crate::model::Schema;
 
 // ---------------------------------------------------------------------------------------------
 // The generated list
@@ -1164,7 +1164,7 @@ fn job_template_topology_against_controller_gen() {
 
 /// The list-type rules' findings, as text.
 fn list_problems(node: &Schema) -> Vec<String> {
-    crate::schema::lists::problems(node)
+    crate::check::lists::problems(node)
         .iter()
         .map(ToString::to_string)
         .collect()

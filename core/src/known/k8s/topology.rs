@@ -54,12 +54,11 @@
 //! list) where the published type cannot be valid; also where recursion cut the items to an
 //! object that keeps unknown fields, which has no key properties.
 
+use crate::model::Schema;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde_json::Value;
-
-use crate::schema::Schema;
 
 /// The topology of one property of a k8s-openapi type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -321,7 +320,7 @@ fn mark(node: &mut Schema, topology: Topology) {
             };
             node.x_list_type = Some(list_type.to_string());
             node.x_list_map_keys = keys;
-            if !crate::schema::lists::problems(node).is_empty() {
+            if !crate::check::lists::problems(node).is_empty() {
                 node.x_list_type = Some("atomic".to_string());
                 node.x_list_map_keys = None;
             }

@@ -14,7 +14,6 @@ use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{Attribute, Meta};
 
-pub use crate::crd::names::{is_dns_label, is_dns_subdomain};
 use crate::model::{Loc, ResourceMarkers, SchemaMarkers};
 use raw::Raw;
 

@@ -8,10 +8,10 @@ use quote::ToTokens;
 use proc_macro2::Span;
 
 use super::raw::{Raw, RawConversion, RawPrintColumn, RawScale, RawSelectable};
-use crate::crd::names::{is_dns1035_label, is_group, is_kind};
 use crate::model::{
     Conversion, Deprecation, Loc, PrintColumn, ResourceMarkers, Scale, Scope, SelectableField,
 };
+use crate::names::{is_dns1035_label, is_group, is_kind};
 use crate::parse::values::{List, did_you_mean};
 
 pub(super) fn resource_markers<T: ToTokens>(

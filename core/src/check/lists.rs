@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use super::Schema;
-use crate::known::info::MapKey;
+use crate::model::Schema;
+use crate::model::info::MapKey;
 
 /// One way a list's topology is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,8 +1,7 @@
 //! JSON paths in resource keys (printer columns, scale, selectable fields) must name fields
 //! that exist in the version's schema.
 
-use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef};
-use crate::schema::Schema;
+use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef, Schema};
 
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
 /// leads to, or why it leads nowhere. `None` when the path goes where the schema does not

@@ -1,6 +1,5 @@
-//! The name rules of a CRD (group, version, kind and resource names), written once: the derive
-//! and `gen-cli` check markers with them, and [`check::crd`](crate::check::crd) checks CRD
-//! objects with them.
+//! DNS names as the API server checks them (RFC 1123 labels and subdomains, RFC 1035 labels),
+//! API groups and kinds.
 
 /// RFC 1123 label: lowercase alphanumerics and `-`, 1–63 characters, alphanumeric at both ends.
 pub fn is_dns_label(s: &str) -> bool {

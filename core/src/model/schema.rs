@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::{ExternalDocs, Rule};
+use super::{ExternalDocs, Rule};
 
 /// One schema node. Empty keywords are left out when serialized.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,14 @@
+//! The naming rules of Kubernetes objects, each written once: DNS labels and subdomains, API
+//! groups and kinds ([`dns`]), property names as CEL escapes them ([`cel_name`]), Kubernetes version names and their priority ([`version`]), and
+//! the plural of a kind as controller-gen computes it ([`pluralize`]). The derive, `gen-cli`,
+//! the scaffold, CRD assembly, webhooks and the checks all use these.
+
+mod cel;
+mod dns;
+mod plural;
+mod version;
+
+pub use cel::{cel_field, cel_name};
+pub use dns::{is_dns_label, is_dns_subdomain, is_dns1035_label, is_group, is_kind};
+pub use plural::pluralize;
+pub use version::{KubeVersion, Stability, kube_order};

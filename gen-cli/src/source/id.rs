@@ -1,0 +1,5 @@
+//! Module identities.
+
+/// Names one module of a [`Crate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModuleId(pub(super) usize);

@@ -1,0 +1,229 @@
+//! The modules of each crate form layers: within every folder module, the modules it holds
+//! refer to each other without a cycle (`schema::build` may use `schema::merge`, then `merge`
+//! may not use `build`). References are read from the tokens of each file (`crate::a::b`,
+//! `super::x`, `self::y`, and `use` groups under them); doc comments and inline `mod x { .. }`
+//! blocks (tests) are not read.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+
+/// Module paths from a crate root (`["schema", "build"]`) to the modules each refers to.
+type Refs = BTreeMap<Vec<String>, BTreeSet<Vec<String>>>;
+
+#[test]
+fn no_module_cycles_in_any_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut cycles = Vec::new();
+    for krate in ["core/src", "gen-cli/src", "derive/src", "src"] {
+        let dir = root.join(krate);
+        let modules = modules(&dir);
+        assert!(modules.len() > 3, "{krate}: no modules found");
+        let mut refs = Refs::new();
+        for (path, file) in &modules {
+            let text = fs::read_to_string(file).unwrap();
+            let tokens: TokenStream = text.parse().unwrap();
+            let mut found = BTreeSet::new();
+            scan(tokens, path, &mut found);
+            refs.insert(path.clone(), found);
+        }
+        let known: BTreeSet<&Vec<String>> = modules.keys().collect();
+        for cycle in find_cycles(&refs, &known) {
+            cycles.push(format!("{krate}: {}", cycle.join(" -> ")));
+        }
+    }
+    assert!(cycles.is_empty(), "module cycles:\n{}", cycles.join("\n"));
+}
+
+#[test]
+fn a_cycle_is_found() {
+    let module = |p: &str| p.split("::").map(String::from).collect::<Vec<_>>();
+    let mut refs = Refs::new();
+    for (from, code) in [
+        ("a::x", "use super::y::Thing;"),
+        ("a::y", "fn f() { crate::a::z::g(); }"),
+        ("a::z", "use crate::a::{x::T, w};"),
+        (
+            "a::w",
+            "use crate::b::Q; mod tests { use super::super::x::T; }",
+        ),
+        ("b", ""),
+        ("a", ""),
+    ] {
+        let mut found = BTreeSet::new();
+        scan(code.parse().unwrap(), &module(from), &mut found);
+        refs.insert(module(from), found);
+    }
+    let known: BTreeSet<&Vec<String>> = refs.keys().collect();
+    assert_eq!(
+        find_cycles(&refs, &known),
+        [vec!["a::x", "a::y", "a::z", "a::x"]]
+    );
+}
+
+/// Every module file under a crate's `src` folder, by module path.
+fn modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![(src.to_path_buf(), Vec::<String>::new())];
+    while let Some((dir, path)) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let file = entry.unwrap().path();
+            let name = file.file_stem().unwrap().to_string_lossy().into_owned();
+            if file.is_dir() {
+                let mut child = path.clone();
+                child.push(name);
+                stack.push((file, child));
+            } else if file.extension().is_some_and(|e| e == "rs") {
+                if path.is_empty() && name == "main" && src.join("lib.rs").exists() {
+                    continue; // a binary beside the library is its own crate
+                }
+                let root = path.is_empty() && matches!(name.as_str(), "lib" | "main");
+                let mut module = path.clone();
+                if name != "mod" && !root {
+                    module.push(name);
+                }
+                out.insert(module, file);
+            }
+        }
+    }
+    out
+}
+
+/// Adds to `found` the absolute module paths (possibly ending in an item's name) that the
+/// tokens of module `at` name.
+fn scan(tokens: TokenStream, at: &[String], found: &mut BTreeSet<Vec<String>>) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i] {
+            // `mod name { .. }`: an inline module (tests); not read.
+            TokenTree::Ident(ident)
+                if *ident == "mod"
+                    && matches!(tokens.get(i + 2), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace) =>
+            {
+                i += 3;
+                continue;
+            }
+            TokenTree::Ident(ident)
+                if matches!(ident.to_string().as_str(), "crate" | "super" | "self")
+                    && !preceded_by_dollar(&tokens, i) =>
+            {
+                i = path(&tokens, i, at, Vec::new(), found);
+                continue;
+            }
+            TokenTree::Group(group) => scan(group.stream(), at, found),
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// Whether the token before `i` is `$` (`$crate`).
+fn preceded_by_dollar(tokens: &[TokenTree], i: usize) -> bool {
+    i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '$')
+}
+
+/// Reads a path starting at `tokens[i]` (relative to `prefix`, resolved from module `at`), adds
+/// it (and every path of a `{..}` group it ends in) to `found`, and returns the index after it.
+fn path(
+    tokens: &[TokenTree],
+    mut i: usize,
+    at: &[String],
+    prefix: Vec<String>,
+    found: &mut BTreeSet<Vec<String>>,
+) -> usize {
+    let mut absolute: Option<Vec<String>> = None;
+    loop {
+        match tokens.get(i) {
+            Some(TokenTree::Ident(ident)) => {
+                let segment = ident.to_string();
+                let current = absolute.get_or_insert_with(|| prefix.clone());
+                match segment.as_str() {
+                    "crate" if current.is_empty() && prefix.is_empty() => {}
+                    "self" if current.is_empty() && prefix.is_empty() => *current = at.to_vec(),
+                    "super" => {
+                        if current.is_empty() && prefix.is_empty() {
+                            *current = at.to_vec();
+                        }
+                        current.pop();
+                    }
+                    _ => current.push(segment),
+                }
+                i += 1;
+            }
+            Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Brace => {
+                let base = absolute.take().unwrap_or(prefix);
+                let inner: Vec<TokenTree> = group.stream().into_iter().collect();
+                let mut j = 0;
+                while j < inner.len() {
+                    j = path(&inner, j, at, base.clone(), found);
+                    while j < inner.len()
+                        && !matches!(&inner[j], TokenTree::Punct(p) if p.as_char() == ',')
+                    {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                return i + 1;
+            }
+            _ => break,
+        }
+        // `::` continues the path.
+        let colons = matches!(
+            (tokens.get(i), tokens.get(i + 1)),
+            (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)))
+                if a.as_char() == ':' && b.as_char() == ':'
+        );
+        if !colons {
+            break;
+        }
+        i += 2;
+    }
+    if let Some(path) = absolute {
+        found.insert(path);
+    }
+    i
+}
+
+/// The cycles among sibling modules, each once, from its smallest module.
+fn find_cycles(refs: &Refs, known: &BTreeSet<&Vec<String>>) -> Vec<Vec<String>> {
+    // Sibling edges: within the deepest folder module both paths share, from the child that
+    // holds the referring module to the child that holds the referred-to one.
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (from, tos) in refs {
+        for to in tos {
+            let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+            if common >= from.len() || common >= to.len() {
+                continue; // a module's own items, its children's, or its ancestors' items
+            }
+            let source = from[..=common].to_vec();
+            let target = to[..=common].to_vec();
+            if known.contains(&target) || known.iter().any(|k| k.starts_with(&target)) {
+                edges.entry(source).or_default().insert(target);
+            }
+        }
+    }
+    let mut cycles = BTreeSet::new();
+    for start in edges.keys() {
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        while let Some((node, trail)) = stack.pop() {
+            for next in edges.get(&node).into_iter().flatten() {
+                if next == start {
+                    let mut cycle = trail.clone();
+                    // Rotate so the smallest module comes first: one entry per cycle.
+                    let smallest = (0..cycle.len()).min_by_key(|&k| &cycle[k]).unwrap_or(0);
+                    cycle.rotate_left(smallest);
+                    cycle.push(cycle[0].clone());
+                    cycles.insert(cycle.iter().map(|m| m.join("::")).collect::<Vec<_>>());
+                } else if !trail.contains(next) && next > start {
+                    let mut longer = trail.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+    cycles.into_iter().collect()
+}
