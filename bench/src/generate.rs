@@ -201,3 +201,98 @@ pub fn edit_one_line(path: &Path, flip: bool) {
     };
     fs::write(path, content.replacen(from, to, 1)).expect("the file is writable");
 }
+
+/// One field of a synthetic spec in Go, for the `FIELDS` entry of the same index:
+/// `(markers, Go type, optional)`.
+const GO_FIELDS: &[(&[&str], &str, bool)] = &[
+    (
+        &[
+            "+kubebuilder:validation:Minimum=1",
+            "+kubebuilder:validation:Maximum=5",
+        ],
+        "int32",
+        false,
+    ),
+    (&["+kubebuilder:validation:MaxLength=63"], "string", false),
+    (&[], "*string", true),
+    (&["+kubebuilder:validation:MinItems=1"], "[]string", false),
+    (&[], "map[string]string", false),
+    (&[], "bool", false),
+    (&[], "int64", false),
+    (&["+kubebuilder:validation:Minimum=0"], "*int32", true),
+    (
+        &["+kubebuilder:validation:Pattern=`^[a-z]+$`"],
+        "string",
+        false,
+    ),
+    (&[], "[]Nested{k}", false),
+    (&[], "Nested{k}", false),
+    (&[], "*Nested{k}", true),
+    (&[], "float64", false),
+    (&[], "uint32", false),
+    (&[], "[]string", true),
+];
+
+/// Kind `k` in Go, as a kubebuilder project writes it: the same fields, markers and docs as
+/// [`kind_source`]'s, for controller-gen.
+fn go_kind_source(k: usize, fields: usize) -> String {
+    let mut s =
+        String::from("package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n");
+    let _ = writeln!(s, "// Kind{k}Spec is a synthetic kind.");
+    let _ = writeln!(s, "type Kind{k}Spec struct {{");
+    for f in 0..fields {
+        let (markers, ty, optional) = GO_FIELDS[f % GO_FIELDS.len()];
+        let _ = writeln!(s, "\t// Field {f} of kind {k}.");
+        for marker in markers {
+            let _ = writeln!(s, "\t// {marker}");
+        }
+        if optional {
+            let _ = writeln!(s, "\t// +optional");
+        }
+        let omit = if optional { ",omitempty" } else { "" };
+        let ty = ty.replace("{k}", &k.to_string());
+        let _ = writeln!(s, "\tField{f} {ty} `json:\"field_{f}{omit}\"`");
+    }
+    let _ = writeln!(s, "}}\n");
+    let _ = writeln!(
+        s,
+        "// Nested{k}.\ntype Nested{k} struct {{\n\tName string `json:\"name\"`\n\t// +optional\n\tPort *int32 `json:\"port,omitempty\"`\n\tTags []string `json:\"tags\"`\n}}\n"
+    );
+    let _ = writeln!(
+        s,
+        "// Status{k}.\ntype Status{k} struct {{\n\t// +optional\n\tReady *bool `json:\"ready,omitempty\"`\n\t// +optional\n\tReplicas *int32 `json:\"replicas,omitempty\"`\n}}\n"
+    );
+    let _ = writeln!(
+        s,
+        "// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status\n\n// Kind{k} is a synthetic kind.\ntype Kind{k} struct {{\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\n\tSpec   Kind{k}Spec `json:\"spec,omitempty\"`\n\tStatus Status{k}    `json:\"status,omitempty\"`\n}}"
+    );
+    s
+}
+
+/// `api` (kubegen, one file per kind) and `go/` (the same kinds as a Go module, one file per
+/// kind, for controller-gen): the same API for both generators.
+pub fn controller_gen_workspace(repo: &Path, dir: &Path, kinds: usize, fields: usize) {
+    workspace(dir, &["api"]);
+    let root = dir.join("api");
+    write(&root.join("Cargo.toml"), &manifest("api", repo, true));
+    let mut lib = String::from("#![allow(dead_code)]\n");
+    for k in 0..kinds {
+        let _ = writeln!(lib, "pub mod kind_{k};");
+        write(
+            &root.join(format!("src/kind_{k}.rs")),
+            &kind_source(k, fields, true),
+        );
+    }
+    write(&root.join("src/lib.rs"), &lib);
+    let api = dir.join("go/api/v1");
+    write(
+        &api.join("groupversion_info.go"),
+        "// Package v1 is a synthetic API.\n// +kubebuilder:object:generate=true\n// +groupName=bench.example.com\npackage v1\n",
+    );
+    for k in 0..kinds {
+        write(
+            &api.join(format!("kind_{k}_types.go")),
+            &go_kind_source(k, fields),
+        );
+    }
+}

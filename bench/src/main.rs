@@ -49,6 +49,24 @@ enum Bench {
         #[arg(long, default_value_t = 20)]
         fields: usize,
     },
+    /// `kubegen crd` vs `controller-gen crd` on the same API, written in Rust and in Go (one
+    /// file per kind).
+    ControllerGen {
+        /// The API sizes, in kinds.
+        #[arg(long, value_delimiter = ',', default_value = "10,100,999")]
+        kinds: Vec<usize>,
+        /// Fields per kind.
+        #[arg(long, default_value_t = 20)]
+        fields: usize,
+        /// The controller-gen binary.
+        #[arg(long, default_value = "controller-gen")]
+        controller_gen: PathBuf,
+        /// A shell command run once in each Go module folder to make it a module that
+        /// resolves `k8s.io/apimachinery` (default: write `go.mod` and run `go mod tidy`,
+        /// which needs the network or a module cache).
+        #[arg(long)]
+        go_mod_init: Option<String>,
+    },
 }
 
 fn main() {
@@ -63,6 +81,21 @@ fn main() {
             compile(&repo, &work.join("compile"), kinds, fields, args.runs)
         }
         Bench::Cli { kinds, fields } => cli(&repo, &work.join("cli"), kinds, fields, args.runs),
+        Bench::ControllerGen {
+            kinds,
+            fields,
+            controller_gen,
+            go_mod_init,
+        } => {
+            let go = Go {
+                controller_gen,
+                mod_init: go_mod_init,
+            };
+            for kinds in kinds {
+                let dir = work.join(format!("controller-gen/{kinds}"));
+                controller_gen_bench(&repo, &dir, kinds, fields, &go, args.runs);
+            }
+        }
     }
 }
 
@@ -130,5 +163,62 @@ fn cli(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
     println!(
         "ratio (crdgen / kubegen manifests), {kinds} kinds × {fields} fields over {kinds} files: {:.0}",
         crdgen.median / manifests.median
+    );
+}
+
+/// How to run controller-gen.
+struct Go {
+    controller_gen: PathBuf,
+    mod_init: Option<String>,
+}
+
+fn controller_gen_bench(
+    repo: &Path,
+    dir: &Path,
+    kinds: usize,
+    fields: usize,
+    go: &Go,
+    runs: usize,
+) {
+    generate::controller_gen_workspace(repo, dir, kinds, fields);
+    let module = dir.join("go");
+    if !module.join("go.mod").exists() {
+        let init = go.mod_init.clone().unwrap_or_else(|| {
+            "printf 'module example.com/bench\\n\\ngo 1.24\\n' > go.mod && go mod tidy".into()
+        });
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", &init]).current_dir(&module);
+        run(cmd);
+    }
+    let mut build_cli = cargo(repo, &["build", "-q", "--release", "-p", "gen-cli"]);
+    build_cli.env_remove("CARGO_TARGET_DIR");
+    run(build_cli);
+    // `cargo metadata` resolves the API crate's dependencies once (`Cargo.lock`).
+    let mut metadata = cargo(dir, &["metadata", "-q", "--format-version", "1"]);
+    metadata.stdout(std::process::Stdio::null());
+    run(metadata);
+    let kubegen = repo.join("target/release/kubegen");
+    let ours = time_runs(runs, || {
+        let mut cmd = Command::new(&kubegen);
+        cmd.args(["crd"]).current_dir(dir);
+        cmd
+    });
+    let theirs = time_runs(runs, || {
+        let mut cmd = Command::new(&go.controller_gen);
+        cmd.args([
+            "crd:allowDangerousTypes=true",
+            "paths=./...",
+            "output:crd:dir=out",
+        ])
+        .current_dir(&module);
+        cmd
+    });
+    println!("{kinds} kinds × {fields} fields, one file per kind:");
+    println!("  kubegen crd              {ours}");
+    println!("  controller-gen crd       {theirs}");
+    println!(
+        "  ratio (controller-gen / kubegen): time {:.1}, memory {:.1}",
+        theirs.median / ours.median,
+        theirs.rss_mib / ours.rss_mib
     );
 }

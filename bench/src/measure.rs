@@ -1,10 +1,11 @@
-//! Timing whole commands: repeated runs, median and spread.
+//! Timing whole commands: repeated runs, median and spread of wall time and peak memory.
 
 use std::fmt;
-use std::process::Command;
+use std::os::unix::process::ExitStatusExt;
+use std::process::{Command, ExitStatus};
 use std::time::Instant;
 
-/// Wall-clock seconds of repeated runs.
+/// Wall-clock seconds and peak resident memory of repeated runs.
 pub struct Stats {
     /// The median.
     pub median: f64,
@@ -14,17 +15,20 @@ pub struct Stats {
     pub max: f64,
     /// How many runs.
     pub runs: usize,
+    /// The median of each run's peak resident set, in MiB.
+    pub rss_mib: f64,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "median {} (min {}, max {}, {} runs)",
+            "median {} (min {}, max {}, {} runs), peak memory {:.0} MiB",
             human(self.median),
             human(self.min),
             human(self.max),
-            self.runs
+            self.runs,
+            self.rss_mib
         )
     }
 }
@@ -37,24 +41,43 @@ fn human(seconds: f64) -> String {
     }
 }
 
+/// Runs `cmd` and waits for it: its exit status, wall time and peak resident set (KiB), read
+/// with `wait4` so that only this child counts.
+fn run_once(cmd: &mut Command) -> (ExitStatus, f64, u64) {
+    let start = Instant::now();
+    let child = cmd.spawn().expect("the command starts");
+    let mut status = 0;
+    // SAFETY: `rusage` is plain data that `wait4` fills in; the pid is our own child's, waited
+    // for once.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    let elapsed = start.elapsed().as_secs_f64();
+    assert!(pid > 0, "wait4 failed: {}", std::io::Error::last_os_error());
+    (
+        ExitStatus::from_raw(status),
+        elapsed,
+        usage.ru_maxrss.max(0) as u64,
+    )
+}
+
 /// Runs the command `runs` times after one warm-up run; `make` builds it afresh each time
 /// (and may change files before the run).
 pub fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> Stats {
     let mut once = || {
         let mut cmd = make();
-        let start = Instant::now();
-        let status = cmd.status().expect("the command starts");
-        let elapsed = start.elapsed().as_secs_f64();
+        let (status, elapsed, rss) = run_once(&mut cmd);
         assert!(status.success(), "{cmd:?} failed");
-        elapsed
+        (elapsed, rss)
     };
     once();
-    let mut times: Vec<f64> = (0..runs.max(1)).map(|_| once()).collect();
+    let (mut times, mut rss): (Vec<f64>, Vec<u64>) = (0..runs.max(1)).map(|_| once()).unzip();
     times.sort_by(f64::total_cmp);
+    rss.sort_unstable();
     Stats {
         median: times[times.len() / 2],
         min: times[0],
         max: times[times.len() - 1],
         runs: times.len(),
+        rss_mib: rss[rss.len() / 2] as f64 / 1024.0,
     }
 }
