@@ -200,7 +200,9 @@ fn controller_gen_bench(
     let kubegen = repo.join("target/release/kubegen");
     let ours = time_runs(runs, || {
         let mut cmd = Command::new(&kubegen);
-        cmd.args(["crd"]).current_dir(dir);
+        cmd.args(["crd"])
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null());
         cmd
     });
     let theirs = time_runs(runs, || {

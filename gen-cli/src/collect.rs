@@ -46,14 +46,14 @@ pub fn collect(krate: &Crate) -> Collected {
     let mut derived: Vec<(ModuleId, typedef::Parsed, Place)> = Vec::new();
     for (module, item) in krate.items() {
         attribute_markers(krate, module, item_attrs(item), &mut out);
+        let Some(place) = derive_place(item_attrs(item)) else {
+            continue;
+        };
         let input = match item {
             Item::Struct(s) => DeriveInput::from(s.clone()),
             Item::Enum(e) => DeriveInput::from(e.clone()),
             Item::Union(u) => DeriveInput::from(u.clone()),
             _ => continue,
-        };
-        let Some(place) = derive_place(&input.attrs) else {
-            continue;
         };
         let m = krate.module(module);
         let key = key(krate, module, &input.ident.to_string());

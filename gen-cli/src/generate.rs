@@ -155,6 +155,8 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
                 .into_iter()
                 .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
         );
+        // The sources' syntax trees are not needed any more.
+        drop(krate);
         if let Err(e) = kubegen_core::schema::each(&c.types) {
             all.errors.extend(e.0);
         }
