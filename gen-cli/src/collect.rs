@@ -70,17 +70,17 @@ pub fn collect(krate: &Crate) -> Collected {
 
     let defs: Defs = Arc::new(OnceLock::new());
     let mut table = HashMap::new();
-    for (module, parsed, place) in &derived {
+    for (module, parsed, place) in derived {
         let r = CrateResolver {
             krate,
-            module: *module,
+            module,
             defs: &defs,
             generics: Vec::new(),
         };
-        let mut def = parsed.def.clone();
+        let def = parsed.def;
         let mut shapes = Vec::new();
-        for (field, ty) in def.fields_mut().zip(&parsed.field_types) {
-            if !parsed.def.walks(field) {
+        for (field, ty) in def.fields().zip(&parsed.field_types) {
+            if !def.walks(field) {
                 shapes.push(Shape::default());
                 continue;
             }
@@ -88,7 +88,7 @@ pub fn collect(krate: &Crate) -> Collected {
                 Ok(shape) => shapes.push(shape),
                 Err(e) => {
                     out.errors
-                        .push(located(krate.module(*module).loc(e.span()), e.to_string()));
+                        .push(located(krate.module(module).loc(e.span()), e.to_string()));
                     // Reported: any value stands in, so the type's own checks still run
                     // without reporting the field again.
                     shapes.push(Shape::Any);
@@ -96,8 +96,8 @@ pub fn collect(krate: &Crate) -> Collected {
             }
         }
         let def = def.with_shapes(shapes);
-        if *place == Place::Spec {
-            let mut markers = parsed.resource.clone();
+        if place == Place::Spec {
+            let mut markers = parsed.resource;
             markers.loc = def.loc.clone();
             let status = markers.status.as_ref().map(|s| {
                 let ty: syn::Type = syn::parse_str(s).expect("the parser checked `status`");

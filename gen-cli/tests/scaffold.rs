@@ -84,6 +84,15 @@ fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
             "ValidatingWebhookConfiguration"
         ]
     );
+    // The webhook server's network policy joins the metrics one (kubebuilder v4's pair).
+    let policy = documents(&project.join("config/network-policy/allow-webhook-traffic.yaml"));
+    assert_eq!(policy[0]["kind"], "NetworkPolicy");
+    assert_eq!(policy[0]["spec"]["ingress"][0]["ports"][0]["port"], 9443);
+    let policies = documents(&project.join("config/network-policy/kustomization.yaml"));
+    assert_eq!(
+        policies[0]["resources"],
+        serde_json::json!(["allow-metrics-traffic.yaml", "allow-webhook-traffic.yaml"])
+    );
     let guestbooks = documents(&project.join("config/crd/bases/webapp.my.domain_guestbooks.yaml"));
     assert_eq!(guestbooks[0]["spec"]["conversion"]["strategy"], "Webhook");
 

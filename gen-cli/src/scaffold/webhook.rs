@@ -64,6 +64,10 @@ const CONFIG: &[(&str, &str)] = &[
         "config/default/cainjection_patch.yaml",
         template!("webhook/config/default/cainjection_patch.yaml.tmpl"),
     ),
+    (
+        "config/network-policy/allow-webhook-traffic.yaml",
+        template!("webhook/config/network-policy/allow-webhook-traffic.yaml.tmpl"),
+    ),
 ];
 
 /// Runs `kubegen create webhook`.
@@ -125,6 +129,11 @@ fn wire_server(changes: &mut Changes, project: &Project) {
     for (path, template) in CONFIG {
         changes.file(*path, render(template, &vars));
     }
+    changes.insert(
+        "config/network-policy/kustomization.yaml",
+        "kubegen:scaffold:network-policies",
+        "- allow-webhook-traffic.yaml",
+    );
     let default = "config/default/kustomization.yaml";
     changes.insert(
         default,
