@@ -43,6 +43,10 @@ fn human(seconds: f64) -> String {
 
 /// Runs `cmd` and waits for it: its exit status, wall time and peak resident set (KiB), read
 /// with `wait4` so that only this child counts.
+#[allow(
+    clippy::zombie_processes,
+    reason = "the child is reaped by `wait4`, which also reads its resource usage"
+)]
 fn run_once(cmd: &mut Command) -> (ExitStatus, f64, u64) {
     let start = Instant::now();
     let child = cmd.spawn().expect("the command starts");
