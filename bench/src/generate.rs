@@ -157,22 +157,30 @@ pub fn compile_workspace(repo: &Path, dir: &Path, kinds: usize, fields: usize) {
     }
 }
 
+/// An API crate at `root` (its folder name is its package name) with one module file per kind.
+fn one_file_per_kind(repo: &Path, root: &Path, kinds: usize, fields: usize, kubegen: bool) {
+    let package = root
+        .file_name()
+        .expect("a package folder")
+        .to_string_lossy();
+    write(&root.join("Cargo.toml"), &manifest(&package, repo, kubegen));
+    let mut lib = String::from("#![allow(dead_code)]\n");
+    for k in 0..kinds {
+        let _ = writeln!(lib, "pub mod kind_{k};");
+        write(
+            &root.join(format!("src/kind_{k}.rs")),
+            &kind_source(k, fields, kubegen),
+        );
+    }
+    write(&root.join("src/lib.rs"), &lib);
+}
+
 /// `api` (kubegen, one file per kind, for `kubegen manifests`) and `api-kube` (the same with
 /// kube-derive, plus the `crdgen` binary of the kube-rs idiom).
 pub fn cli_workspace(repo: &Path, dir: &Path, kinds: usize, fields: usize) {
     workspace(dir, &["api", "api-kube"]);
     for (package, kubegen) in [("api", true), ("api-kube", false)] {
-        let root = dir.join(package);
-        write(&root.join("Cargo.toml"), &manifest(package, repo, kubegen));
-        let mut lib = String::from("#![allow(dead_code)]\n");
-        for k in 0..kinds {
-            let _ = writeln!(lib, "pub mod kind_{k};");
-            write(
-                &root.join(format!("src/kind_{k}.rs")),
-                &kind_source(k, fields, kubegen),
-            );
-        }
-        write(&root.join("src/lib.rs"), &lib);
+        one_file_per_kind(repo, &dir.join(package), kinds, fields, kubegen);
     }
     let mut crdgen = String::from("use kube::CustomResourceExt;\n\nfn main() {\n");
     for k in 0..kinds {
@@ -273,17 +281,7 @@ fn go_kind_source(k: usize, fields: usize) -> String {
 /// kind, for controller-gen): the same API for both generators.
 pub fn controller_gen_workspace(repo: &Path, dir: &Path, kinds: usize, fields: usize) {
     workspace(dir, &["api"]);
-    let root = dir.join("api");
-    write(&root.join("Cargo.toml"), &manifest("api", repo, true));
-    let mut lib = String::from("#![allow(dead_code)]\n");
-    for k in 0..kinds {
-        let _ = writeln!(lib, "pub mod kind_{k};");
-        write(
-            &root.join(format!("src/kind_{k}.rs")),
-            &kind_source(k, fields, true),
-        );
-    }
-    write(&root.join("src/lib.rs"), &lib);
+    one_file_per_kind(repo, &dir.join("api"), kinds, fields, true);
     let api = dir.join("go/api/v1");
     write(
         &api.join("groupversion_info.go"),
