@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use kubegen_core::crd;
+use kubegen_core::known::Kubernetes;
 use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
 use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
@@ -86,7 +87,7 @@ pub struct Generated {
 
 /// Everything the package's sources declare, from all its targets (a file shared by two
 /// targets counts once).
-pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
+pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec<Error>> {
     let mut all = Collected::default();
     let mut seen_attributes = HashSet::new();
     let mut seen_kinds = HashSet::new();
@@ -96,7 +97,7 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
         let root = Path::new(&display(root)).to_path_buf();
         let krate =
             Crate::load(name, &root).map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
-        let c = collect(&krate);
+        let c = collect(&krate, kubernetes);
         all.errors.extend(c.errors);
         all.rbac.extend(
             c.rbac
@@ -118,7 +119,7 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
                 .into_iter()
                 .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
         );
-        if let Err(e) = kubegen_core::check::types::each(&c.types) {
+        if let Err(e) = kubegen_core::check::types::each(&c.types, kubernetes) {
             all.errors.extend(e.0);
         }
     }
@@ -131,9 +132,15 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
     }
 }
 
-/// Builds the package's manifests where its [`Layout`] puts them.
-pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Generated, Vec<Error>> {
-    let collected = read(package)?;
+/// Builds the package's manifests where its [`Layout`] puts them, k8s-openapi types as the
+/// Kubernetes version `kubernetes` has them.
+pub fn generate(
+    package: &Package,
+    layout: &Layout,
+    what: What,
+    kubernetes: &Kubernetes,
+) -> Result<Generated, Vec<Error>> {
+    let collected = read(package, kubernetes)?;
     let mut plan = Plan::default();
     let mut crd_dir = None;
     let mut errors = Vec::new();
@@ -142,6 +149,7 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
     if what.crds {
         let crd_options = crd::Options {
             max_desc_len: layout.max_desc_len,
+            kubernetes: kubernetes.clone(),
         };
         for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
             match result {
@@ -181,7 +189,7 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
         content.insert_str(0, &header);
     }
     if what.docs {
-        match crate::docs::pages(&kinds, layout) {
+        match crate::docs::pages(&kinds, layout, kubernetes) {
             Ok(pages) => plan.files.extend(pages),
             Err(e) => errors.extend(e),
         }

@@ -12,8 +12,7 @@ use crate::report::Reporter;
 use crate::{config, hint, kubernetes, workspace};
 
 /// Generates `what` for the packages `options` selects, in memory: every package's files (with
-/// their warnings), or every error of every package. Selects the Kubernetes version (once per
-/// process).
+/// their warnings), or every error of every package, for the Kubernetes version they use.
 pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagnostic>> {
     let one = |message: String| vec![Diagnostic::plain(message)];
     let packages =
@@ -24,12 +23,12 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
                 .with_help("name one with `-p`", None),
         ]);
     }
-    kubernetes::select(options, &packages).map_err(|e| vec![e])?;
+    let kubernetes = kubernetes::select(options, &packages).map_err(|e| vec![e])?;
     let layouts = config::resolve_all(&packages, options)?;
     let mut all = Vec::new();
     let mut errors = Vec::new();
     for (package, layout) in packages.iter().zip(&layouts) {
-        match generate(package, layout, what) {
+        match generate(package, layout, what, &kubernetes) {
             Ok(g) => all.push(g),
             Err(e) => errors.extend(e),
         }

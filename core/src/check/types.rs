@@ -1,13 +1,14 @@
 //! Every type deriving a schema, checked on its own: what the derive checks at compile time for
 //! each type, `gen-cli` checks for each type it reads, whether or not a custom resource uses it.
 
+use crate::known::Kubernetes;
 use crate::model::{Error, Errors, Rule, SchemaMarkers, Shape, TypeDef};
 use crate::schema::{Builder, Schema};
 
-/// The problems of each named shape's schema, built alone (with a shared cache), including its
-/// CEL rules'.
-pub fn each(types: &[Shape]) -> Result<(), Errors> {
-    let mut builder = Builder::new();
+/// The problems of each named shape's schema, built alone (with a shared cache) for the
+/// Kubernetes version `kubernetes`, including its CEL rules'.
+pub fn each(types: &[Shape], kubernetes: &Kubernetes) -> Result<(), Errors> {
+    let mut builder = Builder::for_kubernetes(kubernetes.clone());
     let mut errors = Errors::default();
     for shape in types {
         let Shape::Named(named) = shape else { continue };

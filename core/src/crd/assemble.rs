@@ -8,6 +8,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use super::versions::{self, Merged};
 use super::{descriptions, paths, root::root_schema};
 use crate::check::cel;
+use crate::known::Kubernetes;
 use crate::model::{Conversion, Error, Errors, ResourceDef, Warning};
 use crate::schema::{Builder, Schema};
 
@@ -19,6 +20,8 @@ pub const VERSION_ANNOTATION: &str = "kubegen.io/version";
 pub struct Options {
     /// controller-gen's `maxDescLen`: shorten descriptions to this many bytes (0 removes them).
     pub max_desc_len: Option<usize>,
+    /// The Kubernetes version k8s-openapi types are built for (by default the compiled one).
+    pub kubernetes: Kubernetes,
 }
 
 /// A CRD, and what its types are warned about (see [`crate::check::defaults`]).
@@ -34,7 +37,7 @@ pub struct Built {
 pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
     let merged = versions::merge(defs)?;
     let mut errors = Errors::default();
-    let mut builder = Builder::new();
+    let mut builder = Builder::for_kubernetes(options.kubernetes.clone());
     let mut versions = Vec::new();
     let mut cel_warnings = Vec::new();
     for (def, storage) in &merged.versions {

@@ -8,6 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Errors, TypeDef};
+use crate::known::Kubernetes;
 use crate::schema::Schema;
 
 /// The JSON form of a Rust type.
@@ -136,14 +137,14 @@ pub enum Scalar {
 pub struct Known {
     /// Its canonical path, e.g. `k8s_openapi::api::core::v1::PodSpec`.
     pub name: &'static str,
-    /// Builds its schema, given [`Known::name`].
-    pub build: fn(&'static str) -> Schema,
+    /// Builds its schema, given [`Known::name`] and the Kubernetes version it is built for.
+    pub build: fn(&'static str, &Kubernetes) -> Schema,
 }
 
 impl Known {
-    /// Its schema.
-    pub fn schema(&self) -> Schema {
-        (self.build)(self.name)
+    /// Its schema in the Kubernetes version `kubernetes`.
+    pub fn schema(&self, kubernetes: &Kubernetes) -> Schema {
+        (self.build)(self.name, kubernetes)
     }
 }
 

@@ -39,6 +39,8 @@ use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
 
+use super::Minor;
+use crate::known::Kubernetes;
 use crate::schema::Schema;
 
 /// Where schemars' `openapi3` settings put definitions.
@@ -98,7 +100,7 @@ pub fn schema_of<T: JsonSchema>() -> Schema {
         return schema.clone();
     }
     // Converted outside the lock: two threads may both convert a type, to the same result.
-    let schema = convert(generate::<T>).schema;
+    let schema = convert(generate::<T>, Minor::compiled()).schema;
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -108,9 +110,13 @@ pub fn schema_of<T: JsonSchema>() -> Schema {
 }
 
 /// [`Known::build`](crate::model::Known::build) of a compiled k8s-openapi type: its
-/// [`schema_of`].
-pub(super) fn compiled<T: JsonSchema>(_name: &str) -> Schema {
-    schema_of::<T>()
+/// [`schema_of`], or for another version than the compiled one, that version's (see
+/// [`selected`](super::selected)).
+pub(super) fn compiled<T: JsonSchema>(name: &'static str, kubernetes: &Kubernetes) -> Schema {
+    match kubernetes.selected() {
+        Some(selected) => selected.schema(name),
+        None => schema_of::<T>(),
+    }
 }
 
 /// How to generate a type's schemars schema.
@@ -130,8 +136,8 @@ pub(super) struct Converted {
     pub dropped: Vec<String>,
 }
 
-/// Generates a schema with `openapi3` settings and converts it.
-pub(super) fn convert(generate: Generate) -> Converted {
+/// Generates a schema with `openapi3` settings and converts it with the Go facts of `minor`.
+pub(super) fn convert(generate: Generate, minor: Minor) -> Converted {
     let mut generator = SchemaSettings::openapi3()
         .with(|settings| settings.inline_subschemas = false)
         .into_generator();
@@ -139,20 +145,27 @@ pub(super) fn convert(generate: Generate) -> Converted {
     for transform in generator.transforms_mut() {
         transform.transform(&mut root);
     }
-    convert_value(root.as_value(), &generator.take_definitions(true))
+    convert_value(root.as_value(), &generator.take_definitions(true), minor)
 }
 
-/// The definition `name` of `definitions` (k8s-openapi's schemas by Kubernetes name, as its
-/// `JsonSchema` impls write them), converted as [`schema_of`] converts a compiled type.
-pub(super) fn convert_definition(name: &str, definitions: &Map<String, Value>) -> Schema {
+/// The definition `name` of `definitions` (k8s-openapi's schemas of Kubernetes 1.`minor` by
+/// Kubernetes name, as its `JsonSchema` impls write them), converted as [`schema_of`] converts
+/// a compiled type.
+pub(super) fn convert_definition(
+    name: &str,
+    definitions: &Map<String, Value>,
+    minor: Minor,
+) -> Schema {
     let root = serde_json::json!({ "$ref": format!("{REF_PREFIX}{name}") });
-    convert_value(&root, definitions).schema
+    convert_value(&root, definitions, minor).schema
 }
 
-/// Converts `root`, resolving its references against `definitions`.
-fn convert_value(root: &Value, definitions: &Map<String, Value>) -> Converted {
+/// Converts `root`, resolving its references against `definitions`, with the Go facts of
+/// `minor`.
+fn convert_value(root: &Value, definitions: &Map<String, Value>, minor: Minor) -> Converted {
     let mut converter = Converter {
         definitions,
+        minor,
         expanding: Vec::new(),
         dropped: Vec::new(),
     };
@@ -239,6 +252,8 @@ fn preserve_unknown() -> Schema {
 struct Converter<'a> {
     /// The definitions by Kubernetes name.
     definitions: &'a Map<String, Value>,
+    /// The Kubernetes version whose Go facts apply.
+    minor: Minor,
     /// The definitions being expanded, outermost first (to cut recursion).
     expanding: Vec<String>,
     /// Keywords dropped so far.
@@ -301,7 +316,7 @@ impl Converter<'_> {
         self.expanding.push(name.to_string());
         let mut schema = self.node(&value);
         self.expanding.pop();
-        super::go_facts::apply(name, &mut schema);
+        super::go_facts::apply(self.minor, name, &mut schema);
         super::topology::apply(name, &mut schema);
         schema
     }
