@@ -4,7 +4,7 @@
 //! sources), and the test that the committed table and k8s-openapi name the same types and
 //! fields in every version.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -328,6 +328,8 @@ pub fn types(structs: &Structs, definitions: &BTreeMap<String, Value>) -> Vec<Ty
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     /// The property names of a k8s-openapi definition.

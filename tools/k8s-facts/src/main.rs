@@ -113,8 +113,9 @@ mod tests {
             table.versions.len(),
             "a source per version"
         );
-        if table.render() != text {
-            let diff = similar::TextDiff::from_lines(&text, &table.render())
+        let rendered = table.render();
+        if rendered != text {
+            let diff = similar::TextDiff::from_lines(&text, &rendered)
                 .unified_diff()
                 .context_radius(2)
                 .to_string();

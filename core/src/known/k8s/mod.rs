@@ -141,14 +141,11 @@ pub(super) fn lookup(path: &str, kubernetes: &Kubernetes) -> Option<Shape> {
     }
     let table = TABLE.get_or_init(types::table);
     let known = match kubernetes.selected() {
-        // The selected version's types, built from its schemas (see `convert::compiled`).
+        // The selected version's types, built from its schemas.
         Some(selected) => match selected.name(path) {
             Some(name) => Known {
                 name,
-                build: |name, kubernetes| match kubernetes.selected() {
-                    Some(selected) => selected.schema(name),
-                    None => Schema::default(),
-                },
+                build: selected::build,
             },
             None => hand_written().into_iter().find_map(|shape| match shape {
                 Shape::Known(known) if known.name == path => Some(known),

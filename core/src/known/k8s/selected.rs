@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use super::Minor;
 use super::convert::{REF_PREFIX, convert_definition};
+use crate::known::Kubernetes;
 use crate::schema::Schema;
 
 /// One Kubernetes version's k8s-openapi schemas.
@@ -85,6 +86,16 @@ impl Selected {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Schema>> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// [`Known::build`](crate::model::Known::build) of a type read from another version's sources:
+/// its schema in the version `kubernetes` names, if that one has the type's definitions (the
+/// compiled version has none of them).
+pub(super) fn build(path: &'static str, kubernetes: &Kubernetes) -> Schema {
+    kubernetes
+        .selected()
+        .map(|selected| selected.schema(path))
+        .unwrap_or_default()
 }
 
 /// `path` with a `'static` lifetime, each distinct path leaked once (k8s-openapi's paths, a
