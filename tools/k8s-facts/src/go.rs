@@ -410,6 +410,52 @@ mod tests {
         problems
     }
 
+    /// One version's types from a Go file: facts, required-ness, an embedded struct's fields and
+    /// atomicity, and description breaks against k8s-openapi's words.
+    #[test]
+    fn types_of_a_go_file() {
+        let text = "package v1\n\n// Base is embedded.\n// +structType=atomic\ntype Base struct {\n\
+                    \t// +optional\n\tKind string `json:\"kind,omitempty\"`\n}\n\n\
+                    // Thing is\n// a thing.\ntype Thing struct {\n\tBase `json:\",inline\"`\n\n\
+                    \t// Name of\n\t// it.\n\t// +kubebuilder:validation:MaxLength=63\n\
+                    \t// +default=\"x\"\n\tName string `json:\"name\"`\n}\n";
+        let structs: Structs = crate::go_source::parse_file(text)
+            .into_iter()
+            .map(|(name, go)| (("k8s.io/api/core/v1".to_string(), name), go))
+            .collect();
+        let definitions = BTreeMap::from([(
+            "io.k8s.api.core.v1.Thing".to_string(),
+            serde_json::json!({
+                "description": "Thing is a thing.",
+                "properties": {"name": {"description": "Name of it."}, "kind": {}},
+            }),
+        )]);
+        let [thing] = types(&structs, &definitions).try_into().expect("one type");
+        assert_eq!(thing.name, "io.k8s.api.core.v1.Thing");
+        assert!(thing.atomic, "the embedded struct's +structType=atomic");
+        assert_eq!(thing.breaks, "4|2n");
+        let fields: Vec<(&str, bool, Vec<&str>, &str)> = thing
+            .fields
+            .iter()
+            .map(|f| {
+                let facts = f.facts.iter().map(String::as_str).collect();
+                (f.name.as_str(), f.required, facts, f.breaks.as_str())
+            })
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("kind", false, vec![], ""),
+                (
+                    "name",
+                    true,
+                    vec![r#"Default("\"x\"")"#, "MaxLength(63)"],
+                    "3|2n"
+                ),
+            ]
+        );
+    }
+
     /// The generator's side of the description breaks (the engine's `rewrap` test reads the
     /// same offsets back).
     #[test]
