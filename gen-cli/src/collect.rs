@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use syn::spanned::Spanned;
 use syn::{Attribute, DeriveInput, Item, Meta};
 
-use kubegen_core::known;
+use kubegen_core::known::{self, Kubernetes};
 use kubegen_core::model::{Error, Loc, ResourceDef, Shape, TypeDef};
 use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::shape::{Resolver, shape_of};
@@ -40,8 +40,9 @@ pub struct Collected {
 /// The derived types of a crate, by key, shared with the shapes that refer to them.
 type Defs = Arc<OnceLock<HashMap<String, TypeDef>>>;
 
-/// Reads every kubegen attribute of `krate`.
-pub fn collect(krate: &Crate) -> Collected {
+/// Reads every kubegen attribute of `krate`, k8s-openapi types as the Kubernetes version
+/// `kubernetes` has them.
+pub fn collect(krate: &Crate, kubernetes: &Kubernetes) -> Collected {
     let mut out = Collected::default();
     let mut derived: Vec<(ModuleId, typedef::Parsed, Place)> = Vec::new();
     for (module, item) in krate.items() {
@@ -73,6 +74,7 @@ pub fn collect(krate: &Crate) -> Collected {
     for (module, parsed, place) in derived {
         let r = CrateResolver {
             krate,
+            kubernetes,
             module,
             defs: &defs,
             generics: Vec::new(),
@@ -222,6 +224,8 @@ fn located(loc: Loc, message: impl Into<String>) -> Error {
 /// Resolves type paths in one module of the crate.
 struct CrateResolver<'a> {
     krate: &'a Crate,
+    /// The Kubernetes version whose k8s-openapi types paths resolve to.
+    kubernetes: &'a Kubernetes,
     module: ModuleId,
     defs: &'a Defs,
     /// A generic type alias's parameters, bound to the shapes of its arguments.
@@ -240,11 +244,11 @@ impl Resolver for CrateResolver<'_> {
             .resolve_type(self.module, path)
             .map_err(|e| e.message)?;
         match resolved {
-            Resolved::Primitive(p) => known::lookup(&p, args)
+            Resolved::Primitive(p) => known::lookup(&p, args, self.kubernetes)
                 .unwrap_or_else(|| Err(format!("`{p}` has no JSON form a CRD can describe"))),
             Resolved::External { path } => {
                 let full = known::canonical(&path.join("::"));
-                known::lookup(&full, args).unwrap_or_else(|| {
+                known::lookup(&full, args, self.kubernetes).unwrap_or_else(|| {
                     Err(format!(
                         "`{full}` is a type from another crate that kubegen does not know: \
                          derive `KubeSchema` on a type of your own, or mark the field with \
@@ -272,6 +276,7 @@ impl Resolver for CrateResolver<'_> {
                         .collect();
                     let inner = CrateResolver {
                         krate: self.krate,
+                        kubernetes: self.kubernetes,
                         module,
                         defs: self.defs,
                         generics: params.into_iter().zip(args).collect(),

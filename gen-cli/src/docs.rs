@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use kubegen_core::crd;
 use kubegen_core::docs::{self, Kind};
+use kubegen_core::known::Kubernetes;
 use kubegen_core::model::{Error, ResourceDef};
 
 use crate::config::Layout;
@@ -40,11 +41,16 @@ impl DocsArgs {
 pub fn pages(
     kinds: &[Vec<ResourceDef>],
     layout: &Layout,
+    kubernetes: &Kubernetes,
 ) -> Result<BTreeMap<PathBuf, String>, Vec<Error>> {
     let mut crds = Vec::new();
     let mut errors = Vec::new();
+    let options = crd::Options {
+        kubernetes: kubernetes.clone(),
+        ..crd::Options::default()
+    };
     for defs in kinds {
-        match crd::build(defs, &crd::Options::default()) {
+        match crd::build(defs, &options) {
             Ok(built) => crds.push((defs, built.crd)),
             Err(e) => errors.extend(e.0),
         }
@@ -54,8 +60,7 @@ pub fn pages(
     }
     let kinds: Vec<Kind> = crds.iter().map(|(defs, crd)| Kind { crd, defs }).collect();
     let header = format!("{}{MARKDOWN_HEADER}", layout.markdown_header());
-    let minor = kubegen_core::known::selected_kubernetes();
-    Ok(docs::pages(&kinds, minor)
+    Ok(docs::pages(&kinds, kubernetes.minor().get())
         .into_iter()
         .map(|page| {
             (

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use kubegen_core::crd;
+use kubegen_core::known::Kubernetes;
 use kubegen_core::model::{Diagnostic, Error, Errors, ResourceDef, Warning};
 use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
@@ -89,8 +90,7 @@ pub struct Generated {
 }
 
 /// Generates `what` for the packages `options` selects, in memory: every package's files (with
-/// their warnings), or every error of every package. Selects the Kubernetes version (once per
-/// process).
+/// their warnings), or every error of every package, for the Kubernetes version they use.
 pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagnostic>> {
     let one = |message: String| vec![Diagnostic::plain(message)];
     let packages =
@@ -101,12 +101,12 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
                 .with_help("name one with `-p`", None),
         ]);
     }
-    kubernetes::select(options, &packages).map_err(|e| vec![e])?;
+    let kubernetes = kubernetes::select(options, &packages).map_err(|e| vec![e])?;
     let layouts = config::resolve_all(&packages, &options.config, &options.out_dir)?;
     let mut all = Vec::new();
     let mut errors = Vec::new();
     for (package, layout) in packages.iter().zip(&layouts) {
-        match generate(package, layout, what) {
+        match generate(package, layout, what, &kubernetes) {
             Ok(g) => all.push(g),
             Err(e) => errors.extend(e),
         }
@@ -123,7 +123,7 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
 
 /// Everything the package's sources declare, from all its targets (a file shared by two
 /// targets counts once).
-pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
+pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec<Error>> {
     let mut all = Collected::default();
     let mut seen_attributes = HashSet::new();
     let mut seen_kinds = HashSet::new();
@@ -133,7 +133,7 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
         let root = Path::new(&display(root)).to_path_buf();
         let krate =
             Crate::load(name, &root).map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
-        let c = collect(&krate);
+        let c = collect(&krate, kubernetes);
         all.errors.extend(c.errors);
         all.rbac.extend(
             c.rbac
@@ -157,7 +157,7 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
         );
         // The sources' syntax trees are not needed any more.
         drop(krate);
-        if let Err(e) = kubegen_core::schema::each(&c.types) {
+        if let Err(e) = kubegen_core::schema::each(&c.types, kubernetes) {
             all.errors.extend(e.0);
         }
     }
@@ -170,9 +170,15 @@ pub fn read(package: &Package) -> Result<Collected, Vec<Error>> {
     }
 }
 
-/// Builds the package's manifests where its [`Layout`] puts them.
-pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Generated, Vec<Error>> {
-    let collected = read(package)?;
+/// Builds the package's manifests where its [`Layout`] puts them, k8s-openapi types as the
+/// Kubernetes version `kubernetes` has them.
+pub fn generate(
+    package: &Package,
+    layout: &Layout,
+    what: What,
+    kubernetes: &Kubernetes,
+) -> Result<Generated, Vec<Error>> {
+    let collected = read(package, kubernetes)?;
     let mut plan = Plan::default();
     let mut crd_dir = None;
     let mut errors = Vec::new();
@@ -181,6 +187,7 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
     if what.crds {
         let crd_options = crd::Options {
             max_desc_len: layout.max_desc_len,
+            kubernetes: kubernetes.clone(),
         };
         for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
             match result {
@@ -220,7 +227,7 @@ pub fn generate(package: &Package, layout: &Layout, what: What) -> Result<Genera
         content.insert_str(0, &header);
     }
     if what.docs {
-        match crate::docs::pages(&kinds, layout) {
+        match crate::docs::pages(&kinds, layout, kubernetes) {
             Ok(pages) => plan.files.extend(pages),
             Err(e) => errors.extend(e),
         }

@@ -9,6 +9,7 @@ use gen_cli::config::Layout;
 use gen_cli::generate::{Generated, What, generate};
 use gen_cli::options::Options;
 use gen_cli::workspace::Package;
+use kubegen_core::known::Kubernetes;
 use kubegen_core::model::Diagnostic;
 
 /// The repository's root.
@@ -44,7 +45,7 @@ fn manifests_and_docs(package: &Package) -> Result<Generated, Vec<Diagnostic>> {
     };
     let layout = Layout::resolve(package, &options.config, &options.out_dir)
         .expect("the default layout resolves");
-    generate(package, &layout, what)
+    generate(package, &layout, what, &Kubernetes::compiled())
 }
 
 /// The options of `kubegen manifests --check`.

@@ -9,6 +9,7 @@ use super::versions::{self, Merged};
 use super::{descriptions, root::root_schema};
 use crate::check::cel;
 use crate::check::paths;
+use crate::known::Kubernetes;
 use crate::model::{Conversion, Error, Errors, ResourceDef, Schema, Warning};
 use crate::schema::Builder;
 
@@ -20,6 +21,8 @@ pub const VERSION_ANNOTATION: &str = "kubegen.io/version";
 pub struct Options {
     /// controller-gen's `maxDescLen`: shorten descriptions to this many bytes (0 removes them).
     pub max_desc_len: Option<usize>,
+    /// The Kubernetes version k8s-openapi types are built for (by default the compiled one).
+    pub kubernetes: Kubernetes,
 }
 
 /// A CRD, and what its types are warned about (see [`crate::schema::defaults`]).
@@ -35,7 +38,7 @@ pub struct Built {
 pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
     let merged = versions::merge(defs)?;
     let mut errors = Errors::default();
-    let mut builder = Builder::new();
+    let mut builder = Builder::for_kubernetes(options.kubernetes.clone());
     let mut versions = Vec::new();
     let mut cel_warnings = Vec::new();
     for (def, storage) in &merged.versions {

@@ -5,15 +5,14 @@
 
 #[cfg(feature = "k8s")]
 mod k8s;
+mod kubernetes;
 mod std_types;
 
 #[cfg(all(feature = "k8s", feature = "parse"))]
 pub use k8s::read_kubernetes_sources;
 #[cfg(feature = "k8s")]
-pub use k8s::{
-    KubernetesDefinitions, SUPPORTED_KUBERNETES, compiled_kubernetes, select_kubernetes,
-    selected_kubernetes, set_kubernetes_definitions,
-};
+pub use k8s::{KubernetesDefinitions, Minor, overridden_by_controller_gen};
+pub use kubernetes::Kubernetes;
 
 use crate::model::Shape;
 use crate::model::info::{Info, Kind};
@@ -54,12 +53,19 @@ pub fn canonical(path: &str) -> String {
 }
 
 /// The shape of the type at a canonical path (see [`canonical`]) given its generic arguments'
-/// shapes; `None` for a path that is not known here. `Err` explains a known type used in a way
-/// a CRD schema cannot describe (e.g. a map with non-string keys).
-pub fn lookup(path: &str, args: Vec<Shape>) -> Option<Result<Shape, String>> {
+/// shapes, k8s-openapi types as the version `kubernetes` names has them; `None` for a path that
+/// is not known here. `Err` explains a known type used in a way a CRD schema cannot describe
+/// (e.g. a map with non-string keys).
+pub fn lookup(
+    path: &str,
+    args: Vec<Shape>,
+    kubernetes: &Kubernetes,
+) -> Option<Result<Shape, String>> {
     #[cfg(feature = "k8s")]
-    if let Some(shape) = k8s::lookup(path) {
+    if let Some(shape) = k8s::lookup(path, kubernetes) {
         return Some(Ok(shape));
     }
+    #[cfg(not(feature = "k8s"))]
+    let _ = kubernetes;
     std_types::lookup(path, args)
 }

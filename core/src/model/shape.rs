@@ -136,12 +136,14 @@ pub enum Scalar {
 pub struct Known {
     /// Its canonical path, e.g. `k8s_openapi::api::core::v1::PodSpec`.
     pub name: &'static str,
-    /// Builds its schema, given [`Known::name`].
+    /// Builds its schema, given [`Known::name`]: as the Kubernetes version k8s-openapi is
+    /// compiled for has it (the schema builder asks its Kubernetes version first, which may
+    /// hold another version's schemas: `known::Kubernetes::schema`).
     pub build: fn(&'static str) -> Schema,
 }
 
 impl Known {
-    /// Its schema.
+    /// Its schema in the compiled Kubernetes version.
     pub fn schema(&self) -> Schema {
         (self.build)(self.name)
     }

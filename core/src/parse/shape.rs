@@ -124,7 +124,8 @@ impl Resolver for Syntactic {
             Some((_, full)) => full.to_string(),
             None => known::canonical(&written),
         };
-        match known::lookup(&canonical, args) {
+        // The derive's view: the Kubernetes version k8s-openapi is compiled for.
+        match known::lookup(&canonical, args, &known::Kubernetes::compiled()) {
             Some(result) => result,
             None => Ok(Shape::Opaque(written)),
         }

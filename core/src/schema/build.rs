@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use crate::check::field_path;
+use crate::known::Kubernetes;
 use crate::model::Schema;
 use crate::model::{
     Data, Error, Errors, Field, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant, Warning,
@@ -18,6 +19,8 @@ pub struct Builder {
     /// Leaves [`Shape::Opaque`] untyped instead of reporting it (the derive's compile-time
     /// view, where some types are not visible yet).
     lenient: bool,
+    /// The Kubernetes version k8s-openapi types are built for.
+    kubernetes: Kubernetes,
     /// Named types being built, innermost last: seeing one again means recursion.
     stack: Vec<String>,
     /// Finished named types.
@@ -29,9 +32,17 @@ pub struct Builder {
 }
 
 impl Builder {
-    /// A new builder.
+    /// A new builder, for the Kubernetes version k8s-openapi is compiled for.
     pub fn new() -> Self {
         Builder::default()
+    }
+
+    /// A new builder for the Kubernetes version `kubernetes`.
+    pub fn for_kubernetes(kubernetes: Kubernetes) -> Self {
+        Builder {
+            kubernetes,
+            ..Builder::default()
+        }
     }
 
     /// A builder for a partial view: opaque shapes become untyped nodes, silently.
@@ -83,7 +94,7 @@ impl Builder {
                 x_preserve_unknown_fields: true,
                 ..Schema::default()
             },
-            Shape::Known(known) => known.schema(),
+            Shape::Known(known) => self.kubernetes.schema(known),
             Shape::Named(named) => {
                 if let Some(done) = self.cache.get(&named.key) {
                     return done.clone();

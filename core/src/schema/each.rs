@@ -2,12 +2,13 @@
 
 use super::Builder;
 use crate::check::types::cel_problems;
+use crate::known::Kubernetes;
 use crate::model::{Errors, Shape};
 
-/// The problems of each named shape's schema, built alone (with a shared cache), including its
-/// CEL rules'.
-pub fn each(types: &[Shape]) -> Result<(), Errors> {
-    let mut builder = Builder::new();
+/// The problems of each named shape's schema, built alone (with a shared cache) for the
+/// Kubernetes version `kubernetes`, including its CEL rules'.
+pub fn each(types: &[Shape], kubernetes: &Kubernetes) -> Result<(), Errors> {
+    let mut builder = Builder::for_kubernetes(kubernetes.clone());
     let mut errors = Errors::default();
     for shape in types {
         let Shape::Named(named) = shape else { continue };

@@ -40,6 +40,8 @@ use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
 
+use super::Minor;
+
 /// Where schemars' `openapi3` settings put definitions.
 pub(super) const REF_PREFIX: &str = "#/components/schemas/";
 
@@ -97,7 +99,7 @@ pub fn schema_of<T: JsonSchema>() -> Schema {
         return schema.clone();
     }
     // Converted outside the lock: two threads may both convert a type, to the same result.
-    let schema = convert(generate::<T>).schema;
+    let schema = convert(generate::<T>, Minor::compiled()).schema;
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -107,8 +109,8 @@ pub fn schema_of<T: JsonSchema>() -> Schema {
 }
 
 /// [`Known::build`](crate::model::Known::build) of a compiled k8s-openapi type: its
-/// [`schema_of`].
-pub(super) fn compiled<T: JsonSchema>(_name: &str) -> Schema {
+/// [`schema_of`] (another version's comes from [`Kubernetes::schema`]).
+pub(super) fn compiled<T: JsonSchema>(_: &'static str) -> Schema {
     schema_of::<T>()
 }
 
@@ -129,8 +131,8 @@ pub(super) struct Converted {
     pub dropped: Vec<String>,
 }
 
-/// Generates a schema with `openapi3` settings and converts it.
-pub(super) fn convert(generate: Generate) -> Converted {
+/// Generates a schema with `openapi3` settings and converts it with the Go facts of `minor`.
+pub(super) fn convert(generate: Generate, minor: Minor) -> Converted {
     let mut generator = SchemaSettings::openapi3()
         .with(|settings| settings.inline_subschemas = false)
         .into_generator();
@@ -138,20 +140,27 @@ pub(super) fn convert(generate: Generate) -> Converted {
     for transform in generator.transforms_mut() {
         transform.transform(&mut root);
     }
-    convert_value(root.as_value(), &generator.take_definitions(true))
+    convert_value(root.as_value(), &generator.take_definitions(true), minor)
 }
 
-/// The definition `name` of `definitions` (k8s-openapi's schemas by Kubernetes name, as its
-/// `JsonSchema` impls write them), converted as [`schema_of`] converts a compiled type.
-pub(super) fn convert_definition(name: &str, definitions: &Map<String, Value>) -> Schema {
+/// The definition `name` of `definitions` (k8s-openapi's schemas of Kubernetes 1.`minor` by
+/// Kubernetes name, as its `JsonSchema` impls write them), converted as [`schema_of`] converts
+/// a compiled type.
+pub(super) fn convert_definition(
+    name: &str,
+    definitions: &Map<String, Value>,
+    minor: Minor,
+) -> Schema {
     let root = serde_json::json!({ "$ref": format!("{REF_PREFIX}{name}") });
-    convert_value(&root, definitions).schema
+    convert_value(&root, definitions, minor).schema
 }
 
-/// Converts `root`, resolving its references against `definitions`.
-fn convert_value(root: &Value, definitions: &Map<String, Value>) -> Converted {
+/// Converts `root`, resolving its references against `definitions`, with the Go facts of
+/// `minor`.
+fn convert_value(root: &Value, definitions: &Map<String, Value>, minor: Minor) -> Converted {
     let mut converter = Converter {
         definitions,
+        minor,
         expanding: Vec::new(),
         dropped: Vec::new(),
     };
@@ -238,6 +247,8 @@ fn preserve_unknown() -> Schema {
 struct Converter<'a> {
     /// The definitions by Kubernetes name.
     definitions: &'a Map<String, Value>,
+    /// The Kubernetes version whose Go facts apply.
+    minor: Minor,
     /// The definitions being expanded, outermost first (to cut recursion).
     expanding: Vec<String>,
     /// Keywords dropped so far.
@@ -300,7 +311,7 @@ impl Converter<'_> {
         self.expanding.push(name.to_string());
         let mut schema = self.node(&value);
         self.expanding.pop();
-        super::go_facts::apply(name, &mut schema);
+        super::go_facts::apply(self.minor, name, &mut schema);
         super::topology::apply(name, &mut schema);
         schema
     }

@@ -1,6 +1,6 @@
-// @generated from k8s-openapi 0.29.0's sources by `topology_is_fresh` in `generate.rs`;
-// do not edit. Regenerate with
-// `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s topology_is_fresh`.
+// @generated from k8s-openapi 0.29.0's sources by `topology_is_fresh` in
+// `tools/k8s-facts`; do not edit. Regenerate with
+// `KUBEGEN_BLESS=1 cargo test -p k8s-facts topology_is_fresh`.
 //
 // The merge strategy of every property whose `DeepMerge` impl neither merges it field by
 // field nor as a granular map (507 entries), by Kubernetes definition and JSON name,

@@ -5,19 +5,21 @@
 //! lifts onto the struct that embeds it); and where controller-gen's descriptions break their
 //! lines (it keeps the Go doc comment's lines, k8s-openapi joins them): see [`rewrap`].
 //!
-//! The tables are generated from the Go sources (`go_generate.rs`, see the README for the
-//! command) into `go_v1_*.rs`; they hold facts only, never text. A test checks that they name
-//! the same types and fields as k8s-openapi's schemas.
+//! The facts are one generated table, `go_table.rs` (by `tools/k8s-facts`, see the README for
+//! the command), covering every supported Kubernetes version: each distinct type header and
+//! field once, with the set of versions it holds for ([`Versions`]). It holds facts only,
+//! never text. The tool's tests check that it names the same types and fields as k8s-openapi's
+//! schemas of each version.
 //!
-//! Every supported version's table is compiled in; [`select`] picks one (gen-cli, from the
-//! version the user's crate resolved), by default the one k8s-openapi is compiled for (`crd()`).
-//! Each table covers the types and fields of k8s-openapi's schemas of its version, and its
-//! description breaks are computed against that version's words (the generator reads them
-//! from k8s-openapi's sources).
-//! When the selected version is not the compiled one, its k8s-openapi schemas come from
+//! Which version's facts apply is a value, the [`Minor`] a schema is built for (see
+//! [`Kubernetes`](crate::known::Kubernetes)): by default the one k8s-openapi is compiled for
+//! (`crd()`), in gen-cli the version the user's crate resolved. Each version's entries cover
+//! the types and fields of k8s-openapi's schemas of that version, and its description breaks
+//! are computed against that version's words (the generator reads them from k8s-openapi's
+//! sources). When the version is not the compiled one, its k8s-openapi schemas come from
 //! [`selected`](super::selected) (gen-cli reads them from k8s-openapi's sources) and the facts
 //! apply to them alike.
-//! Not applied: `+listType`/`+mapType` facts (kept in the tables; the
+//! Not applied: `+listType`/`+mapType` facts (kept in the table; the
 //! [`topology`](super::topology) data, the same markers as published, is applied instead).
 //!
 //! [`apply`] merges them into a converted k8s-openapi definition: the shape (JSON names, types)
@@ -28,6 +30,8 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use serde_json::Value;
+
+use super::Minor;
 
 /// One fact about a field, as controller-gen writes it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -64,9 +68,57 @@ pub(super) enum Fact {
     ItemsDoc(&'static str),
 }
 
-/// One field of a Go struct, by JSON name (inline embedded structs' fields included).
+/// A set of Kubernetes minor versions among [`SUPPORTED`], one bit each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Versions(u16);
+
+const _: () = assert!(SUPPORTED.len() <= 16, "a version set is 16 bits");
+
+/// The oldest supported minor version.
+const FIRST: u32 = SUPPORTED[0];
+
+impl Versions {
+    /// Whether the set holds `minor`.
+    pub(super) const fn has(self, minor: Minor) -> bool {
+        let minor = minor.get();
+        minor >= FIRST && minor < FIRST + 16 && self.0 & (1 << (minor - FIRST)) != 0
+    }
+}
+
+/// Every supported version (for the generated table).
+const ALL: Versions = v(FIRST, SUPPORTED[SUPPORTED.len() - 1]);
+
+/// No version (for the generated table).
+const NONE: Versions = Versions(0);
+
+/// The versions `first..=last` (for the generated table).
+const fn v(first: u32, last: u32) -> Versions {
+    let mut bits = 0;
+    let mut minor = first;
+    while minor <= last {
+        bits |= 1 << (minor - FIRST);
+        minor += 1;
+    }
+    Versions(bits)
+}
+
+/// The versions listed (for the generated table).
+const fn vs(list: &[u32]) -> Versions {
+    let mut bits = 0;
+    let mut i = 0;
+    while i < list.len() {
+        bits |= 1 << (list[i] - FIRST);
+        i += 1;
+    }
+    Versions(bits)
+}
+
+/// One field of a Go struct, by JSON name (inline embedded structs' fields included), in the
+/// versions it holds for.
 #[derive(Debug)]
 pub(super) struct GoField {
+    /// The versions whose Go struct has this field with these facts.
+    pub versions: Versions,
     /// The JSON name.
     pub name: &'static str,
     /// Whether controller-gen lists it in `required`.
@@ -78,33 +130,43 @@ pub(super) struct GoField {
     pub breaks: &'static str,
 }
 
-/// One Go struct, by Kubernetes definition name.
+/// One Go struct, by Kubernetes definition name, in every version that has it.
 #[derive(Debug)]
 pub(super) struct GoType {
     /// The definition name (`io.k8s.api.core.v1.LocalObjectReference`).
     pub name: &'static str,
-    /// `x-kubernetes-map-type: atomic` on the struct (its own `+structType=atomic`, or an inline
-    /// embedded struct's).
-    pub atomic: bool,
-    /// Every field.
+    /// The versions that have it.
+    pub versions: Versions,
+    /// The versions where it is `x-kubernetes-map-type: atomic` (its own
+    /// `+structType=atomic`, or an inline embedded struct's).
+    pub atomic: Versions,
+    /// Where controller-gen breaks the lines of the type's description (see [`rewrap`]), and
+    /// in which versions; none when k8s-openapi's text is controller-gen's.
+    pub breaks: &'static [(Versions, &'static str)],
+    /// Every field, in every version.
     pub fields: &'static [GoField],
-    /// Where controller-gen breaks the lines of the type's description (see [`rewrap`]).
-    pub breaks: &'static str,
 }
 
-/// A field (for the generated tables).
-const fn f(name: &'static str, required: bool, facts: &'static [Fact]) -> GoField {
-    fb(name, required, facts, "")
+/// A field (for the generated table).
+const fn f(
+    versions: Versions,
+    name: &'static str,
+    required: bool,
+    facts: &'static [Fact],
+) -> GoField {
+    fb(versions, name, required, facts, "")
 }
 
-/// A field whose description controller-gen breaks differently (for the generated tables).
+/// A field whose description controller-gen breaks differently (for the generated table).
 const fn fb(
+    versions: Versions,
     name: &'static str,
     required: bool,
     facts: &'static [Fact],
     breaks: &'static str,
 ) -> GoField {
     GoField {
+        versions,
         name,
         required,
         facts,
@@ -112,137 +174,109 @@ const fn fb(
     }
 }
 
-/// A type (for the generated tables).
-const fn t(name: &'static str, atomic: bool, fields: &'static [GoField]) -> GoType {
-    tb(name, atomic, "", fields)
+/// A type (for the generated table).
+const fn t(
+    name: &'static str,
+    versions: Versions,
+    atomic: Versions,
+    fields: &'static [GoField],
+) -> GoType {
+    tb(name, versions, atomic, &[], fields)
 }
 
-/// A type whose description controller-gen breaks differently (for the generated tables).
+/// A type whose description controller-gen breaks differently (for the generated table).
 const fn tb(
     name: &'static str,
-    atomic: bool,
-    breaks: &'static str,
+    versions: Versions,
+    atomic: Versions,
+    breaks: &'static [(Versions, &'static str)],
     fields: &'static [GoField],
 ) -> GoType {
     GoType {
         name,
+        versions,
         atomic,
-        fields,
         breaks,
+        fields,
     }
 }
 
-/// Required (for the generated tables).
+/// Required (for the generated table).
 const R: bool = true;
-/// Optional (for the generated tables).
+/// Optional (for the generated table).
 const O: bool = false;
 
-/// One Kubernetes version's table module, from its generated file.
-macro_rules! table {
-    ($module:ident, $file:literal) => {
-        mod $module {
-            use super::Fact::*;
-            use super::{GoType, O, R, f, fb, t, tb};
-            include!($file);
-        }
-    };
-}
-table!(v1_33, "go_v1_33.rs");
-table!(v1_34, "go_v1_34.rs");
-table!(v1_35, "go_v1_35.rs");
-table!(v1_36, "go_v1_36.rs");
-table!(v1_37, "go_v1_37.rs");
-
-/// The Kubernetes minor versions with tables: k8s-openapi 0.29's `v1_33` to `v1_37`.
-pub const SUPPORTED: &[u32] = &[33, 34, 35, 36, 37];
-
-/// The table of a Kubernetes minor version.
-pub(super) fn table(minor: u32) -> Option<&'static [GoType]> {
-    Some(match minor {
-        33 => v1_33::TYPES,
-        34 => v1_34::TYPES,
-        35 => v1_35::TYPES,
-        36 => v1_36::TYPES,
-        37 => v1_37::TYPES,
-        _ => return None,
-    })
+mod table {
+    use super::Fact::*;
+    use super::{ALL, GoType, NONE, O, R, f, fb, t, tb, v, vs};
+    include!("go_table.rs");
 }
 
-/// The Kubernetes minor version k8s-openapi is compiled for (its `v1_xx` feature).
-#[allow(unreachable_code, reason = "exactly one version gate expands")]
-pub fn compiled_minor() -> u32 {
-    k8s_openapi::k8s_if_1_33! { return 33; }
-    k8s_openapi::k8s_if_1_34! { return 34; }
-    k8s_openapi::k8s_if_1_35! { return 35; }
-    k8s_openapi::k8s_if_1_36! { return 36; }
-    k8s_openapi::k8s_if_1_37! { return 37; }
-    0
+pub(crate) use table::SUPPORTED;
+
+/// One Go struct as one Kubernetes version has it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct GoView {
+    /// The struct in every version.
+    pub go: &'static GoType,
+    /// The version.
+    pub minor: Minor,
 }
 
-/// The version [`select`] chose, if any.
-static SELECTED: OnceLock<u32> = OnceLock::new();
-
-/// Chooses the Kubernetes minor version whose tables apply (gen-cli: the version the user's
-/// crate resolved), once per process and before any schema is built; by default the compiled
-/// one. An unsupported version is an error naming the supported ones.
-pub fn select(minor: u32) -> Result<(), String> {
-    if table(minor).is_none() {
-        let names: Vec<String> = SUPPORTED.iter().map(|m| format!("v1_{m}")).collect();
-        return Err(format!(
-            "kubegen has no tables for Kubernetes 1.{minor} (k8s-openapi feature `v1_{minor}`); \
-             supported: {}",
-            names.join(", ")
-        ));
+impl GoView {
+    /// `x-kubernetes-map-type: atomic` on the struct.
+    pub fn atomic(self) -> bool {
+        self.go.atomic.has(self.minor)
     }
-    let chosen = *SELECTED.get_or_init(|| minor);
-    if chosen == minor {
-        Ok(())
-    } else {
-        Err(format!(
-            "Kubernetes 1.{chosen} is already selected; one process serves one version (1.{minor} asked)"
-        ))
+
+    /// Where controller-gen breaks the lines of the type's description.
+    pub fn breaks(self) -> &'static str {
+        self.go
+            .breaks
+            .iter()
+            .find(|(versions, _)| versions.has(self.minor))
+            .map_or("", |(_, breaks)| breaks)
+    }
+
+    /// The struct's fields in this version.
+    pub fn fields(self) -> impl Iterator<Item = &'static GoField> {
+        self.go
+            .fields
+            .iter()
+            .filter(move |field| field.versions.has(self.minor))
     }
 }
 
-/// The Kubernetes minor version whose tables apply.
-pub fn selected() -> u32 {
-    SELECTED.get().copied().unwrap_or_else(compiled_minor)
-}
-
-/// The selected Kubernetes version's tables.
-pub(super) fn types() -> &'static [GoType] {
-    table(selected()).unwrap_or_default()
-}
-
-/// The Go facts of a definition, if the tables have it.
-pub(super) fn lookup(name: &str) -> Option<&'static GoType> {
+/// The Go facts of a definition in Kubernetes 1.`minor`, if the table has it.
+pub(super) fn lookup(minor: Minor, name: &str) -> Option<GoView> {
     static BY_NAME: OnceLock<HashMap<&'static str, &'static GoType>> = OnceLock::new();
-    BY_NAME
-        .get_or_init(|| types().iter().map(|t| (t.name, t)).collect())
+    let go = BY_NAME
+        .get_or_init(|| table::TYPES.iter().map(|t| (t.name, t)).collect())
         .get(name)
-        .copied()
+        .copied()?;
+    go.versions.has(minor).then_some(GoView { go, minor })
 }
 
-/// Merges the Go facts of the definition `name` into its converted schema.
-pub(super) fn apply(name: &str, schema: &mut Schema) {
-    let Some(go) = lookup(name) else {
+/// Merges the Go facts of the definition `name` in Kubernetes 1.`minor` into its converted
+/// schema.
+pub(super) fn apply(minor: Minor, name: &str, schema: &mut Schema) {
+    let Some(go) = lookup(minor, name) else {
         return;
     };
-    if go.atomic && schema.type_str() == "object" {
+    if go.atomic() && schema.type_str() == "object" {
         schema.x_map_type = Some("atomic".to_string());
     }
-    rewrap_description(&mut schema.description, go.breaks);
+    rewrap_description(&mut schema.description, go.breaks());
     if schema.properties.is_empty() {
         return;
     }
     schema.required = go
-        .fields
-        .iter()
+        .fields()
         .filter(|field| field.required && schema.properties.contains_key(field.name))
         .map(|field| field.name.to_string())
         .collect();
     schema.required.sort();
-    for field in go.fields {
+    for field in go.fields() {
         if let Some(node) = schema.properties.get_mut(field.name) {
             for fact in field.facts {
                 put(node, *fact);

@@ -21,10 +21,12 @@
 //! k8s-openapi's own `k8s_if_ge_1_xx!` / `k8s_if_le_1_xx!` / `k8s_if_1_xx!` macros, so a type
 //! exists here exactly when it exists in the enabled version: a user on 1.33 gets
 //! `resource::v1alpha3` (gone in 1.37), and does not get 1.37's new types. A type's schema is
-//! always the enabled version's.
+//! the enabled version's, unless the [`Kubernetes`](crate::known::Kubernetes) value it is built
+//! for names another version with that version's schemas ([`selected`]).
 
 mod convert;
 mod go_facts;
+mod minor;
 mod selected;
 #[cfg(feature = "parse")]
 mod sources;
@@ -34,14 +36,13 @@ mod topology;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-pub use go_facts::{
-    SUPPORTED as SUPPORTED_KUBERNETES, compiled_minor as compiled_kubernetes,
-    select as select_kubernetes, selected as selected_kubernetes,
-};
-pub use selected::{Definitions as KubernetesDefinitions, set as set_kubernetes_definitions};
+pub use minor::Minor;
+pub use selected::Definitions as KubernetesDefinitions;
+pub(crate) use selected::Selected;
 #[cfg(feature = "parse")]
 pub use sources::read as read_kubernetes_sources;
 
+use crate::known::Kubernetes;
 use crate::model::{Known, Schema, Shape};
 
 /// Expands `$body` (items or statements) under k8s-openapi's version gates, outermost first:
@@ -121,7 +122,7 @@ impl super::KubeSchema for k8s_openapi::ByteString {
 }
 
 /// The schema of `k8s_openapi::ByteString`, as the Kubernetes OpenAPI writes `[]byte` fields.
-fn byte_string(_: &str) -> Schema {
+fn byte_string(_: &'static str) -> Schema {
     Schema::formatted("string", "byte")
 }
 
@@ -130,28 +131,35 @@ fn hand_written() -> Vec<Shape> {
     vec![<k8s_openapi::ByteString as super::KubeSchema>::shape()]
 }
 
-/// The shape of the k8s-openapi type at a canonical path (see [`canonical`]); `None` for any
-/// other path, including types the enabled Kubernetes version (or the selected one, see
-/// [`selected`]) does not have.
-pub(super) fn lookup(path: &str) -> Option<Shape> {
+/// The shape of the k8s-openapi type at a canonical path (see [`canonical`]) in the version
+/// `kubernetes` names; `None` for any other path, including types that version does not have.
+pub(super) fn lookup(path: &str, kubernetes: &Kubernetes) -> Option<Shape> {
     static TABLE: OnceLock<HashMap<&'static str, Known>> = OnceLock::new();
     if !path.starts_with("k8s_openapi::") {
         return None;
     }
-    if selected::active() {
-        return selected::lookup(path)
-            .or_else(|| {
-                hand_written().into_iter().find_map(|shape| match shape {
-                    Shape::Known(known) if known.name == path => Some(known),
-                    _ => None,
-                })
-            })
-            .map(Shape::Known);
-    }
-    TABLE
-        .get_or_init(types::table)
-        .get(path)
-        .map(|known| Shape::Known(*known))
+    let table = TABLE.get_or_init(types::table);
+    let known = match kubernetes.selected() {
+        // The selected version's types, built from its schemas.
+        Some(selected) => match selected.name(path) {
+            Some(name) => Known {
+                name,
+                build: selected::build,
+            },
+            None => hand_written().into_iter().find_map(|shape| match shape {
+                Shape::Known(known) if known.name == path => Some(known),
+                _ => None,
+            })?,
+        },
+        None => *table.get(path)?,
+    };
+    Some(Shape::Known(known))
+}
+
+/// Whether controller-gen replaces the Kubernetes definition `name` (`Quantity`, `Time`, …) by
+/// a schema of its own wherever it appears: such definitions get no Go facts.
+pub fn overridden_by_controller_gen(name: &str) -> bool {
+    convert::overridden(name).is_some()
 }
 
 /// The k8s-openapi path of a kube re-export of a k8s-openapi type (kube 5.0: `kube::api::`
@@ -191,11 +199,5 @@ pub(super) fn canonical(path: &str) -> Option<&'static str> {
     })
 }
 
-#[cfg(test)]
-mod generate;
-#[cfg(all(test, feature = "parse"))]
-mod go_generate;
-#[cfg(test)]
-mod go_source;
 #[cfg(test)]
 mod tests;

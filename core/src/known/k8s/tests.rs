@@ -1,5 +1,3 @@
-use std::collections::BTreeSet;
-
 use k8s_openapi::api::core::v1::{ObjectReference, PodSpec, PodTemplateSpec, ResourceRequirements};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
@@ -8,30 +6,23 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use serde_json::{Value, json};
 
 use super::convert::{QUANTITY_PATTERN, convert, overridden, schema_of};
-use super::generate::{k8s_openapi_sources, scan};
 use super::*;
-use crate::known::KubeSchema;
+use crate::known::{KubeSchema, Kubernetes};
 use crate::model::Schema;
 
 // ---------------------------------------------------------------------------------------------
 // The generated list
 
-/// The gates work: the table holds exactly the types the enabled version's folder has (the
-/// newest: the dev-dependency enables k8s-openapi's `latest`).
+/// The table holds the enabled version's types (the newest: the dev-dependency enables
+/// k8s-openapi's `latest`); `tools/k8s-facts` checks it against every version's sources.
 #[test]
 fn table_is_the_enabled_versions_types() {
-    let (src, _) = k8s_openapi_sources();
-    let (versions, types) = scan(&src);
-    let enabled = *versions.last().unwrap();
-    let expected: BTreeSet<String> = types
-        .iter()
-        .filter(|(_, present)| present.contains(&enabled))
-        .map(|(path, _)| format!("k8s_openapi::{path}"))
-        .chain(["k8s_openapi::ByteString".to_string()])
-        .collect();
-    let table: BTreeSet<String> = types::table().keys().map(|k| k.to_string()).collect();
-    assert_eq!(table, expected);
+    let table = types::table();
     assert!(table.len() > 700, "only {} types", table.len());
+    assert!(table.contains_key("k8s_openapi::api::core::v1::PodSpec"));
+    assert!(table.contains_key("k8s_openapi::ByteString"));
+    // Gone in 1.37.
+    assert!(!table.contains_key("k8s_openapi::api::certificates::v1alpha1::ClusterTrustBundle"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -48,9 +39,11 @@ fn known_of(shape: Shape) -> Known {
 fn trait_dispatch_and_lookup_agree() {
     let by_trait = known_of(PodSpec::shape());
     assert_eq!(by_trait.name, "k8s_openapi::api::core::v1::PodSpec");
-    let by_path = known_of(lookup("k8s_openapi::api::core::v1::PodSpec").expect("PodSpec"));
+    let compiled = Kubernetes::compiled();
+    let by_path =
+        known_of(lookup("k8s_openapi::api::core::v1::PodSpec", &compiled).expect("PodSpec"));
     assert_eq!(by_trait.name, by_path.name);
-    assert_eq!(by_trait.schema(), by_path.schema());
+    assert_eq!(compiled.schema(&by_trait), compiled.schema(&by_path));
 
     // Every entry's key is its name, and the public lookup goes through canonical paths.
     for (path, known) in types::table() {
@@ -61,12 +54,12 @@ fn trait_dispatch_and_lookup_agree() {
         via_kube,
         "k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta"
     );
-    let shape = crate::known::lookup(&via_kube, Vec::new())
+    let shape = crate::known::lookup(&via_kube, Vec::new(), &compiled)
         .expect("known")
         .expect("ok");
     assert_eq!(shape, ObjectMeta::shape());
-    assert!(lookup("k8s_openapi::api::core::v1::NoSuchType").is_none());
-    assert!(lookup("std::string::String").is_none());
+    assert!(lookup("k8s_openapi::api::core::v1::NoSuchType", &compiled).is_none());
+    assert!(lookup("std::string::String", &compiled).is_none());
 }
 
 #[test]
@@ -96,7 +89,7 @@ fn kube_reexports_canonicalize_to_k8s_openapi() {
         ),
     ] {
         assert_eq!(crate::known::canonical(alias), real, "{alias}");
-        assert!(lookup(&real).is_some(), "{real}");
+        assert!(lookup(&real, &Kubernetes::compiled()).is_some(), "{real}");
     }
     // Not re-exports: kube's own Duration, and `kube::api::Scale` (kube-client's `api`
     // re-exports only ScaleSpec and ScaleStatus).
@@ -350,8 +343,8 @@ fn pod_template_spec_is_structural_with_embedded_metadata() {
 #[test]
 fn conversion_is_deterministic_and_cached() {
     let generate = convert::generate::<PodTemplateSpec>;
-    let first = serde_json::to_string(&convert(generate).schema).unwrap();
-    let second = serde_json::to_string(&convert(generate).schema).unwrap();
+    let first = serde_json::to_string(&convert(generate, Minor::compiled()).schema).unwrap();
+    let second = serde_json::to_string(&convert(generate, Minor::compiled()).schema).unwrap();
     assert_eq!(first, second);
     assert_eq!(
         serde_json::to_string(&schema_of::<PodTemplateSpec>()).unwrap(),
@@ -425,7 +418,7 @@ impl schemars::JsonSchema for Synthetic {
 
 #[test]
 fn conversion_rules() {
-    let converted = convert(convert::generate::<Synthetic>);
+    let converted = convert(convert::generate::<Synthetic>, Minor::compiled());
     assert_eq!(
         json_of(&converted.schema),
         json!({
@@ -467,7 +460,7 @@ fn every_type_converts_to_a_structural_schema() {
     assert_eq!(generators.len() + 1, types::table().len());
     let mut failures = Vec::new();
     for (name, generate) in generators {
-        let converted = convert(generate);
+        let converted = convert(generate, Minor::compiled());
         if !converted.dropped.is_empty() {
             failures.push(format!("{name}: dropped {:?}", converted.dropped));
         }
@@ -654,7 +647,7 @@ fn converted_definitions() -> &'static std::collections::HashMap<String, Schema>
                     .and_then(|r| r.strip_prefix("#/components/schemas/"))
                     .unwrap_or_else(|| panic!("{path}: not a reference"))
                     .to_string();
-                (name, convert(generate).schema)
+                (name, convert(generate, Minor::compiled()).schema)
             })
             .collect()
     })
@@ -878,33 +871,23 @@ fn every_topology_is_valid_for_a_crd() {
 }
 
 /// The hand-written tables still apply: each correction's property has, in every version of
-/// the sources that has it, exactly the strategy the correction replaces (so a k8s-openapi that
-/// fixes its generator makes this fail: remove the entry), and the corrected topology is what
-/// the enabled version writes.
+/// the generated `deep_merge.rs` (which `tools/k8s-facts` checks against the sources) that has
+/// it, exactly the strategy the correction replaces (so a k8s-openapi that fixes its generator
+/// makes this fail: remove the entry), and the corrected topology is what the enabled version
+/// writes.
 #[test]
 fn corrections_match_the_sources() {
-    use super::generate::{Strategy, k8s_openapi_sources, sources, topology_by_version};
     use super::topology::{ATOMIC_STRUCTS, CORRECTIONS, GRANULAR_STRUCT_PROPERTIES, KEY_DEFAULTS};
-    let (src, _) = k8s_openapi_sources();
-    let sources = sources(&src);
-    let all = topology_by_version(&sources);
-    let strategy = |t: topology::Topology| match t {
-        topology::Topology::Atomic => Strategy::Atomic,
-        topology::Topology::Set => Strategy::Set,
-        topology::Topology::MapAtomic => Strategy::MapAtomic,
-        topology::Topology::Map(keys) => {
-            Strategy::Map(keys.iter().map(|k| k.to_string()).collect())
-        }
-    };
+    let all = super::deep_merge::every_version();
     for correction in CORRECTIONS {
-        let found: Vec<(&Strategy, &BTreeSet<u32>)> = all
+        let found: Vec<topology::Topology> = all
             .iter()
-            .filter(|((d, p, _), _)| d == correction.definition && p == correction.property)
-            .map(|((_, _, s), versions)| (s, versions))
+            .filter(|(d, p, _)| *d == correction.definition && *p == correction.property)
+            .map(|(_, _, t)| *t)
             .collect();
-        let expected = strategy(correction.deep_merge);
+        let expected = correction.deep_merge;
         assert!(
-            !found.is_empty() && found.iter().all(|(s, _)| **s == expected),
+            !found.is_empty() && found.iter().all(|t| *t == expected),
             "{}.{}: the sources say {found:?}, the correction expects {expected:?}",
             correction.definition,
             correction.property
@@ -929,16 +912,8 @@ fn corrections_match_the_sources() {
         }
     }
 
-    // Every named definition exists in some version, and is a struct.
-    let mut definitions = BTreeSet::new();
-    for types in sources.values() {
-        for source in types {
-            let marker = "fn schema_name() -> std::borrow::Cow<'static, str> {\n        \"";
-            let at = source.text.find(marker).expect("schema_name") + marker.len();
-            let len = source.text[at..].find('"').expect("name");
-            definitions.insert(source.text[at..at + len].to_string());
-        }
-    }
+    // Every named definition exists in some version (of the Go facts, which have every
+    // `k8s.io/api` and `k8s.io/apimachinery` struct of each), and is a struct.
     let named = ATOMIC_STRUCTS
         .iter()
         .copied()
@@ -946,7 +921,7 @@ fn corrections_match_the_sources() {
         .chain(KEY_DEFAULTS.iter().map(|(d, _, _)| *d));
     for definition in named {
         assert!(
-            definitions.contains(definition),
+            Minor::supported().any(|m| go_facts::lookup(m, definition).is_some()),
             "{definition} is in no version"
         );
     }
@@ -1023,7 +998,10 @@ fn byte_string_is_a_base64_string() {
         json_of(&known.schema()),
         json!({"type": "string", "format": "byte"})
     );
-    assert_eq!(lookup("k8s_openapi::ByteString"), Some(shape));
+    assert_eq!(
+        lookup("k8s_openapi::ByteString", &Kubernetes::compiled()),
+        Some(shape)
+    );
     // The same as the fields k8s-openapi writes for `ByteString` values.
     let secret = json_of(&schema_of::<k8s_openapi::api::core::v1::Secret>());
     assert_eq!(
@@ -1168,4 +1146,88 @@ fn list_problems(node: &Schema) -> Vec<String> {
         .iter()
         .map(ToString::to_string)
         .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Go facts
+
+fn minor(minor: u32) -> Minor {
+    Minor::new(minor).expect("a supported version")
+}
+
+#[test]
+fn condition_and_local_object_reference_facts() {
+    let condition =
+        go_facts::lookup(minor(37), "io.k8s.apimachinery.pkg.apis.meta.v1.Condition").unwrap();
+    let field = |name: &str| condition.fields().find(|f| f.name == name).unwrap();
+    assert!(
+        field("type")
+            .facts
+            .contains(&go_facts::Fact::MaxLength(316))
+    );
+    assert!(
+        field("status")
+            .facts
+            .contains(&go_facts::Fact::Enum(r#"["True","False","Unknown"]"#))
+    );
+    assert!(!field("observedGeneration").required);
+    let reference = go_facts::lookup(minor(33), "io.k8s.api.core.v1.LocalObjectReference").unwrap();
+    assert!(reference.atomic());
+    let name = reference.fields().next().unwrap();
+    assert_eq!(name.facts, [go_facts::Fact::Default(r#""""#)]);
+    assert!(!name.required);
+}
+
+/// The offsets the generator computes for these two texts (its own test checks them).
+#[test]
+fn descriptions_keep_controller_gens_line_breaks() {
+    let go = "Name of the referent.\nThis field is effectively\n\nMore info:  see";
+    let openapi = "Name of the referent. This field is effectively\n\nMore info: see";
+    let offsets = "11|4n,4nn,2ss";
+    assert_eq!(go_facts::rewrap(openapi, offsets).as_deref(), Some(go));
+    assert_eq!(go_facts::rewrap("Name of", offsets), None);
+    assert_eq!(go_facts::rewrap(openapi, ""), None);
+}
+
+#[test]
+fn an_unsupported_version_is_an_error_naming_the_supported_ones() {
+    let error = Minor::new(32).unwrap_err();
+    assert!(
+        error.contains("1.32") && error.contains("supported: v1_33, v1_34, v1_35, v1_36, v1_37"),
+        "{error}"
+    );
+    assert_eq!(Minor::compiled(), minor(37));
+    assert_eq!(Minor::compiled().to_string(), "1.37");
+    let supported: Vec<u32> = Minor::supported().map(Minor::get).collect();
+    assert_eq!(supported, [33, 34, 35, 36, 37]);
+}
+
+#[test]
+fn each_version_has_its_own_facts() {
+    let fields = |m: u32, definition: &str| -> Vec<&str> {
+        let go = go_facts::lookup(minor(m), definition).expect(definition);
+        go.fields().map(|f| f.name).collect()
+    };
+    let pod_spec = "io.k8s.api.core.v1.PodSpec";
+    assert!(fields(37, pod_spec).contains(&"evictionResponders"));
+    assert!(!fields(36, pod_spec).contains(&"evictionResponders"));
+    assert!(fields(33, pod_spec).contains(&"containers"));
+    // One entry per version where the facts differ: the type's own description breaks.
+    let rules = "io.k8s.api.autoscaling.v2.HPAScalingRules";
+    let breaks = |m: u32| go_facts::lookup(minor(m), rules).unwrap().breaks();
+    assert!(breaks(33).starts_with("98|"), "{}", breaks(33));
+    assert!(breaks(36).starts_with("100|"), "{}", breaks(36));
+    assert!(breaks(37).starts_with("86|"), "{}", breaks(37));
+    // A field's facts that change: required up to 1.36, optional in 1.37.
+    let condition = "io.k8s.api.apps.v1.DeploymentCondition";
+    let required = |m: u32| -> Vec<&str> {
+        let go = go_facts::lookup(minor(m), condition).unwrap();
+        go.fields().filter(|f| f.required).map(|f| f.name).collect()
+    };
+    assert_eq!(required(36), ["status", "type"]);
+    assert_eq!(required(37), Vec::<&str>::new());
+    // A type only some versions have.
+    let bundle = "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle";
+    assert!(go_facts::lookup(minor(36), bundle).is_some());
+    assert!(go_facts::lookup(minor(37), bundle).is_none());
 }

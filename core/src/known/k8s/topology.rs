@@ -98,6 +98,15 @@ macro_rules! k8s_topology {
             })*
             entries
         }
+
+        /// Every entry of every Kubernetes version (the gates ignored), for tests that check
+        /// the hand-written corrections against all versions.
+        #[cfg(test)]
+        pub(super) fn every_version() -> Vec<(&'static str, &'static str, crate::known::k8s::topology::Topology)> {
+            vec![$($($(
+                ($definition, $property, k8s_topology!(@kind $kind $([$($key),*])?)),
+            )*)*)*]
+        }
     };
 }
 

@@ -1,6 +1,6 @@
-// @generated from k8s-openapi 0.29.0's sources by `type_list_is_fresh` in `generate.rs`;
-// do not edit. Regenerate with
-// `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s type_list_is_fresh`.
+// @generated from k8s-openapi 0.29.0's sources by `type_list_is_fresh` in
+// `tools/k8s-facts`; do not edit. Regenerate with
+// `KUBEGEN_BLESS=1 cargo test -p k8s-facts type_list_is_fresh`.
 //
 // Every public non-generic type with a `schemars::JsonSchema` impl (855 types), by path
 // from the crate root, grouped by the Kubernetes versions that have it.

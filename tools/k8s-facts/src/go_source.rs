@@ -12,7 +12,7 @@ use std::process::Command;
 
 /// One struct field.
 #[derive(Clone, Debug)]
-pub(super) struct GoField {
+pub(crate) struct GoField {
     /// The Go type as written (`*metav1.Time`, `[]Container`).
     pub ty: String,
     /// The JSON name; empty for an inline (embedded or `,inline`) field.
@@ -27,7 +27,7 @@ pub(super) struct GoField {
 
 /// One struct type.
 #[derive(Clone, Debug)]
-pub(super) struct GoStruct {
+pub(crate) struct GoStruct {
     /// Its fields, in source order (`json:"-"` fields left out).
     pub fields: Vec<GoField>,
     /// The type's marker lines (without `+`).
@@ -41,11 +41,11 @@ pub(super) struct GoStruct {
 }
 
 /// Every struct of one repository at one tag, by (import path, type name).
-pub(super) type Structs = BTreeMap<(String, String), GoStruct>;
+pub(crate) type Structs = BTreeMap<(String, String), GoStruct>;
 
 /// Reads every struct of the Go packages of a git directory at `tag`, `module` being the
 /// repository's import path (`k8s.io/api`).
-pub(super) fn read_repo(git_dir: &Path, tag: &str, module: &str, into: &mut Structs) {
+pub(crate) fn read_repo(git_dir: &Path, tag: &str, module: &str, into: &mut Structs) {
     let files = git(git_dir, &["ls-tree", "-r", "--name-only", tag]);
     for file in files.lines() {
         let Some((dir, name)) = file.rsplit_once('/') else {
@@ -68,7 +68,7 @@ pub(super) fn read_repo(git_dir: &Path, tag: &str, module: &str, into: &mut Stru
 }
 
 /// The commit a tag or branch names (its first 12 hex digits).
-pub(super) fn commit(git_dir: &Path, tag: &str) -> String {
+pub(crate) fn commit(git_dir: &Path, tag: &str) -> String {
     let full = git(git_dir, &["rev-parse", &format!("{tag}^{{commit}}")]);
     full.trim().chars().take(12).collect()
 }
@@ -150,7 +150,7 @@ impl Comments {
 }
 
 /// The structs of one file.
-pub(super) fn parse_file(text: &str) -> Vec<(String, GoStruct)> {
+pub(crate) fn parse_file(text: &str) -> Vec<(String, GoStruct)> {
     let imports = imports(text);
     let mut structs = Vec::new();
     let mut comments = Comments::default();

@@ -1,56 +1,27 @@
-//! The generators of `types.rs` (the type list) and `deep_merge.rs` (the topology k8s-openapi's
-//! `DeepMerge` impls encode), from the k8s-openapi sources this crate builds against, and the
-//! tests that fail when a committed copy is stale (`KUBEGEN_BLESS=1` rewrites it).
+//! The generators of kubegen-core's `types.rs` (the type list) and `deep_merge.rs` (the
+//! topology k8s-openapi's `DeepMerge` impls encode), from the k8s-openapi sources the workspace
+//! builds against, and the tests that fail when a committed copy is stale (`KUBEGEN_BLESS=1`
+//! rewrites it).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
-use serde_json::Value;
+use crate::k8s_openapi::sources as k8s_openapi_sources;
 
 /// The committed type list.
-const TYPES_RS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/known/k8s/types.rs");
+const TYPES_RS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../core/src/known/k8s/types.rs"
+);
 
 /// The committed topology.
-const DEEP_MERGE_RS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/known/k8s/deep_merge.rs");
-
-/// The k8s-openapi sources this crate builds against: its `src` folder and version, from
-/// `cargo metadata`.
-pub(super) fn k8s_openapi_sources() -> (PathBuf, String) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let output = Command::new(cargo)
-        .args(["metadata", "--format-version", "1"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("cannot run `cargo metadata`");
-    assert!(
-        output.status.success(),
-        "`cargo metadata` failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let metadata: Value = serde_json::from_slice(&output.stdout).expect("`cargo metadata` JSON");
-    let packages: Vec<&Value> = metadata["packages"]
-        .as_array()
-        .expect("`packages` in `cargo metadata`")
-        .iter()
-        .filter(|p| p["name"] == "k8s-openapi")
-        .collect();
-    let [package] = packages.as_slice() else {
-        panic!(
-            "expected one k8s-openapi package in `cargo metadata`, found {}",
-            packages.len()
-        );
-    };
-    let manifest = Path::new(package["manifest_path"].as_str().expect("manifest_path"));
-    let version = package["version"].as_str().expect("version").to_string();
-    (
-        manifest.parent().expect("package folder").join("src"),
-        version,
-    )
-}
+const DEEP_MERGE_RS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../core/src/known/k8s/deep_merge.rs"
+);
 
 /// One type of one Kubernetes version, as its source file tells.
-pub(super) struct TypeSource {
+pub(crate) struct TypeSource {
     /// Its path from the crate root (`api::core::v1::Pod`).
     pub path: String,
     /// The text of its source file.
@@ -59,7 +30,7 @@ pub(super) struct TypeSource {
 
 /// The Kubernetes minor versions of the sources (`v1_33`, ... folders), and for each, every
 /// public non-generic type with a `schemars::JsonSchema` impl.
-pub(super) fn sources(src: &Path) -> BTreeMap<u32, Vec<TypeSource>> {
+pub(crate) fn sources(src: &Path) -> BTreeMap<u32, Vec<TypeSource>> {
     let mut versions = BTreeMap::new();
     for entry in std::fs::read_dir(src).expect("k8s-openapi's src folder") {
         let entry = entry.expect("folder entry");
@@ -77,7 +48,7 @@ pub(super) fn sources(src: &Path) -> BTreeMap<u32, Vec<TypeSource>> {
 }
 
 /// Every type by path, with the Kubernetes minor versions that have it; and all the versions.
-pub(super) fn scan(src: &Path) -> (BTreeSet<u32>, BTreeMap<String, BTreeSet<u32>>) {
+pub(crate) fn scan(src: &Path) -> (BTreeSet<u32>, BTreeMap<String, BTreeSet<u32>>) {
     let sources = sources(src);
     let mut types = BTreeMap::new();
     for (minor, found) in &sources {
@@ -204,16 +175,16 @@ fn span(first: u32, last: u32) -> String {
 }
 
 /// The text of `types.rs` for these sources.
-pub(super) fn render_types(
+pub(crate) fn render_types(
     version: &str,
     versions: &BTreeSet<u32>,
     types: &BTreeMap<String, BTreeSet<u32>>,
 ) -> String {
     let groups = by_range("type", types.iter().map(|(path, v)| (path.as_str(), v)));
     let mut out = format!(
-        "// @generated from k8s-openapi {version}'s sources by `type_list_is_fresh` in `generate.rs`;\n\
-         // do not edit. Regenerate with\n\
-         // `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s type_list_is_fresh`.\n\
+        "// @generated from k8s-openapi {version}'s sources by `type_list_is_fresh` in\n\
+         // `tools/k8s-facts`; do not edit. Regenerate with\n\
+         // `KUBEGEN_BLESS=1 cargo test -p k8s-facts type_list_is_fresh`.\n\
          //\n\
          // Every public non-generic type with a `schemars::JsonSchema` impl ({} types), by path\n\
          // from the crate root, grouped by the Kubernetes versions that have it.\n\
@@ -238,6 +209,27 @@ pub(super) fn render_types(
     }
     out.push_str("}\n");
     out
+}
+
+/// The gates work: kubegen-core resolves exactly the types of the enabled version's folder
+/// (the newest: this crate enables k8s-openapi's `latest`).
+#[test]
+fn the_engine_has_the_enabled_versions_types() {
+    use kubegen_core::known::{Kubernetes, Minor, lookup};
+    let (src, _) = k8s_openapi_sources();
+    let (_, types) = scan(&src);
+    let enabled = Minor::compiled().get();
+    let compiled = Kubernetes::compiled();
+    let wrong: Vec<String> = types
+        .iter()
+        .filter(|(path, present)| {
+            let known = lookup(&format!("k8s_openapi::{path}"), Vec::new(), &compiled).is_some();
+            known != present.contains(&enabled)
+        })
+        .map(|(path, present)| format!("{path} ({present:?})"))
+        .collect();
+    assert!(wrong.is_empty(), "resolved unlike the sources: {wrong:?}");
+    assert!(types.len() > 700, "only {} types", types.len());
 }
 
 #[test]
@@ -271,8 +263,7 @@ fn bless_or_compare(file: &str, expected: &str, version: &str, src: &Path, test:
         .to_string();
     panic!(
         "{file} is stale: it does not match k8s-openapi {version} at {}.\n\
-         Regenerate it with `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s \
-         {test}`.\n\n{diff}",
+         Regenerate it with `KUBEGEN_BLESS=1 cargo test -p k8s-facts {test}`.\n\n{diff}",
         src.display()
     );
 }
@@ -282,7 +273,7 @@ fn bless_or_compare(file: &str, expected: &str, version: &str, src: &Path, test:
 
 /// A property's merge strategy in a `DeepMerge` impl, other than field-wise and granular.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Strategy {
+pub(crate) enum Strategy {
     /// `merge_strategies::list::atomic`
     Atomic,
     /// `merge_strategies::list::set`
@@ -433,7 +424,7 @@ fn parse(ty: &str, text: &str) -> Parsed {
 }
 
 /// The topology of one version's types: (definition, property) to strategy.
-pub(super) fn topology_of(types: &[TypeSource]) -> BTreeMap<(String, String), Strategy> {
+pub(crate) fn topology_of(types: &[TypeSource]) -> BTreeMap<(String, String), Strategy> {
     let parsed: HashMap<&str, Parsed> = types
         .iter()
         .map(|t| {
@@ -478,16 +469,16 @@ pub(super) fn topology_of(types: &[TypeSource]) -> BTreeMap<(String, String), St
 }
 
 /// The text of `deep_merge.rs` for these sources.
-pub(super) fn render_topology(
+pub(crate) fn render_topology(
     version: &str,
     versions: &BTreeSet<u32>,
     topology: &BTreeMap<(String, String, Strategy), BTreeSet<u32>>,
 ) -> String {
     let groups = by_range("property's topology", topology.iter());
     let mut out = format!(
-        "// @generated from k8s-openapi {version}'s sources by `topology_is_fresh` in `generate.rs`;\n\
-         // do not edit. Regenerate with\n\
-         // `KUBEGEN_BLESS=1 cargo test -p kubegen-core --features k8s topology_is_fresh`.\n\
+        "// @generated from k8s-openapi {version}'s sources by `topology_is_fresh` in\n\
+         // `tools/k8s-facts`; do not edit. Regenerate with\n\
+         // `KUBEGEN_BLESS=1 cargo test -p k8s-facts topology_is_fresh`.\n\
          //\n\
          // The merge strategy of every property whose `DeepMerge` impl neither merges it field by\n\
          // field nor as a granular map ({} entries), by Kubernetes definition and JSON name,\n\
@@ -533,7 +524,7 @@ pub(super) fn render_topology(
 
 /// Every version's topology, by (definition, property, strategy), with the versions that have
 /// it.
-pub(super) fn topology_by_version(
+pub(crate) fn topology_by_version(
     sources: &BTreeMap<u32, Vec<TypeSource>>,
 ) -> BTreeMap<(String, String, Strategy), BTreeSet<u32>> {
     let mut all = BTreeMap::new();
