@@ -2,7 +2,7 @@
 //! node typed (unless int-or-string or keeping unknown fields), logical junctors holding only
 //! value validations of fields specified outside them, no `properties` beside
 //! `additionalProperties`, sound `x-kubernetes-*` extensions (list types are judged where they are
-//! declared, by [`lists`](crate::schema::lists)).
+//! declared, by [`lists`](super::lists)).
 
 use crate::model::Schema;
 

@@ -1,5 +1,5 @@
 //! What the compiler can know about a type's JSON form: an associated const of
-//! [`KubeSchema`](super::KubeSchema), so the derive can check, at compile time, keys whose
+//! [`KubeSchema`](crate::known::KubeSchema), so the derive can check, at compile time, keys whose
 //! meaning depends on another type (a list's item fields for `list_map_keys`, a newtype's JSON
 //! type for `min_length`). The checks are `const fn`s; a failure is a spanned compile error.
 
