@@ -9,8 +9,11 @@
 
 /// True when yaml.v2 must quote `s`: as a plain scalar it would resolve to a bool, null,
 /// number or timestamp, or it is a base-60 float such as `1:20`.
+///
+/// One departure from yaml.v2: `<<` is quoted. yaml.v2 writes it plain, and then reads it
+/// back as a merge key (a map key `<<` makes the file unreadable), as other parsers do.
 pub(crate) fn needs_quotes(s: &str) -> bool {
-    resolves_to_non_string(s) || is_base60_float(s)
+    s == "<<" || resolves_to_non_string(s) || is_base60_float(s)
 }
 
 /// yaml.v2 `resolve("", s)` returns a tag other than `!!str`.
@@ -63,7 +66,7 @@ enum Hint {
 }
 
 /// The words of yaml.v2's `resolveMap`, reached only when the first byte has a hint (so
-/// `<<`, whose first byte has none, stays a string).
+/// yaml.v2 writes `<<`, whose first byte has none, as a plain string).
 fn is_yaml11_word(s: &str) -> bool {
     matches!(
         s,
@@ -479,6 +482,7 @@ mod tests {
         for s in [
             "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "yes", "Yes", "no",
             "NO", "on", "On", "off", "OFF", "y", "Y", "n", "N", ".nan", ".inf", "-.inf", "+.INF",
+            "<<",
         ] {
             assert!(needs_quotes(s), "{s:?} should need quotes");
         }
@@ -487,7 +491,8 @@ mod tests {
     #[test]
     fn near_words_stay_plain() {
         for s in [
-            "nil", "NUll", "tRue", "yES", "oN", "<<", "none", "Nope", ".NAn", "-", "+", ".", "_",
+            "nil", "NUll", "tRue", "yES", "oN", "<", "<<<", "none", "Nope", ".NAn", "-", "+", ".",
+            "_",
         ] {
             assert!(!needs_quotes(s), "{s:?} should stay plain");
         }

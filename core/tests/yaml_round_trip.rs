@@ -1,0 +1,20 @@
+//! The YAML writer's output reads back as the value written: regression tests for what the
+//! property tests (`no_panic.rs`) and the fuzz target `schema` found.
+
+use kubegen_core::render::to_yaml;
+use serde_json::{Value, json};
+
+fn reads_back(value: Value) -> String {
+    let yaml = to_yaml(&value);
+    let back: Value = serde_saphyr::from_str(&yaml).unwrap_or_else(|e| panic!("{e}\n{yaml}"));
+    assert_eq!(back, value, "{yaml}");
+    yaml
+}
+
+/// yaml.v2 writes the key `<<` plain, which every YAML 1.1 reader (yaml.v2 included) takes as
+/// a merge key: the writer quotes it.
+#[test]
+fn a_merge_key_look_alike_is_quoted() {
+    assert_eq!(reads_back(json!({"<<": null})), "\"<<\": null\n");
+    assert_eq!(reads_back(json!({"a": "<<"})), "a: \"<<\"\n");
+}
