@@ -34,9 +34,12 @@ fn a_missing_equals_sign_in_rbac_is_an_error_at_the_token() {
     );
 }
 
+/// An attribute's parser, its result dropped.
+type Parser = fn(TokenStream) -> darling::Result<()>;
+
 #[test]
 fn every_attribute_reports_a_missing_equals_sign() {
-    let cases: [(&str, fn(TokenStream) -> darling::Result<()>); 3] = [
+    let cases: [(&str, Parser); 3] = [
         ("rbac", |t| rbac::parse(t).map(drop)),
         ("webhook", |t| webhook::parse(t).map(drop)),
         ("webhook_configuration", |t| {

@@ -272,3 +272,100 @@ proptest! {
         yaml_round_trip(&value);
     }
 }
+
+/// CEL calls with too few or too many arguments, macros without their variable, indexes out of
+/// range: every rule, on every node of a schema, is judged without a panic.
+#[test]
+fn cel_rules_at_the_edges_of_their_grammar() {
+    let rules = [
+        "dyn()",
+        "dyn(1, 2)",
+        "int()",
+        "string()",
+        "size()",
+        "has()",
+        "has(self)",
+        "has(self.a.b)",
+        "self.all(x)",
+        "self.all()",
+        "self.exists(x, y)",
+        "self.exists_one()",
+        "self.map()",
+        "self.map(x, x, x, x)",
+        "self.filter(1, true)",
+        "self.b.all(x, y, z)",
+        "self.b.transformList(i, v)",
+        "self.b.transformList(i, v, w, x, y)",
+        "self.c.transformMap(k)",
+        "self.c.transformMapEntry(k, v, {k: v}, 1)",
+        "self.b.sortBy()",
+        "self.b.sortBy(x)",
+        "optional.of()",
+        "optional.none(1)",
+        "self.?a.optMap()",
+        "self.?a.optFlatMap(x)",
+        "self.b[3]",
+        "self.b[-1]",
+        "[1, 2][5]",
+        "{1: 2}[3]",
+        "self.c['x']",
+        "'a'.matches()",
+        "'a'.matches('(')",
+        "'a'.find('[')",
+        "duration()",
+        "duration('x')",
+        "timestamp('x')",
+        "quantity()",
+        "quantity('1Ki').add()",
+        "url()",
+        "ip()",
+        "cidr('x')",
+        "isURL()",
+        "format.named()",
+        "format.named('x').validate()",
+        "self.b.indexOf()",
+        "self.b.join()",
+        "'a'.split()",
+        "lists.range()",
+        "sets.contains()",
+        "math.greatest()",
+        "math.least(1, 2, 3)",
+        "self.a.bitOr()",
+        "strings.quote()",
+        "base64.encode()",
+        "oldSelf",
+        "oldSelf.a",
+        "self.__x__",
+        "self.a < oldSelf",
+        "x",
+        "self.c.all(k, self.c[k] > 0)",
+        "self.b.all(x, x.matches(x))",
+        "1 / 0",
+        "1 % 0",
+        "-9223372036854775808 / -1",
+        "9223372036854775807 + 1",
+        "18446744073709551615u + 1u",
+        "1.0 / 0.0",
+        "'\\u0000'",
+        "self.b.map(x, self.b.map(y, self.b.map(z, z)))",
+        "self.e.f.g.h",
+        "self.a.b()",
+    ];
+    let schema: kubegen_core::schema::Schema = serde_json::from_value(serde_json::json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "integer"},
+            "b": {"type": "array", "items": {"type": "string"}},
+            "c": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "e": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+        },
+    }))
+    .expect("a schema");
+    for rule in rules {
+        let mut with = schema.clone();
+        with.x_validations =
+            vec![serde_json::from_value(serde_json::json!({"rule": rule})).expect("a rule")];
+        let json = serde_json::to_value(&with).expect("a schema serializes");
+        schema_checks(&json);
+    }
+}
