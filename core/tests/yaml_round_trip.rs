@@ -18,3 +18,14 @@ fn a_merge_key_look_alike_is_quoted() {
     assert_eq!(reads_back(json!({"<<": null})), "\"<<\": null\n");
     assert_eq!(reads_back(json!({"a": "<<"})), "a: \"<<\"\n");
 }
+
+/// Found by the fuzz target `schema`: serde-saphyr reads `nO` as `false` (yaml.v2 does not, and
+/// writes it plain as the writer does): the round trip reads booleans as YAML 1.2 does.
+#[test]
+fn yaml_11_words_in_other_cases_stay_plain_strings() {
+    assert_eq!(to_yaml(&json!(["nO", "yES", "oN"])), "- nO\n- yES\n- oN\n");
+    assert_eq!(
+        to_yaml(&json!(["no", "Yes", "ON"])),
+        "- \"no\"\n- \"Yes\"\n- \"ON\"\n"
+    );
+}

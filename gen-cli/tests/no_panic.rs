@@ -63,30 +63,72 @@ fn the_api_crates_generate() {
     }
 }
 
+/// The errors (message, line, column; 0 and 0 without a location) gen-cli's `read` gives on a
+/// crate whose root file is `source`, after checking that `generate` does not panic.
+fn errors_of(name: &str, source: &str) -> Vec<(String, usize, usize)> {
+    let dir = std::env::temp_dir().join(format!("kubegen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let root = dir.join("lib.rs");
+    std::fs::write(&root, source).expect("the source is written");
+    generates_or_locates(&root);
+    let errors = gen_cli::generate::read(&package(&root))
+        .err()
+        .unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    errors
+        .iter()
+        .map(|e| {
+            let (line, column) = e.loc.as_ref().map_or((0, 0), |l| (l.line, l.column));
+            (e.message.clone(), line, column)
+        })
+        .collect()
+}
+
 /// The issue's first finding, through gen-cli: one missing `=` in `#[rbac]` panicked
 /// ("darling::error::Accumulator dropped without being finished").
 #[test]
 fn a_missing_equals_sign_is_an_error_at_its_token() {
-    let dir = std::env::temp_dir().join(format!("kubegen-missing-eq-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let root = dir.join("lib.rs");
-    std::fs::write(
-        &root,
-        "use kubegen::rbac;\n\n#[rbac(groups walk \"apps\", resources = \"deployments\", verbs = \"get\")]\npub fn f() {}\n",
-    )
-    .expect("the source is written");
-    let errors = gen_cli::generate::read(&package(&root))
-        .err()
-        .expect("an error");
-    let found: Vec<(String, usize, usize)> = errors
-        .iter()
-        .map(|e| {
-            let loc = e.loc.clone().expect("a location");
-            (e.message.clone(), loc.line, loc.column)
-        })
-        .collect();
-    assert_eq!(found, [("expected `=` after `groups`".to_string(), 3, 15)]);
-    let _ = std::fs::remove_dir_all(&dir);
+    let source = "use kubegen::rbac;\n\n#[rbac(groups walk \"apps\", resources = \"deployments\", verbs = \"get\")]\npub fn f() {}\n";
+    assert_eq!(
+        errors_of("missing-eq", source),
+        [("expected `=` after `groups`".to_string(), 3, 15)]
+    );
+}
+
+/// Found by the fuzz target `source`: a type whose attributes did not parse (here an invalid
+/// `pattern` in `items(...)`), used by another, panicked ("every derived type is in the
+/// table").
+#[test]
+fn a_type_with_errors_used_by_another_is_reported() {
+    let source = r#"use kubegen::{CustomResource, KubeSchema};
+
+#[derive(CustomResource)]
+#[kube_marker(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    pub hosts: Hosts,
+}
+
+#[derive(KubeSchema)]
+#[kube_marker(items(pattern = "a)"))]
+#[serde(transparent)]
+pub struct Hosts(pub Vec<String>);
+"#;
+    let errors = errors_of("items-pattern", source);
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert_eq!(
+        errors[0],
+        (
+            "this type has errors (reported at its definition)".to_string(),
+            0,
+            0
+        )
+    );
+    assert!(
+        errors[1]
+            .0
+            .starts_with("invalid regular expression in `pattern`")
+    );
+    assert_eq!((errors[1].1, errors[1].2), (10, 31), "{errors:#?}");
 }
 
 fn package(root: &Path) -> gen_cli::workspace::Package {
