@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use support::fixtures::{Copied, copy_all};
 use support::mutate::Edit;
-use support::verdict::generates_or_locates;
+use support::verdict::{generates_or_locates, package};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -129,16 +129,4 @@ pub struct Hosts(pub Vec<String>);
             .starts_with("invalid regular expression in `pattern`")
     );
     assert_eq!((errors[1].1, errors[1].2), (10, 31), "{errors:#?}");
-}
-
-fn package(root: &Path) -> gen_cli::workspace::Package {
-    gen_cli::workspace::Package {
-        name: "input".into(),
-        dir: root.parent().unwrap_or(root).to_path_buf(),
-        targets: vec![("input".into(), root.to_path_buf())],
-        k8s_openapi: false,
-        kubernetes: None,
-        config: Default::default(),
-        diff: None,
-    }
 }

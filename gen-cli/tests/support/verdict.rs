@@ -1,6 +1,5 @@
-//! gen-cli's robustness property on one crate, shared by `no_panic.rs` and the fuzz targets
-//! (`fuzz/`, which include this file): `kubegen manifests` and `kubegen docs`, through the
-//! library, either produce their files or report at least one error with a location.
+//! gen-cli's verdict on one crate, through the library: shared by `verdicts.rs`,
+//! `no_panic.rs` and the fuzz targets (`fuzz/`, which include this file).
 
 #![allow(dead_code)] // each user calls its own part
 
@@ -8,13 +7,13 @@ use std::path::Path;
 
 use gen_cli::cli::Options;
 use gen_cli::config::Layout;
-use gen_cli::generate::{What, generate};
+use gen_cli::generate::{Generated, What, generate};
 use gen_cli::workspace::Package;
+use kubegen_core::model::Diagnostic;
 
-/// Runs the generators on the crate whose root file is `root`; panics when they fail without
-/// an error that has a location.
-pub fn generates_or_locates(root: &Path) {
-    let package = Package {
+/// A package whose one target is the crate with root file `root`.
+pub fn package(root: &Path) -> Package {
+    Package {
         name: "input".into(),
         dir: root.parent().unwrap_or(root).to_path_buf(),
         targets: vec![("input".into(), root.to_path_buf())],
@@ -22,7 +21,11 @@ pub fn generates_or_locates(root: &Path) {
         kubernetes: None,
         config: Default::default(),
         diff: None,
-    };
+    }
+}
+
+/// What `kubegen manifests` and `kubegen docs` make of `package`, in memory.
+pub fn manifests_and_docs(package: &Package) -> Result<Generated, Vec<Diagnostic>> {
     let options = Options {
         packages: Vec::new(),
         manifest_path: None,
@@ -32,13 +35,19 @@ pub fn generates_or_locates(root: &Path) {
         kubernetes: None,
         config: Default::default(),
     };
-    let layout = Layout::resolve(&package, &options.config, &options.out_dir)
-        .expect("the default layout resolves");
     let what = What {
         docs: true,
         ..What::ALL
     };
-    if let Err(errors) = generate(&package, &layout, what) {
+    let layout = Layout::resolve(package, &options.config, &options.out_dir)
+        .expect("the default layout resolves");
+    generate(package, &layout, what)
+}
+
+/// gen-cli's robustness property: the generators, on the crate whose root file is `root`,
+/// either produce their files or report at least one error with a location. Panics otherwise.
+pub fn generates_or_locates(root: &Path) {
+    if let Err(errors) = manifests_and_docs(&package(root)) {
         assert!(
             errors.iter().any(|e| e.loc.is_some()),
             "{}: errors without a location: {errors:#?}",
