@@ -29,3 +29,13 @@ fn yaml_11_words_in_other_cases_stay_plain_strings() {
         "- \"no\"\n- \"Yes\"\n- \"ON\"\n"
     );
 }
+
+/// Found by the fuzz target `schema`: a string in float syntax beyond `f64`'s range is a
+/// string to yaml.v2 (which writes it plain) but infinity to YAML 1.2 readers: it is quoted.
+#[test]
+fn out_of_range_floats_are_quoted() {
+    for s in ["00182440e1111", "1e400", "-1.5E+999", ".5e999"] {
+        assert_eq!(reads_back(json!(s)), format!("\"{s}\"\n"));
+    }
+    assert_eq!(reads_back(json!("1e300x")), "1e300x\n");
+}

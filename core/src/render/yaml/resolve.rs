@@ -10,10 +10,16 @@
 /// True when yaml.v2 must quote `s`: as a plain scalar it would resolve to a bool, null,
 /// number or timestamp, or it is a base-60 float such as `1:20`.
 ///
-/// One departure from yaml.v2: `<<` is quoted. yaml.v2 writes it plain, and then reads it
-/// back as a merge key (a map key `<<` makes the file unreadable), as other parsers do.
+/// Two departures from yaml.v2, which writes these plain: `<<`, which yaml.v2 then reads back
+/// as a merge key (a map key `<<` makes the file unreadable), as other parsers do; and a float
+/// too large for an `f64` (`1e400`), a string to yaml.v2 but infinity to YAML 1.2 readers.
 pub(crate) fn needs_quotes(s: &str) -> bool {
-    s == "<<" || resolves_to_non_string(s) || is_base60_float(s)
+    s == "<<" || is_overflowing_float(s) || resolves_to_non_string(s) || is_base60_float(s)
+}
+
+/// A number in YAML's float syntax beyond `f64`'s range.
+fn is_overflowing_float(s: &str) -> bool {
+    is_yaml_style_float(s) && s.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
 /// yaml.v2 `resolve("", s)` returns a tag other than `!!str`.
@@ -482,7 +488,8 @@ mod tests {
         for s in [
             "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "yes", "Yes", "no",
             "NO", "on", "On", "off", "OFF", "y", "Y", "n", "N", ".nan", ".inf", "-.inf", "+.INF",
-            "<<",
+            // kubegen's departures from yaml.v2 (see `needs_quotes`).
+            "<<", "1e400", ".5e999",
         ] {
             assert!(needs_quotes(s), "{s:?} should need quotes");
         }
@@ -541,7 +548,6 @@ mod tests {
             ".5_",
             "._5",
             "..5",
-            "1e400",
             "0x10000000000000000",
             "+0xFFFFFFFFFFFFFFFF",
             "1-2",
