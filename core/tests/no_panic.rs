@@ -369,3 +369,30 @@ fn cel_rules_at_the_edges_of_their_grammar() {
         schema_checks(&json);
     }
 }
+
+/// Found by the fuzz target `schema`: a `maxLength` near `u64::MAX` overflowed the CEL cost
+/// estimate (`maxLength * 4`). Bounds at the top of their range, on every kind of node, with
+/// rules whose cost multiplies them.
+#[test]
+fn cel_costs_with_the_largest_bounds() {
+    let max = u64::MAX;
+    let schema = serde_json::json!({
+        "type": "object",
+        "maxProperties": max,
+        "properties": {
+            "s": {"type": "string", "maxLength": max},
+            "i": {"x-kubernetes-int-or-string": true, "maxLength": max},
+            "l": {"type": "array", "maxItems": max, "items": {"type": "string", "maxLength": max}},
+            "m": {"type": "object", "maxProperties": max,
+                  "additionalProperties": {"type": "array", "maxItems": max,
+                                           "items": {"type": "string", "maxLength": max}}},
+        },
+        "x-kubernetes-validations": [
+            {"rule": "self.s.matches(self.s) && self.s.size() > 0"},
+            {"rule": "self.l.all(x, self.l.all(y, x.contains(y) && x.matches(y)))"},
+            {"rule": "self.m.all(k, self.m[k].all(v, v.split(',').size() > 0))"},
+            {"rule": "string(self.i).size() > 0 && self.l.join(',').size() > 0"},
+        ],
+    });
+    schema_checks(&schema);
+}
