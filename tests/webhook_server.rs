@@ -262,15 +262,7 @@ async fn post_h2(
     body: &Value,
 ) -> (Option<Vec<u8>>, u16, Value) {
     use http_body_util::{BodyExt, Full};
-    let tls = connect(addr, std::slice::from_ref(root), vec![b"h2".to_vec()]).await;
-    let protocol = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
-    let (mut sender, connection) = hyper::client::conn::http2::handshake(
-        hyper_util::rt::TokioExecutor::new(),
-        hyper_util::rt::TokioIo::new(tls),
-    )
-    .await
-    .unwrap();
-    tokio::spawn(connection);
+    let (protocol, mut sender) = h2_sender(addr, root).await;
     let request = hyper::Request::post(format!("https://localhost{path}"))
         .header("content-type", "application/json")
         .body(Full::new(bytes_of(body)))
@@ -279,6 +271,27 @@ async fn post_h2(
     let status = response.status().as_u16();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     (protocol, status, serde_json::from_slice(&bytes).unwrap())
+}
+
+/// An HTTP/2 connection (ALPN `h2` offered) trusting `root`: the negotiated protocol, and the
+/// connection's request sender.
+async fn h2_sender(
+    addr: SocketAddr,
+    root: &CertificateDer<'static>,
+) -> (
+    Option<Vec<u8>>,
+    hyper::client::conn::http2::SendRequest<http_body_util::Full<hyper::body::Bytes>>,
+) {
+    let tls = connect(addr, std::slice::from_ref(root), vec![b"h2".to_vec()]).await;
+    let protocol = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+    let (sender, connection) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(tls),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(connection);
+    (protocol, sender)
 }
 
 /// A JSON value's bytes.
@@ -698,14 +711,7 @@ async fn review_client(
     until: tokio::time::Instant,
 ) -> (Vec<Duration>, Vec<String>) {
     use http_body_util::{BodyExt, Full};
-    let tls = connect(addr, std::slice::from_ref(&root), vec![b"h2".to_vec()]).await;
-    let (mut sender, connection) = hyper::client::conn::http2::handshake(
-        hyper_util::rt::TokioExecutor::new(),
-        hyper_util::rt::TokioIo::new(tls),
-    )
-    .await
-    .unwrap();
-    tokio::spawn(connection);
+    let (_, mut sender) = h2_sender(addr, &root).await;
     let admit = admission(
         "CREATE",
         "Widget",

@@ -479,6 +479,17 @@ async fn event_reasons(admin: &Client, namespace: &str, name: &str) -> Vec<Strin
         .collect()
 }
 
+/// A Memcached of size 1 named `name`.
+fn cache(name: &str) -> Memcached {
+    let spec = MemcachedSpec {
+        size: 1,
+        container_port: 11211,
+        image: "memcached:1.6.26-alpine3.19".into(),
+        resources: None,
+    };
+    Memcached::new(name, spec)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a cluster: KUBECONFIG"]
 async fn memcached_lifecycle_as_the_service_account() {
@@ -490,14 +501,8 @@ async fn memcached_lifecycle_as_the_service_account() {
     let name = "cache";
 
     // Create: the Deployment follows, controlled by the Memcached.
-    let spec = MemcachedSpec {
-        size: 1,
-        container_port: 11211,
-        image: "memcached:1.6.26-alpine3.19".into(),
-        resources: None,
-    };
     let created = memcacheds
-        .create(&PostParams::default(), &Memcached::new(name, spec))
+        .create(&PostParams::default(), &cache(name))
         .await
         .unwrap();
     let deploy = deployment_with_replicas(&operator, &deployments, name, 1).await;
@@ -720,14 +725,8 @@ async fn the_operator_survives_an_api_server_restart() {
     let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
     let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
     let name = "cache";
-    let spec = MemcachedSpec {
-        size: 1,
-        container_port: 11211,
-        image: "memcached:1.6.26-alpine3.19".into(),
-        resources: None,
-    };
     memcacheds
-        .create(&PostParams::default(), &Memcached::new(name, spec))
+        .create(&PostParams::default(), &cache(name))
         .await
         .unwrap();
     deployment_with_replicas(&operator, &deployments, name, 1).await;

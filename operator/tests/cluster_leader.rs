@@ -19,7 +19,7 @@ use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{DeleteParams, Patch, PatchParams, PostParams};
 use kube::{Api, Client};
-use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
+use memcached_operator::api::v1alpha1::Memcached;
 use serde_json::json;
 
 use config_files::documents;
@@ -98,11 +98,10 @@ async fn the_other_replica_takes_over_when_the_leader_is_killed() {
         .as_millis()
         % 1_000_000;
     let namespace = format!("mc-leader-{suffix}");
-    let ns: Namespace = serde_json::from_value(
-        json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}),
-    )
-    .unwrap();
-    Api::<Namespace>::all(admin.clone())
+    let namespaces: Api<Namespace> = Api::all(admin.clone());
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}});
+    let ns = serde_json::from_value(ns).unwrap();
+    namespaces
         .create(&PostParams::default(), &ns)
         .await
         .unwrap();
@@ -170,14 +169,15 @@ async fn the_other_replica_takes_over_when_the_leader_is_killed() {
     // The new leader reconciles.
     let memcacheds: Api<Memcached> = Api::namespaced(admin.clone(), &namespace);
     let deployments: Api<Deployment> = Api::namespaced(admin.clone(), &namespace);
-    let spec = MemcachedSpec {
-        size: 1,
-        container_port: 11211,
-        image: "memcached:1.6.26-alpine3.19".into(),
-        resources: None,
-    };
+    let cache: Memcached = serde_json::from_value(json!({
+        "apiVersion": "cache.example.com/v1alpha1",
+        "kind": "Memcached",
+        "metadata": {"name": "cache"},
+        "spec": {"size": 1, "containerPort": 11211, "image": "memcached:1.6.26-alpine3.19"},
+    }))
+    .unwrap();
     memcacheds
-        .create(&PostParams::default(), &Memcached::new("cache", spec))
+        .create(&PostParams::default(), &cache)
         .await
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -197,7 +197,7 @@ async fn the_other_replica_takes_over_when_the_leader_is_killed() {
         .await;
     let _ = memcacheds.delete("cache", &DeleteParams::default()).await;
     let _ = deployments.delete("cache", &DeleteParams::default()).await;
-    let _ = Api::<Namespace>::all(admin)
+    let _ = namespaces
         .delete(&namespace, &DeleteParams::default())
         .await;
 }
