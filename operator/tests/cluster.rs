@@ -479,6 +479,23 @@ async fn event_reasons(admin: &Client, namespace: &str, name: &str) -> Vec<Strin
         .collect()
 }
 
+/// Deletes the Memcached `name` and waits until it is gone (its finalizer's cleanup done).
+async fn delete_and_wait(op: &RunningOperator, memcacheds: &Api<Memcached>, name: &str) {
+    memcacheds
+        .delete(name, &DeleteParams::default())
+        .await
+        .unwrap();
+    eventually(&op.forbidden, "the Memcached to be gone", || async {
+        memcacheds
+            .get_opt(name)
+            .await
+            .unwrap()
+            .is_none()
+            .then_some(())
+    })
+    .await;
+}
+
 /// A Memcached of size 1 named `name`.
 fn cache(name: &str) -> Memcached {
     let spec = MemcachedSpec {
@@ -546,19 +563,7 @@ async fn memcached_lifecycle_as_the_service_account() {
     );
 
     // Delete: the finalizer's cleanup removes the Deployment, then the finalizer goes.
-    memcacheds
-        .delete(name, &DeleteParams::default())
-        .await
-        .unwrap();
-    eventually(&operator.forbidden, "the Memcached to be gone", || async {
-        memcacheds
-            .get_opt(name)
-            .await
-            .unwrap()
-            .is_none()
-            .then_some(())
-    })
-    .await;
+    delete_and_wait(&operator, &memcacheds, name).await;
     let gone = deployments.get_opt(name).await.unwrap();
     assert!(
         gone.is_none_or(|d| d.metadata.deletion_timestamp.is_some()),
@@ -772,19 +777,7 @@ async fn the_operator_survives_an_api_server_restart() {
     assert_eq!(mc.finalizers(), ["cache.example.com/finalizer"]);
 
     // The finalizer still works.
-    memcacheds
-        .delete(name, &DeleteParams::default())
-        .await
-        .unwrap();
-    eventually(&operator.forbidden, "the Memcached to be gone", || async {
-        memcacheds
-            .get_opt(name)
-            .await
-            .unwrap()
-            .is_none()
-            .then_some(())
-    })
-    .await;
+    delete_and_wait(&operator, &memcacheds, name).await;
     assert!(!operator.task.is_finished(), "the operator still runs");
     operator.stop().await;
 }
