@@ -1,6 +1,7 @@
 //! The webhook server over real HTTPS on loopback: admission (validating, defaulting, bad
-//! input), conversion through a hub, `/healthz` and certificate rotation. A self-signed
-//! certificate is made for each test with rcgen.
+//! input), conversion through a hub, `/healthz` and certificate rotation; under load (ignored:
+//! 200 concurrent clients, and the certificate replaced while 50 clients connect). A
+//! self-signed certificate is made for each test with rcgen.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -164,10 +165,15 @@ fn cert_dir(name: &str) -> (PathBuf, CertificateDer<'static>) {
 
 fn write_cert(dir: &Path) -> CertificateDer<'static> {
     let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    install(dir, &cert);
+    cert.cert.der().clone()
+}
+
+/// Writes `cert` and its key into `dir`, as cert-manager updates a mounted Secret.
+fn install(dir: &Path, cert: &rcgen::CertifiedKey<rcgen::KeyPair>) {
     // The key first: a reload that sees the new key with the old certificate must wait.
     std::fs::write(dir.join("tls.key"), cert.signing_key.serialize_pem()).unwrap();
     std::fs::write(dir.join("tls.crt"), cert.cert.pem()).unwrap();
-    cert.cert.der().clone()
 }
 
 struct Running {
@@ -256,15 +262,7 @@ async fn post_h2(
     body: &Value,
 ) -> (Option<Vec<u8>>, u16, Value) {
     use http_body_util::{BodyExt, Full};
-    let tls = connect(addr, std::slice::from_ref(root), vec![b"h2".to_vec()]).await;
-    let protocol = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
-    let (mut sender, connection) = hyper::client::conn::http2::handshake(
-        hyper_util::rt::TokioExecutor::new(),
-        hyper_util::rt::TokioIo::new(tls),
-    )
-    .await
-    .unwrap();
-    tokio::spawn(connection);
+    let (protocol, mut sender) = h2_sender(addr, root).await;
     let request = hyper::Request::post(format!("https://localhost{path}"))
         .header("content-type", "application/json")
         .body(Full::new(bytes_of(body)))
@@ -273,6 +271,27 @@ async fn post_h2(
     let status = response.status().as_u16();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();
     (protocol, status, serde_json::from_slice(&bytes).unwrap())
+}
+
+/// An HTTP/2 connection (ALPN `h2` offered) trusting `root`: the negotiated protocol, and the
+/// connection's request sender.
+async fn h2_sender(
+    addr: SocketAddr,
+    root: &CertificateDer<'static>,
+) -> (
+    Option<Vec<u8>>,
+    hyper::client::conn::http2::SendRequest<http_body_util::Full<hyper::body::Bytes>>,
+) {
+    let tls = connect(addr, std::slice::from_ref(root), vec![b"h2".to_vec()]).await;
+    let protocol = tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+    let (sender, connection) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(tls),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(connection);
+    (protocol, sender)
 }
 
 /// A JSON value's bytes.
@@ -669,4 +688,179 @@ async fn shutdown_waits_for_the_requests_in_flight() {
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["response"]["allowed"], true);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// How long the load tests run: `KUBEGEN_LOAD_SECONDS`, 30 by default.
+fn load_duration() -> Duration {
+    let seconds = std::env::var("KUBEGEN_LOAD_SECONDS").ok();
+    Duration::from_secs(seconds.and_then(|s| s.parse().ok()).unwrap_or(30))
+}
+
+/// The latency at quantile `q` of sorted `latencies`.
+fn quantile(latencies: &[Duration], q: f64) -> Duration {
+    let i = ((latencies.len() as f64 - 1.0) * q).round() as usize;
+    latencies.get(i).copied().unwrap_or_default()
+}
+
+/// One client as the API server is: an HTTP/2 connection sending, until `until`, a
+/// validating admission review and a conversion review in turn. The latency of each answered
+/// review, and what failed.
+async fn review_client(
+    addr: SocketAddr,
+    root: CertificateDer<'static>,
+    until: tokio::time::Instant,
+) -> (Vec<Duration>, Vec<String>) {
+    use http_body_util::{BodyExt, Full};
+    let (_, mut sender) = h2_sender(addr, &root).await;
+    let admit = admission(
+        "CREATE",
+        "Widget",
+        widget("v1beta1", json!({"replicas": 1})),
+        None,
+    );
+    let convert = conversion(
+        "test.kubegen.io/v1beta1",
+        vec![widget("v1alpha1", json!({"size": 4}))],
+    );
+    let (mut latencies, mut failures) = (Vec::new(), Vec::new());
+    for n in 0.. {
+        if tokio::time::Instant::now() >= until {
+            break;
+        }
+        let (path, body) = if n % 2 == 0 {
+            (VALIDATE, &admit)
+        } else {
+            ("/convert-widgets", &convert)
+        };
+        let request = hyper::Request::post(format!("https://localhost{path}"))
+            .header("content-type", "application/json")
+            .body(Full::new(bytes_of(body)))
+            .unwrap();
+        let start = tokio::time::Instant::now();
+        let answer = async {
+            let response = sender
+                .send_request(request)
+                .await
+                .map_err(|e| e.to_string())?;
+            let status = response.status().as_u16();
+            let bytes = response
+                .into_body()
+                .collect()
+                .await
+                .map_err(|e| e.to_string())?;
+            let body: Value =
+                serde_json::from_slice(&bytes.to_bytes()).map_err(|e| e.to_string())?;
+            let ok = status == 200
+                && (body["response"]["allowed"] == true
+                    || body["response"]["result"]["status"] == "Success");
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("{path}: {status} {body}"))
+            }
+        };
+        match answer.await {
+            Ok(()) => latencies.push(start.elapsed()),
+            Err(e) => failures.push(e),
+        }
+    }
+    (latencies, failures)
+}
+
+/// 200 API-server-like clients send admission and conversion reviews for 30 s: none fails;
+/// the latency percentiles are printed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a 30 s load test: cargo test --features webhook --test webhook_server -- --ignored"]
+async fn two_hundred_concurrent_clients() {
+    let (dir, root) = cert_dir("load");
+    let running = Running::start(server(), &dir).await;
+    let until = tokio::time::Instant::now() + load_duration();
+    let clients: Vec<_> = (0..200)
+        .map(|_| tokio::spawn(review_client(running.addr, root.clone(), until)))
+        .collect();
+    let (mut latencies, mut failures) = (Vec::new(), Vec::new());
+    for client in clients {
+        let (l, f) = client.await.unwrap();
+        latencies.extend(l);
+        failures.extend(f);
+    }
+    latencies.sort();
+    eprintln!(
+        "{} reviews in {:?} from 200 clients, {} failed; latency p50 {:?}, p90 {:?}, p99 {:?}, \
+         max {:?}",
+        latencies.len(),
+        load_duration(),
+        failures.len(),
+        quantile(&latencies, 0.5),
+        quantile(&latencies, 0.9),
+        quantile(&latencies, 0.99),
+        quantile(&latencies, 1.0),
+    );
+    assert!(
+        failures.is_empty(),
+        "{:?}",
+        &failures[..failures.len().min(5)]
+    );
+    assert!(latencies.len() >= 200, "{} reviews", latencies.len());
+    running.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The serving certificate is replaced while 50 clients open a new connection for every
+/// request: none fails, and once the new certificate is loaded every new connection gets it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a 30 s load test: cargo test --features webhook --test webhook_server -- --ignored"]
+async fn certificate_replaced_while_serving() {
+    let (dir, first) = cert_dir("rotation-load");
+    let running = Running::start(server(), &dir).await;
+    let second = write_cert_later(&dir, load_duration() / 3);
+    let both = [first.clone(), second.clone()];
+    let until = tokio::time::Instant::now() + load_duration();
+    let clients: Vec<_> = (0..50)
+        .map(|_| {
+            let (addr, both) = (running.addr, both.clone());
+            tokio::spawn(async move {
+                let mut served = Vec::new();
+                while tokio::time::Instant::now() < until {
+                    let (status, _, cert) = request(addr, &both, "GET", "/healthz", "").await;
+                    served.push((status, cert));
+                }
+                served
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for client in clients {
+        all.push(client.await.expect("no connection failed"));
+    }
+    let count =
+        |cert: &CertificateDer<'static>| all.iter().flatten().filter(|(_, c)| c == cert).count();
+    let (old, new) = (count(&first), count(&second));
+    eprintln!(
+        "{} connections: {old} got the first certificate, {new} the second",
+        old + new
+    );
+    assert!(all.iter().flatten().all(|(status, _)| *status == 200));
+    assert!(old > 0 && new > 0, "{old} / {new}");
+    // After the switch, no connection gets the old certificate again.
+    for served in &all {
+        let switched = served.iter().position(|(_, c)| *c == second);
+        let after = switched.map_or(&[][..], |i| &served[i..]);
+        assert!(after.iter().all(|(_, c)| *c == second));
+        assert_eq!(served.last().map(|(_, c)| c), Some(&second));
+    }
+    running.stop().await;
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Writes a new certificate into `dir` after `delay` (in the background); its DER, known now.
+fn write_cert_later(dir: &Path, delay: Duration) -> CertificateDer<'static> {
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let der = cert.cert.der().clone();
+    let dir = dir.to_path_buf();
+    tokio::spawn(async move {
+        tokio::time::sleep(delay).await;
+        install(&dir, &cert);
+    });
+    der
 }

@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, DeriveInput, Item, Meta};
 
 use kubegen_core::known::{self, Kubernetes};
-use kubegen_core::model::{Error, Loc, ResourceDef, Shape, TypeDef};
+use kubegen_core::model::{Error, Errors, Loc, ResourceDef, Shape, TypeDef};
 use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::shape::{Resolver, shape_of};
 use kubegen_core::parse::typedef;
@@ -132,16 +132,17 @@ fn key(krate: &Crate, module: ModuleId, name: &str) -> String {
     parts.join("::")
 }
 
-/// A shape for a derived type, loaded from the shared table when the builder needs it.
+/// A shape for a derived type, loaded from the shared table when the builder needs it. A type
+/// whose attributes did not parse is not in the table: an error names it (its own errors are
+/// reported at its definition).
 fn named(key: &str, defs: &Defs) -> Shape {
     let defs = defs.clone();
     let k = key.to_string();
     Shape::named(key, move || {
-        Ok(defs
-            .get()
-            .and_then(|t| t.get(&k))
-            .cloned()
-            .expect("every derived type is in the table"))
+        defs.get().and_then(|t| t.get(&k)).cloned().ok_or_else(|| {
+            let message = "this type has errors (reported at its definition)";
+            Errors(vec![Error::new(None, k.clone(), message)])
+        })
     })
 }
 

@@ -2,7 +2,7 @@
 //! kubegen did not write, stale CRDs removed, and `--check` as a diff. The plans of several
 //! packages are applied as one, so a refused file anywhere means nothing is written anywhere.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -112,6 +112,13 @@ impl Plan {
         }
         let failed =
             |path: &Path, e: std::io::Error| vec![WriteError(format!("{}: {e}", display(path)))];
+        let folders: BTreeSet<&Path> = (self.files.keys())
+            .filter_map(|p| p.parent())
+            .chain(self.owned_dirs.iter().map(PathBuf::as_path))
+            .collect();
+        for folder in folders {
+            remove_abandoned_temporaries(folder);
+        }
         for (path, content) in writes {
             write_atomically(path, content).map_err(|e| failed(path, e))?;
         }
@@ -137,12 +144,42 @@ fn stale_files(dir: &Path, planned: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> 
     stale
 }
 
+/// The temporary file [`write_atomically`] writes `name`'s content to, for process `pid`.
+fn temporary_name(name: &str, pid: u32) -> String {
+    format!(".{name}.kubegen-{pid}.tmp")
+}
+
+/// Removes the temporary files a killed run left in `dir`: those named by
+/// [`temporary_name`] whose process is gone (on Linux, no `/proc/<pid>`; elsewhere any other
+/// process's, so two runs writing the same folder at once may fail one another's write).
+fn remove_abandoned_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let proc = Path::new("/proc");
+    for entry in entries.filter_map(Result::ok) {
+        let file = entry.file_name();
+        let pid = file
+            .to_str()
+            .and_then(|f| f.strip_suffix(".tmp"))
+            .and_then(|f| f.rsplit_once(".kubegen-"))
+            .filter(|(name, _)| name.starts_with('.'))
+            .and_then(|(_, pid)| pid.parse::<u32>().ok());
+        let Some(pid) = pid else { continue };
+        let alive =
+            pid == std::process::id() || (proc.is_dir() && proc.join(pid.to_string()).exists());
+        if !alive {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Writes the whole file or nothing: a temporary file in the same folder, renamed over.
 fn write_atomically(path: &Path, content: &str) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    let tmp = dir.join(format!(".{name}.kubegen-{}.tmp", std::process::id()));
+    let tmp = dir.join(temporary_name(name, std::process::id()));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
         f.write_all(content.as_bytes())?;

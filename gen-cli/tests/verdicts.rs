@@ -5,12 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use gen_cli::config::Layout;
-use gen_cli::generate::{Generated, What, generate};
-use gen_cli::options::Options;
-use gen_cli::workspace::Package;
-use kubegen_core::known::Kubernetes;
 use kubegen_core::model::Diagnostic;
+use support::verdict::{manifests_and_docs, package};
+
+mod support {
+    pub mod verdict;
+}
 
 /// The repository's root.
 fn root() -> PathBuf {
@@ -24,41 +24,7 @@ fn verdict(file: &Path) -> Result<(), Vec<String>> {
 
 /// `gen-cli`'s errors on the crate whose root file is `file`.
 fn errors(file: &Path) -> Result<(), Vec<Diagnostic>> {
-    let package = Package {
-        name: "input".into(),
-        dir: std::env::temp_dir(),
-        targets: vec![("input".into(), file.to_path_buf())],
-        k8s_openapi: false,
-        kubernetes: None,
-        config: Default::default(),
-        diff: None,
-    };
-    manifests_and_docs(&package).map(drop)
-}
-
-/// What `kubegen manifests` and `kubegen docs` make of `package`, in memory.
-fn manifests_and_docs(package: &Package) -> Result<Generated, Vec<Diagnostic>> {
-    let options = options();
-    let what = What {
-        docs: true,
-        ..What::ALL
-    };
-    let layout = Layout::resolve(package, &options.config, &options.out_dir)
-        .expect("the default layout resolves");
-    generate(package, &layout, what, &Kubernetes::compiled())
-}
-
-/// The options of `kubegen manifests --check`.
-fn options() -> Options {
-    Options {
-        packages: Vec::new(),
-        manifest_path: None,
-        out_dir: "config".into(),
-        check: true,
-        stdout: false,
-        kubernetes: None,
-        config: Default::default(),
-    }
+    manifests_and_docs(&package(file)).map(drop)
 }
 
 /// The `.rs` files directly in `dir`, sorted.

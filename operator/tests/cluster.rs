@@ -350,12 +350,26 @@ async fn wait_for_rbac(admin: &Client, namespace: &str) {
 
 /// Polls `check` until it returns `Some`, or fails after `WAIT` with `what`; fails at once
 /// when the operator had a request refused.
-async fn eventually<T, F, Fut>(forbidden: &Forbidden, what: &str, mut check: F) -> T
+async fn eventually<T, F, Fut>(forbidden: &Forbidden, what: &str, check: F) -> T
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Option<T>>,
 {
-    let deadline = tokio::time::Instant::now() + WAIT;
+    eventually_within(WAIT, forbidden, what, check).await
+}
+
+/// [`eventually`], failing after `limit`.
+async fn eventually_within<T, F, Fut>(
+    limit: Duration,
+    forbidden: &Forbidden,
+    what: &str,
+    mut check: F,
+) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Option<T>>,
+{
+    let deadline = tokio::time::Instant::now() + limit;
     loop {
         assert_eq!(
             forbidden.refused(),
@@ -465,6 +479,34 @@ async fn event_reasons(admin: &Client, namespace: &str, name: &str) -> Vec<Strin
         .collect()
 }
 
+/// Deletes the Memcached `name` and waits until it is gone (its finalizer's cleanup done).
+async fn delete_and_wait(op: &RunningOperator, memcacheds: &Api<Memcached>, name: &str) {
+    memcacheds
+        .delete(name, &DeleteParams::default())
+        .await
+        .unwrap();
+    eventually(&op.forbidden, "the Memcached to be gone", || async {
+        memcacheds
+            .get_opt(name)
+            .await
+            .unwrap()
+            .is_none()
+            .then_some(())
+    })
+    .await;
+}
+
+/// A Memcached of size 1 named `name`.
+fn cache(name: &str) -> Memcached {
+    let spec = MemcachedSpec {
+        size: 1,
+        container_port: 11211,
+        image: "memcached:1.6.26-alpine3.19".into(),
+        resources: None,
+    };
+    Memcached::new(name, spec)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a cluster: KUBECONFIG"]
 async fn memcached_lifecycle_as_the_service_account() {
@@ -476,14 +518,8 @@ async fn memcached_lifecycle_as_the_service_account() {
     let name = "cache";
 
     // Create: the Deployment follows, controlled by the Memcached.
-    let spec = MemcachedSpec {
-        size: 1,
-        container_port: 11211,
-        image: "memcached:1.6.26-alpine3.19".into(),
-        resources: None,
-    };
     let created = memcacheds
-        .create(&PostParams::default(), &Memcached::new(name, spec))
+        .create(&PostParams::default(), &cache(name))
         .await
         .unwrap();
     let deploy = deployment_with_replicas(&operator, &deployments, name, 1).await;
@@ -527,19 +563,7 @@ async fn memcached_lifecycle_as_the_service_account() {
     );
 
     // Delete: the finalizer's cleanup removes the Deployment, then the finalizer goes.
-    memcacheds
-        .delete(name, &DeleteParams::default())
-        .await
-        .unwrap();
-    eventually(&operator.forbidden, "the Memcached to be gone", || async {
-        memcacheds
-            .get_opt(name)
-            .await
-            .unwrap()
-            .is_none()
-            .then_some(())
-    })
-    .await;
+    delete_and_wait(&operator, &memcacheds, name).await;
     let gone = deployments.get_opt(name).await.unwrap();
     assert!(
         gone.is_none_or(|d| d.metadata.deletion_timestamp.is_some()),
@@ -679,4 +703,81 @@ async fn metrics_are_served_to_the_metrics_reader_only() {
         .delete(&reader_role, &DeleteParams::default())
         .await;
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The command that restarts the API server for the fault tests, from
+/// `KUBEGEN_APISERVER_RESTART` (for the private test server: `/root/kapi/restart-apiserver.sh 10`,
+/// which stops it for 10 s).
+fn restart_command() -> std::process::Command {
+    let command = std::env::var("KUBEGEN_APISERVER_RESTART").expect(
+        "set KUBEGEN_APISERVER_RESTART to a command that stops the API server for 10 s and \
+         starts it again",
+    );
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c").arg(command);
+    c
+}
+
+/// The API server goes away for 10 s while the operator runs, and comes back: the operator's
+/// watches resume (a later change converges) without a restart of its own, it never makes a
+/// second Deployment, and the finalizer stays and still works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a cluster (KUBECONFIG) it may restart (KUBEGEN_APISERVER_RESTART)"]
+async fn the_operator_survives_an_api_server_restart() {
+    let env = TestEnv::new("restart").await;
+    let operator = env.start_operator(&[]).await;
+    let ns = env.namespace.as_str();
+    let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
+    let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
+    let name = "cache";
+    memcacheds
+        .create(&PostParams::default(), &cache(name))
+        .await
+        .unwrap();
+    deployment_with_replicas(&operator, &deployments, name, 1).await;
+
+    let restart = tokio::task::spawn_blocking(|| restart_command().status().unwrap());
+    let status = tokio::time::timeout(Duration::from_secs(120), restart)
+        .await
+        .expect("the API server restarts within 2 minutes")
+        .unwrap();
+    assert!(status.success(), "the restart command failed: {status}");
+    assert!(
+        !operator.task.is_finished(),
+        "the operator stopped during the outage"
+    );
+
+    // Watches resumed: a change made after the outage converges. The API server's own watch
+    // cache may take a while to come back (a shared CRD's conversion webhook can be
+    // unreachable): three minutes.
+    let patch = Patch::Merge(json!({"spec": {"size": 2}}));
+    memcacheds
+        .patch(name, &PatchParams::default(), &patch)
+        .await
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    eventually_within(
+        Duration::from_secs(180),
+        &operator.forbidden,
+        "the Deployment to follow the change made after the outage",
+        || async {
+            let d = deployments.get_opt(name).await.ok().flatten()?;
+            (d.spec.replicas == Some(2)).then_some(())
+        },
+    )
+    .await;
+    eprintln!(
+        "converged {:?} after the API server came back",
+        started.elapsed()
+    );
+    settled_status(&operator, &memcacheds, &deployments, name, 2).await;
+    let all = deployments.list(&ListParams::default()).await.unwrap();
+    assert_eq!(all.items.len(), 1, "one Deployment, not a duplicate");
+    let mc = memcacheds.get(name).await.unwrap();
+    assert_eq!(mc.finalizers(), ["cache.example.com/finalizer"]);
+
+    // The finalizer still works.
+    delete_and_wait(&operator, &memcacheds, name).await;
+    assert!(!operator.task.is_finished(), "the operator still runs");
+    operator.stop().await;
 }

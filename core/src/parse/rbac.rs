@@ -9,7 +9,7 @@ use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
 use syn::Expr;
 
-use super::values::{List, did_you_mean, known_metas};
+use super::values::{List, did_you_mean, give_up, known_metas};
 use crate::names::is_dns_label;
 use crate::rbac::{
     ALL_VERBS, RESOURCE_VERBS, RbacRule, SPECIAL_VERBS, URL_VERBS, role_name_problem,
@@ -68,9 +68,13 @@ impl FromMeta for Groups {
 /// parentheses). The rule's `loc` is left for the caller to fill.
 pub fn parse(tokens: TokenStream) -> Result<RbacRule> {
     let mut errors = Error::accumulator();
-    let (known, whole) = known_metas(tokens, KEYS, &[], &mut errors)?;
-    let Some(raw) = errors.handle(Raw::from_list(&known)) else {
-        return Err(errors.finish().expect_err("an error was just handled"));
+    let (known, whole) = match known_metas(tokens, KEYS, &[], &mut errors) {
+        Ok(metas) => metas,
+        Err(e) => return give_up(errors, e),
+    };
+    let raw = match Raw::from_list(&known) {
+        Ok(raw) => raw,
+        Err(e) => return give_up(errors, e),
     };
     check(&raw, whole, &mut errors);
     let list = |l: &Option<SpannedValue<List>>| l.as_ref().map(|l| l.0.clone()).unwrap_or_default();

@@ -3,7 +3,7 @@
 
 use darling::ast::NestedMeta;
 use darling::{Error, FromMeta, Result};
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
 use serde_json::Value;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, UnOp};
@@ -196,7 +196,7 @@ pub(crate) fn known_metas(
     errors: &mut darling::error::Accumulator,
 ) -> Result<(Vec<NestedMeta>, Option<Span>)> {
     let whole = tokens.span();
-    let metas = NestedMeta::parse_meta_list(tokens)?;
+    let metas = meta_list(tokens)?;
     let count = metas.len();
     let mut known = Vec::new();
     for meta in metas {
@@ -222,6 +222,55 @@ pub(crate) fn known_metas(
     }
     let all_known = known.len() == count;
     Ok((known, all_known.then_some(whole)))
+}
+
+/// The `key = value, ...` list inside an attribute's parentheses. A key followed by anything
+/// but `=`, `(` or `,` is reported as a missing `=` at that token (syn would say it expected
+/// `,` there).
+pub fn meta_list(tokens: TokenStream) -> Result<Vec<NestedMeta>> {
+    NestedMeta::parse_meta_list(tokens.clone())
+        .map_err(|e| missing_eq(tokens).unwrap_or_else(|| e.into()))
+}
+
+/// "expected `=` after `key`" at the first token that follows a key where `=`, `(` or `,`
+/// should be.
+fn missing_eq(tokens: TokenStream) -> Option<Error> {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let is_punct =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    for part in tokens.split(|t| is_punct(Some(t), ',')) {
+        let Some(TokenTree::Ident(first)) = part.first() else {
+            continue;
+        };
+        let mut key = first.to_string();
+        let mut rest = part.get(1..).unwrap_or_default();
+        while is_punct(rest.first(), ':') && is_punct(rest.get(1), ':') {
+            let Some(TokenTree::Ident(next)) = rest.get(2) else {
+                break;
+            };
+            key = format!("{key}::{next}");
+            rest = rest.get(3..).unwrap_or_default();
+        }
+        match rest.first() {
+            None => {}
+            Some(TokenTree::Punct(p)) if p.as_char() == '=' => {}
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis => {}
+            Some(other) => {
+                return Some(
+                    Error::custom(format!("expected `=` after `{key}`")).with_span(&other.span()),
+                );
+            }
+        }
+    }
+    None
+}
+
+/// Ends a parse that cannot go on after `error`: every problem found so far, then `error`.
+pub(crate) fn give_up<T>(errors: darling::error::Accumulator, error: Error) -> Result<T> {
+    let mut all = errors.into_inner();
+    all.extend(error.flatten());
+    // `all` holds `error`: `multiple` panics only on an empty list.
+    Err(Error::multiple(all))
 }
 
 #[cfg(test)]

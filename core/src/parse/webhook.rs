@@ -4,8 +4,9 @@
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned;
 
-use super::values::{List, Num, did_you_mean, known_metas};
+use super::values::{List, Num, did_you_mean, give_up, known_metas};
 use crate::webhook::{ConfigurationName, VERBS, Webhook, name_problem};
 
 /// The keys `#[webhook]` takes; any other is an "Unknown field" error.
@@ -64,9 +65,13 @@ const REFUSED: &[(&str, &str)] = &[(
 /// webhook's `loc` is left for the caller to fill.
 pub fn parse(tokens: TokenStream) -> Result<Webhook> {
     let mut errors = Error::accumulator();
-    let (known, whole) = known_metas(tokens, KEYS, REFUSED, &mut errors)?;
-    let Some(raw) = errors.handle(Raw::from_list(&known)) else {
-        return Err(errors.finish().expect_err("an error was just handled"));
+    let (known, whole) = match known_metas(tokens, KEYS, REFUSED, &mut errors) {
+        Ok(metas) => metas,
+        Err(e) => return give_up(errors, e),
+    };
+    let raw = match Raw::from_list(&known) {
+        Ok(raw) => raw,
+        Err(e) => return give_up(errors, e),
     };
     let mut checked = Checked {
         errors: &mut errors,
@@ -351,9 +356,20 @@ struct RawConfiguration {
 /// Parses the arguments of one `#[webhook_configuration(mutating = ..., name = "...")]`.
 pub fn parse_configuration(tokens: TokenStream) -> Result<ConfigurationName> {
     let mut errors = Error::accumulator();
-    let (known, _) = known_metas(tokens, CONFIGURATION_KEYS, &[], &mut errors)?;
-    let Some(raw) = errors.handle(RawConfiguration::from_list(&known)) else {
-        return Err(errors.finish().expect_err("an error was just handled"));
+    let arguments = tokens.span();
+    let (known, _) = match known_metas(tokens, CONFIGURATION_KEYS, &[], &mut errors) {
+        Ok(metas) => metas,
+        Err(e) => return give_up(errors, e),
+    };
+    let raw = match RawConfiguration::from_list(&known) {
+        Ok(raw) => raw,
+        // darling's "Missing field" has no span: it goes at the attribute's arguments (`e`
+        // holds at least one error, as every darling error does).
+        Err(e) => {
+            let located = e.flatten().into_iter().map(|e| e.with_span(&arguments));
+            let located = located.collect();
+            return give_up(errors, Error::multiple(located));
+        }
     };
     if !is_object_name(&raw.name) {
         errors.push(

@@ -36,7 +36,7 @@ impl Crate {
     /// and `x/mod.rs`), a malformed `#[path]`, and `#[path]`s that include a file in itself.
     pub fn load(name: &str, root_file: &Path) -> Result<Crate, SourceError> {
         let file_name = root_file.display().to_string();
-        let text = fs::read_to_string(root_file)
+        let text = read_source(root_file)
             .map_err(|err| SourceError::io(file_start(&file_name), root_file, &err))?;
         let file =
             syn::parse_file(&text).map_err(|err| SourceError::parse(&file_name, &text, &err))?;
@@ -192,7 +192,7 @@ impl Loader {
                 format!("circular modules: {}", cycle.join(" -> ")),
             ));
         }
-        let text = fs::read_to_string(&file).map_err(not_found)?;
+        let text = read_source(&file).map_err(not_found)?;
         let parsed =
             syn::parse_file(&text).map_err(|err| SourceError::parse(&file_name, &text, &err))?;
         if is_test_only(&parsed.attrs) {
@@ -214,6 +214,18 @@ impl Loader {
         self.files.pop();
         child.map(Some)
     }
+}
+
+/// The text of the source file `path`. Anything but a file (a folder; a named pipe, whose
+/// read would wait forever) is refused without being opened.
+fn read_source(path: &Path) -> io::Result<String> {
+    if !fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is not a file",
+        ));
+    }
+    fs::read_to_string(path)
 }
 
 /// The file of `mod name;` without `#[path]`, and the stem to put its children under.

@@ -143,7 +143,9 @@ impl Decl {
     pub fn of(s: &Schema, resource: bool, lenient: bool) -> Option<Arc<Decl>> {
         let unbounded_string = MAX_REQUEST_BYTES - 2;
         if s.x_int_or_string {
-            let max = s.max_length.map_or(unbounded_string, |m| m * 4);
+            let max = s
+                .max_length
+                .map_or(unbounded_string, |m| m.saturating_mul(4));
             return Some(Decl::scalar(Type::Dyn, max, 1));
         }
         let child = |c: &Schema| Decl::of(c, c.x_embedded_resource, lenient);
@@ -216,7 +218,7 @@ impl Decl {
                         lens.max().unwrap_or(0) as u64
                     });
                     let max = match (s.max_length, enum_max) {
-                        (Some(m), _) => m * 4,
+                        (Some(m), _) => m.saturating_mul(4),
                         (None, Some(m)) => m,
                         (None, None) => unbounded_string,
                     };

@@ -14,6 +14,7 @@ use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{Attribute, Meta};
 
+use super::values::meta_list;
 use crate::model::{Loc, ResourceMarkers, SchemaMarkers};
 use raw::Raw;
 
@@ -148,7 +149,7 @@ pub fn parse_all<T: ToTokens>(
     loc: &dyn Fn(Span) -> Option<Loc>,
 ) -> (Markers, darling::error::Accumulator) {
     let mut errors = Error::accumulator();
-    let metas = collect(attrs, place, &mut errors);
+    let (metas, parsed) = collect(attrs, place, &mut errors);
     // Each key alone first: a bad one is reported once and left out, so the others still
     // count (an unknown key beside `group` must not make `group` look missing).
     let good: Vec<NestedMeta> = metas
@@ -175,7 +176,8 @@ pub fn parse_all<T: ToTokens>(
             .unwrap_or_default(),
         ..Markers::default()
     };
-    if place == Place::Spec {
+    // An attribute that did not parse may hold any key: none is reported missing.
+    if place == Place::Spec && parsed {
         markers.resource = errors
             .handle(resource::resource_markers(&raw, item, loc))
             .unwrap_or_default();
@@ -184,14 +186,16 @@ pub fn parse_all<T: ToTokens>(
 }
 
 /// The nested metas of all the item's `#[kube_marker]`s, with keys checked against the place
-/// and repeated keys merged (the same value twice is fine, two values are an error).
+/// and repeated keys merged (the same value twice is fine, two values are an error); `false`
+/// when an attribute's arguments did not parse.
 fn collect(
     attrs: &[Attribute],
     place: Place,
     errors: &mut darling::error::Accumulator,
-) -> Vec<NestedMeta> {
+) -> (Vec<NestedMeta>, bool) {
     let mut seen: BTreeMap<String, NestedMeta> = BTreeMap::new();
     let mut out = Vec::new();
+    let mut parsed = true;
     for attr in attrs.iter().filter(|a| a.path().is_ident(ATTRIBUTE)) {
         let list = match &attr.meta {
             Meta::List(list) => list,
@@ -202,9 +206,8 @@ fn collect(
                 continue;
             }
         };
-        let Some(metas) =
-            errors.handle(NestedMeta::parse_meta_list(list.tokens.clone()).map_err(Error::from))
-        else {
+        let Some(metas) = errors.handle(meta_list(list.tokens.clone())) else {
+            parsed = false;
             continue;
         };
         for meta in metas {
@@ -239,7 +242,7 @@ fn collect(
             }
         }
     }
-    out
+    (out, parsed)
 }
 
 /// Keys inside `items(...)` describe the items' schema: resource, field and type keys do not

@@ -9,8 +9,17 @@
 
 /// True when yaml.v2 must quote `s`: as a plain scalar it would resolve to a bool, null,
 /// number or timestamp, or it is a base-60 float such as `1:20`.
+///
+/// Two departures from yaml.v2, which writes these plain: `<<`, which yaml.v2 then reads back
+/// as a merge key (a map key `<<` makes the file unreadable), as other parsers do; and a float
+/// too large for an `f64` (`1e400`), a string to yaml.v2 but infinity to YAML 1.2 readers.
 pub(crate) fn needs_quotes(s: &str) -> bool {
-    resolves_to_non_string(s) || is_base60_float(s)
+    s == "<<" || is_overflowing_float(s) || resolves_to_non_string(s) || is_base60_float(s)
+}
+
+/// A number in YAML's float syntax beyond `f64`'s range.
+fn is_overflowing_float(s: &str) -> bool {
+    is_yaml_style_float(s) && s.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
 /// yaml.v2 `resolve("", s)` returns a tag other than `!!str`.
@@ -63,7 +72,7 @@ enum Hint {
 }
 
 /// The words of yaml.v2's `resolveMap`, reached only when the first byte has a hint (so
-/// `<<`, whose first byte has none, stays a string).
+/// yaml.v2 writes `<<`, whose first byte has none, as a plain string).
 fn is_yaml11_word(s: &str) -> bool {
     matches!(
         s,
@@ -479,6 +488,8 @@ mod tests {
         for s in [
             "", "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "yes", "Yes", "no",
             "NO", "on", "On", "off", "OFF", "y", "Y", "n", "N", ".nan", ".inf", "-.inf", "+.INF",
+            // kubegen's departures from yaml.v2 (see `needs_quotes`).
+            "<<", "1e400", ".5e999",
         ] {
             assert!(needs_quotes(s), "{s:?} should need quotes");
         }
@@ -487,7 +498,8 @@ mod tests {
     #[test]
     fn near_words_stay_plain() {
         for s in [
-            "nil", "NUll", "tRue", "yES", "oN", "<<", "none", "Nope", ".NAn", "-", "+", ".", "_",
+            "nil", "NUll", "tRue", "yES", "oN", "<", "<<<", "none", "Nope", ".NAn", "-", "+", ".",
+            "_",
         ] {
             assert!(!needs_quotes(s), "{s:?} should stay plain");
         }
@@ -536,7 +548,6 @@ mod tests {
             ".5_",
             "._5",
             "..5",
-            "1e400",
             "0x10000000000000000",
             "+0xFFFFFFFFFFFFFFFF",
             "1-2",

@@ -220,7 +220,7 @@ mod tests {
             "foo#bar",
             "a,b[c]{d}",
             "aren’t",
-            "<<",
+            "<<<",
             "a'b",
             "a\"b",
             "..x",

@@ -1,0 +1,3 @@
+//! Shared by the property tests and the fuzz targets.
+
+pub mod properties;

@@ -1,0 +1,135 @@
+//! gen-cli never panics on its input: the repository's API crates mutated token by token (a
+//! token deleted, duplicated or two swapped, as a fuzzer does), run through the library's
+//! `generate`, either generate or report at least one error with a location. The fuzz target
+//! `mutated_fixtures` (`fuzz/`) checks the same property for longer.
+
+mod support {
+    pub mod fixtures;
+    pub mod mutate;
+    pub mod verdict;
+}
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+use support::fixtures::{Copied, copy_all};
+use support::mutate::Edit;
+use support::verdict::{generates_or_locates, package};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The crates, copied once per test process.
+fn copies() -> &'static [Copied] {
+    static COPIES: OnceLock<Vec<Copied>> = OnceLock::new();
+    COPIES.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("kubegen-no-panic-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_all(&repo(), &dir)
+    })
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        any::<usize>().prop_map(Edit::Delete),
+        any::<usize>().prop_map(Edit::Duplicate),
+        (any::<usize>(), any::<usize>()).prop_map(|(i, j)| Edit::Swap(i, j)),
+    ]
+}
+
+proptest! {
+    // The crates share their copies: one case at a time.
+    #![proptest_config(Config { cases: 1500, failure_persistence: None, ..Config::default() })]
+
+    #[test]
+    fn mutated_api_crates_generate_or_report_a_located_error(
+        krate in any::<proptest::sample::Index>(),
+        file in any::<usize>(),
+        edits in proptest::collection::vec(edit(), 1..3),
+    ) {
+        let copies = copies();
+        krate.get(copies).check_mutant(file, &edits);
+    }
+}
+
+/// The unmutated crates generate (so a mutant's error is the mutation's).
+#[test]
+fn the_api_crates_generate() {
+    for copy in copies() {
+        generates_or_locates(&copy.root);
+    }
+}
+
+/// The errors (message, line, column; 0 and 0 without a location) gen-cli's `read` gives on a
+/// crate whose root file is `source`, after checking that `generate` does not panic.
+fn errors_of(name: &str, source: &str) -> Vec<(String, usize, usize)> {
+    let dir = std::env::temp_dir().join(format!("kubegen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let root = dir.join("lib.rs");
+    std::fs::write(&root, source).expect("the source is written");
+    generates_or_locates(&root);
+    let errors = gen_cli::generate::read(
+        &package(&root),
+        &kubegen_core::known::Kubernetes::compiled(),
+    )
+    .err()
+    .unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    errors
+        .iter()
+        .map(|e| {
+            let (line, column) = e.loc.as_ref().map_or((0, 0), |l| (l.line, l.column));
+            (e.message.clone(), line, column)
+        })
+        .collect()
+}
+
+/// The issue's first finding, through gen-cli: one missing `=` in `#[rbac]` panicked
+/// ("darling::error::Accumulator dropped without being finished").
+#[test]
+fn a_missing_equals_sign_is_an_error_at_its_token() {
+    let source = "use kubegen::rbac;\n\n#[rbac(groups walk \"apps\", resources = \"deployments\", verbs = \"get\")]\npub fn f() {}\n";
+    assert_eq!(
+        errors_of("missing-eq", source),
+        [("expected `=` after `groups`".to_string(), 3, 15)]
+    );
+}
+
+/// Found by the fuzz target `source`: a type whose attributes did not parse (here an invalid
+/// `pattern` in `items(...)`), used by another, panicked ("every derived type is in the
+/// table").
+#[test]
+fn a_type_with_errors_used_by_another_is_reported() {
+    let source = r#"use kubegen::{CustomResource, KubeSchema};
+
+#[derive(CustomResource)]
+#[kube_marker(group = "example.com", version = "v1", kind = "Foo")]
+pub struct FooSpec {
+    pub hosts: Hosts,
+}
+
+#[derive(KubeSchema)]
+#[kube_marker(items(pattern = "a)"))]
+#[serde(transparent)]
+pub struct Hosts(pub Vec<String>);
+"#;
+    let errors = errors_of("items-pattern", source);
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert_eq!(
+        errors[0],
+        (
+            "this type has errors (reported at its definition)".to_string(),
+            0,
+            0
+        )
+    );
+    assert!(
+        errors[1]
+            .0
+            .starts_with("invalid regular expression in `pattern`")
+    );
+    assert_eq!((errors[1].1, errors[1].2), (10, 31), "{errors:#?}");
+}
