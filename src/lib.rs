@@ -38,6 +38,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "apply")]
+pub mod apply;
 #[cfg(any(feature = "runtime", feature = "webhook"))]
 mod https;
 #[cfg(feature = "runtime")]

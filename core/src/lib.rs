@@ -7,6 +7,7 @@
 
 #![deny(missing_docs)]
 
+pub mod apply;
 pub mod check;
 pub mod crd;
 pub mod diff;

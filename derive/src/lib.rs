@@ -6,6 +6,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "apply")]
+mod apply;
 mod check;
 mod codegen;
 mod info;
