@@ -3,7 +3,8 @@
 
 use darling::error::Accumulator;
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident};
 
 use kubegen_core::apply::plan::{self, FieldPlan, Form, NodePlan};
@@ -308,7 +309,9 @@ fn node(n: &NodePlan) -> TokenStream {
     let kind = quote!(::kubegen::apply::Node);
     match n {
         NodePlan::Value => quote!(#kind::Value),
-        NodePlan::Type(ty) => quote!(#kind::Type(<#ty as ::kubegen::apply::Applicable>::describe)),
+        NodePlan::Type(ty) => {
+            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::apply::Applicable>::describe))
+        }
         NodePlan::Object(fields) => {
             let fields = fields.iter().map(|(name, flatten, defaulted, n)| {
                 let n = node(n);

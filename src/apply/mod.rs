@@ -67,6 +67,7 @@
 //! `ExtractX` does: read, change, apply, without taking other managers' fields.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -84,16 +85,16 @@ pub use kubegen_core::apply::extract::ExtractError;
 )]
 pub trait Applicable {
     /// The apply configuration.
-    type Config: Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq;
+    type Config;
 
     /// What `extract` knows of the type's JSON form.
     fn describe() -> &'static Node;
 }
 
-impl<T> Applicable for T
-where
-    T: k8s_openapi::DeepMerge + Serialize + DeserializeOwned + Clone + fmt::Debug + PartialEq,
-{
+// Not named in errors: a type without a configuration is reported with `Applicable`'s note,
+// not as a missing `DeepMerge`.
+#[diagnostic::do_not_recommend]
+impl<T: k8s_openapi::DeepMerge> Applicable for T {
     type Config = T;
 
     fn describe() -> &'static Node {
@@ -104,20 +105,81 @@ where
 /// A value applied as a whole: the apply configuration of a type whose JSON form is not
 /// made of its fields (a newtype, an enum of unit variants, an untagged enum, a type with
 /// `schema_type` or `schemaless`), and of fields marked `schema_type` or `schemaless`.
-/// It serializes as the value itself; two are equal when they serialize alike.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Whole<T>(pub T);
+/// It holds the value's JSON (so `T` needs neither `Clone` nor `PartialEq`) and serializes as
+/// the value itself; [`Whole::get`] reads it back as a `T`.
+pub struct Whole<T> {
+    json: serde_json::Value,
+    of: PhantomData<fn() -> T>,
+}
 
-impl<T: Serialize> PartialEq for Whole<T> {
-    fn eq(&self, other: &Self) -> bool {
-        serde_json::to_value(&self.0).ok() == serde_json::to_value(&other.0).ok()
+impl<T: Serialize> Whole<T> {
+    /// The configuration of `value`, or why `value` does not serialize.
+    pub fn new(value: &T) -> Result<Self, serde_json::Error> {
+        serde_json::to_value(value).map(|json| Whole {
+            json,
+            of: PhantomData,
+        })
     }
 }
 
-impl<T> From<T> for Whole<T> {
+impl<T: DeserializeOwned> Whole<T> {
+    /// The value.
+    pub fn get(&self) -> Result<T, serde_json::Error> {
+        T::deserialize(&self.json)
+    }
+}
+
+impl<T> Whole<T> {
+    /// The value's JSON.
+    pub fn json(&self) -> &serde_json::Value {
+        &self.json
+    }
+}
+
+impl<T: Serialize> From<T> for Whole<T> {
+    /// # Panics
+    ///
+    /// When `value` does not serialize to JSON (a map whose keys are not strings: a type
+    /// kubegen gives no schema); [`Whole::new`] returns the error instead.
     fn from(value: T) -> Self {
-        Whole(value)
+        Whole::new(&value).expect("a type with a CRD schema serializes to JSON")
+    }
+}
+
+impl<T> Clone for Whole<T> {
+    fn clone(&self) -> Self {
+        Whole {
+            json: self.json.clone(),
+            of: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Whole<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Whole").field(&self.json).finish()
+    }
+}
+
+impl<T> PartialEq for Whole<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.json == other.json
+    }
+}
+
+impl<T> Serialize for Whole<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(serializer)
+    }
+}
+
+impl<'de, T> Deserialize<'de> for Whole<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let json = serde_json::Value::deserialize(deserializer)?;
+        Ok(Whole {
+            json,
+            of: PhantomData,
+        })
     }
 }
 

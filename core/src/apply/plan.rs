@@ -78,7 +78,7 @@ pub enum NodePlan {
     /// [`super::describe::Node::Value`]
     Value,
     /// [`super::describe::Node::Type`]: the described type (its `Applicable` impl).
-    Type(Type),
+    Type(Box<Type>),
     /// [`super::describe::Node::Object`]: (JSON name, flatten, defaulted, node) per field.
     Object(Vec<(String, bool, bool, NodePlan)>),
     /// [`super::describe::Node::OneOf`]
@@ -238,7 +238,8 @@ impl Cx<'_> {
         ty: &Type,
         optional: bool,
     ) -> Result<FieldPlan, syn::Error> {
-        if field.serde.custom {
+        // A field `with` writes is refused by the parser unless markers give its schema.
+        if field.serde.custom && !self.def.walks(field) {
             return Err(syn::Error::new(
                 ty.span(),
                 "the apply configuration cannot write this field: `#[serde(with)]` writes it \
@@ -348,8 +349,9 @@ impl Cx<'_> {
             }
             Shape::Named(_) | Shape::Opaque(_) => {
                 let applicable = self.applicable;
-                let config = syn::parse_quote!(<#ty as #applicable>::Config);
-                (config, NodePlan::Type(ty.clone()))
+                // At the field's type: that is where a type without a configuration is reported.
+                let config = syn::parse_quote_spanned!(ty.span()=> <#ty as #applicable>::Config);
+                (config, NodePlan::Type(Box::new(ty.clone())))
             }
         })
     }
