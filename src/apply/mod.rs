@@ -102,6 +102,16 @@ impl<T: k8s_openapi::DeepMerge> Applicable for T {
     }
 }
 
+/// The apply configuration that sets every field `value` serializes: what a manager that
+/// owns all of a value (a controller and the status it computes) applies.
+pub fn configuration<T>(value: &T) -> Result<T::Config, serde_json::Error>
+where
+    T: Applicable + Serialize,
+    T::Config: DeserializeOwned,
+{
+    serde_json::to_value(value).and_then(serde_json::from_value)
+}
+
 /// A value applied as a whole: the apply configuration of a type whose JSON form is not
 /// made of its fields (a newtype, an enum of unit variants, an untagged enum, a type with
 /// `schema_type` or `schemaless`), and of fields marked `schema_type` or `schemaless`.
