@@ -5,8 +5,10 @@
 //! - `cli`: `kubegen manifests` on an API crate of 100 kinds × 20 fields over 100 files,
 //!   against the kube-rs idiom: a `crdgen` binary printing `crd()`, rebuilt and run after a
 //!   one-line edit to one type.
+//! - `apply`: rebuild of an API crate of 100 kinds × 20 fields with kubegen's `apply` feature
+//!   off and on (what the apply configurations add).
 //!
-//! `cargo run --release -p kubegen-bench -- compile` (or `cli`). Generated crates live in
+//! `cargo run --release -p kubegen-bench -- compile` (or `cli`, `apply`). Generated crates live in
 //! `target/kubegen-bench/`; their dependencies are built once, before timing starts.
 
 mod generate;
@@ -49,6 +51,15 @@ enum Bench {
         #[arg(long, default_value_t = 20)]
         fields: usize,
     },
+    /// Rebuild of an API crate with kubegen's `apply` feature off vs on.
+    Apply {
+        /// Kinds in the API crate.
+        #[arg(long, default_value_t = 100)]
+        kinds: usize,
+        /// Fields per kind.
+        #[arg(long, default_value_t = 20)]
+        fields: usize,
+    },
 }
 
 fn main() {
@@ -63,6 +74,9 @@ fn main() {
             compile(&repo, &work.join("compile"), kinds, fields, args.runs)
         }
         Bench::Cli { kinds, fields } => cli(&repo, &work.join("cli"), kinds, fields, args.runs),
+        Bench::Apply { kinds, fields } => {
+            apply(&repo, &work.join("apply"), kinds, fields, args.runs)
+        }
     }
 }
 
@@ -130,5 +144,33 @@ fn cli(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
     println!(
         "ratio (crdgen / kubegen manifests), {kinds} kinds × {fields} fields over {kinds} files: {:.0}",
         crdgen.median / manifests.median
+    );
+}
+
+fn apply(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
+    generate::compile_workspace(repo, dir, kinds, fields);
+    let package = "api-kubegen";
+    let flavors = [("apply off", ""), ("apply on", "kubegen/apply")];
+    eprintln!("building dependencies once per flavor (not timed)...");
+    for (_, features) in flavors {
+        run(cargo(
+            dir,
+            &["build", "-q", "-p", package, "--features", features],
+        ));
+    }
+    let lib = dir.join(package).join("src/lib.rs");
+    let mut results: Vec<Stats> = Vec::new();
+    for (label, features) in flavors {
+        let stats = time_runs(runs, || {
+            generate::touch(&lib);
+            cargo(dir, &["build", "-q", "-p", package, "--features", features])
+        });
+        println!("{label:<24} {stats}");
+        results.push(stats);
+    }
+    println!(
+        "the apply feature adds {:.0}% ({:.2} s) to the median rebuild of {kinds} kinds × {fields} fields",
+        (results[1].median / results[0].median - 1.0) * 100.0,
+        results[1].median - results[0].median
     );
 }

@@ -3,7 +3,8 @@
 //! Data flows through the modules in this order:
 //! `parse` (Rust syntax → [`model`]) → [`schema`] (model → OpenAPI schema) → [`check`]
 //! (values, structural and CEL rules) → [`crd`] / [`rbac`] / [`webhook`] (Kubernetes objects) → [`render`]
-//! (YAML); [`diff`] compares two CRDs for upgrade safety.
+//! (YAML); [`diff`] compares two CRDs for upgrade safety; [`apply`] plans each type's apply
+//! configuration from the model and extracts what one field manager owns.
 
 #![deny(missing_docs)]
 

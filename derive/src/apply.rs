@@ -76,7 +76,8 @@ pub fn configuration(
                     Style::Tuple => quote!(( #(#fields)* )),
                     Style::Unit => quote!(),
                 };
-                quote!(#[serde(rename = #json)] #vident #body,)
+                let doc = format!("The `{json}` variant.");
+                quote!(#[doc = #doc] #[serde(rename = #json)] #vident #body,)
             });
             let variants: Vec<TokenStream> = variants.collect();
             quote! {

@@ -84,8 +84,8 @@ impl Node {
         }
     }
 
-    /// The fields of this object that the API server cannot default (neither a `default` nor
-    /// a form it does not describe), by JSON name; `None` when `name` is not a field.
+    /// Whether the field `name` of this object has a schema default; `None` when the object
+    /// is not described or has no such field.
     pub fn defaulted(&self, name: &str) -> Option<bool> {
         match self.resolve() {
             Node::Object(fields) => fields.iter().find_map(|f| {

@@ -96,6 +96,43 @@ pub struct TortureStatus {
     pub ok: bool,
 }
 
+/// Documented types: `missing_docs` judges only what the derive generates beside them.
+#[deny(missing_docs)]
+pub mod documented {
+    use kubegen::KubeSchema;
+    use serde::{Deserialize, Serialize};
+
+    /// A documented enum.
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[serde(tag = "type")]
+    pub enum Choice {
+        /// One.
+        One {
+            /// The value.
+            value: i32,
+        },
+        /// Two.
+        Two(Item),
+    }
+
+    /// A documented struct.
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Item {
+        /// Its name.
+        pub name: String,
+        /// Keyed items.
+        #[kube_marker(list_type = "map", list_map_keys = "name")]
+        pub items: Vec<Item2>,
+    }
+
+    /// Another documented struct.
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    pub struct Item2 {
+        /// Its name.
+        pub name: String,
+    }
+}
+
 fn main() {
     let spec = TortureSpecApply::default()
         .with_type("t")
