@@ -19,7 +19,7 @@ use std::process::Command;
 
 use clap::{Parser, Subcommand};
 
-use measure::{Stats, time_runs};
+use measure::{Stats, time_once, time_runs};
 
 /// kubegen's benchmarks.
 #[derive(Parser)]
@@ -158,15 +158,21 @@ fn apply(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
             &["build", "-q", "-p", package, "--features", features],
         ));
     }
+    // Off and on alternate, so that both see the same load on the machine.
     let lib = dir.join(package).join("src/lib.rs");
-    let mut results: Vec<Stats> = Vec::new();
-    for (label, features) in flavors {
-        let stats = time_runs(runs, || {
+    let mut times: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for _ in 0..runs.max(1) {
+        for (i, (_, features)) in flavors.iter().enumerate() {
             generate::touch(&lib);
-            cargo(dir, &["build", "-q", "-p", package, "--features", features])
-        });
+            times[i].push(time_once(cargo(
+                dir,
+                &["build", "-q", "-p", package, "--features", features],
+            )));
+        }
+    }
+    let results: Vec<Stats> = times.into_iter().map(Stats::of).collect();
+    for ((label, _), stats) in flavors.iter().zip(&results) {
         println!("{label:<24} {stats}");
-        results.push(stats);
     }
     println!(
         "the apply feature adds {:.0}% ({:.2} s) to the median rebuild of {kinds} kinds × {fields} fields",

@@ -40,21 +40,29 @@ fn human(seconds: f64) -> String {
 /// Runs the command `runs` times after one warm-up run; `make` builds it afresh each time
 /// (and may change files before the run).
 pub fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> Stats {
-    let mut once = || {
-        let mut cmd = make();
-        let start = Instant::now();
-        let status = cmd.status().expect("the command starts");
-        let elapsed = start.elapsed().as_secs_f64();
-        assert!(status.success(), "{cmd:?} failed");
-        elapsed
-    };
+    let mut once = || time_once(make());
     once();
-    let mut times: Vec<f64> = (0..runs.max(1)).map(|_| once()).collect();
-    times.sort_by(f64::total_cmp);
-    Stats {
-        median: times[times.len() / 2],
-        min: times[0],
-        max: times[times.len() - 1],
-        runs: times.len(),
+    Stats::of((0..runs.max(1)).map(|_| once()).collect())
+}
+
+/// Runs `cmd` once and returns its wall-clock seconds.
+pub fn time_once(mut cmd: Command) -> f64 {
+    let start = Instant::now();
+    let status = cmd.status().expect("the command starts");
+    let elapsed = start.elapsed().as_secs_f64();
+    assert!(status.success(), "{cmd:?} failed");
+    elapsed
+}
+
+impl Stats {
+    /// The statistics of some runs' seconds (at least one).
+    pub fn of(mut times: Vec<f64>) -> Stats {
+        times.sort_by(f64::total_cmp);
+        Stats {
+            median: times[times.len() / 2],
+            min: times[0],
+            max: times[times.len() - 1],
+            runs: times.len(),
+        }
     }
 }

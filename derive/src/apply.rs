@@ -34,7 +34,8 @@ pub fn configuration(
          (server-side apply)."
     );
     let p = quote!(::kubegen::__private::serde);
-    let derives = quote!(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, #p::Serialize, #p::Deserialize);
+    let derives =
+        quote!(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, #p::Serialize);
     let item = match &plan.form {
         Form::Whole => quote! {
             #[doc = #doc]
@@ -44,6 +45,7 @@ pub fn configuration(
             let defs = fields.iter().map(|f| field(f, &name, true));
             let builders = fields.iter().filter_map(builder);
             let helpers = fields.iter().filter_map(list_map_helper);
+            let read = read_struct(&name, fields);
             quote! {
                 #[doc = #doc]
                 #[derive(::core::default::Default, #derives)]
@@ -56,6 +58,8 @@ pub fn configuration(
                     #(#builders)*
                     #(#helpers)*
                 }
+
+                #read
             }
         }
         Form::Enum {
@@ -82,7 +86,7 @@ pub fn configuration(
             let variants: Vec<TokenStream> = variants.collect();
             quote! {
                 #[doc = #doc]
-                #[derive(#derives)]
+                #[derive(#derives, #p::Deserialize)]
                 #[serde(crate = "::kubegen::__private::serde", #tag #content)]
                 #vis enum #name {
                     #(#variants)*
@@ -236,6 +240,40 @@ pub fn root(
     }
 }
 
+/// `Deserialize` of a configuration struct, through its JSON object: a few lines per type
+/// where serde's derive writes a visitor, which is most of what the feature costs to build.
+/// Named fields first; flattened ones read the entries left.
+fn read_struct(name: &Ident, fields: &[FieldPlan]) -> TokenStream {
+    let p = quote!(::kubegen::__private::serde);
+    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("f{i}")).collect();
+    let named = fields
+        .iter()
+        .zip(&locals)
+        .filter(|(f, _)| !f.flatten)
+        .map(|(f, l)| {
+            let json = &f.json;
+            quote!(let #l = object.take(#json)?;)
+        });
+    let flattened = fields
+        .iter()
+        .zip(&locals)
+        .filter(|(f, _)| f.flatten)
+        .map(|(_, l)| quote!(let #l = object.flattened()?;));
+    let idents = fields
+        .iter()
+        .map(|f| ident(f.ident.as_deref().unwrap_or_default()));
+    quote! {
+        impl<'de> #p::Deserialize<'de> for #name {
+            fn deserialize<D: #p::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
+                #(#named)*
+                #(#flattened)*
+                ::core::result::Result::Ok(Self { #(#idents: #locals),* })
+            }
+        }
+    }
+}
+
 /// One field of a configuration struct or variant.
 fn field(f: &FieldPlan, owner: &Ident, in_struct: bool) -> TokenStream {
     let ty = &f.ty;
@@ -256,7 +294,7 @@ fn field(f: &FieldPlan, owner: &Ident, in_struct: bool) -> TokenStream {
     }
     let i = ident(f.ident.as_deref().unwrap_or_default());
     let serde = if f.flatten {
-        quote!(#[serde(default, flatten, deserialize_with = "::kubegen::apply::__private::flattened")])
+        quote!(#[serde(flatten)])
     } else if f.list_map.is_some() {
         let helper = format!("{owner}::{}", helper_name(f));
         quote!(#[serde(rename = #json, default, skip_serializing_if = "::core::option::Option::is_none", serialize_with = #helper)])

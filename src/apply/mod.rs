@@ -81,7 +81,7 @@ pub use kubegen_core::apply::extract::ExtractError;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no apply configuration",
     label = "this field's type needs one",
-    note = "derive `KubeSchema` on it (with kubegen's `apply` feature), or write a std or chrono type by its full path (`std::collections::BTreeMap`, `chrono::DateTime`), which kubegen reads from the source"
+    note = "derive `KubeSchema` on it (with kubegen's `apply` feature); the derive reads a field's type as written, so write a container rather than a type alias of one (`Vec<Item>`), and a chrono type by its full path (`chrono::DateTime`)"
 )]
 pub trait Applicable {
     /// The apply configuration.
@@ -229,16 +229,38 @@ pub mod __private {
         json.serialize(serializer)
     }
 
-    /// Reads a flattened optional field: `None` when none of its fields is there (serde
-    /// would give `Some` of an empty configuration).
-    pub fn flattened<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-    where
-        D: serde::Deserializer<'de>,
-        T: Deserialize<'de> + Serialize,
-    {
-        let value = T::deserialize(deserializer)?;
-        let empty = matches!(serde_json::to_value(&value), Ok(Value::Object(m)) if m.is_empty());
-        Ok((!empty).then_some(value))
+    /// A configuration struct's JSON object, read field by field by its `Deserialize`.
+    pub struct Object(serde_json::Map<String, Value>);
+
+    impl Object {
+        /// Reads the object.
+        pub fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            serde_json::Map::deserialize(deserializer).map(Object)
+        }
+
+        /// Takes the field `name`: `None` when absent or `null`.
+        pub fn take<T: DeserializeOwned, E: serde::de::Error>(
+            &mut self,
+            name: &str,
+        ) -> Result<Option<T>, E> {
+            match self.0.remove(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(value) => T::deserialize(value)
+                    .map(Some)
+                    .map_err(|e| E::custom(format_args!("field `{name}`: {e}"))),
+            }
+        }
+
+        /// Reads a flattened field from the entries no named field took: `None` when it
+        /// reads as an empty object (none of its fields is there).
+        pub fn flattened<T: DeserializeOwned + Serialize, E: serde::de::Error>(
+            &self,
+        ) -> Result<Option<T>, E> {
+            let value = T::deserialize(Value::Object(self.0.clone())).map_err(E::custom)?;
+            let empty =
+                matches!(serde_json::to_value(&value), Ok(Value::Object(m)) if m.is_empty());
+            Ok((!empty).then_some(value))
+        }
     }
 
     /// `<Kind>Apply::extract`: the apply configuration of what `manager` owns of `object`
