@@ -333,3 +333,18 @@ fn derived_types_and_kubernetes_types_have_configurations() {
     config_of::<Condition>();
     config_of::<String>();
 }
+
+#[test]
+fn a_whole_value_becomes_the_configuration_of_every_field_it_serializes() {
+    let status = WidgetStatus {
+        conditions: Vec::new(),
+        ready_replicas: Some(2),
+    };
+    let cfg = kubegen::apply::configuration(&status).unwrap();
+    assert_eq!(
+        cfg,
+        WidgetStatusApply::default()
+            .with_conditions(Vec::<Condition>::new())
+            .with_ready_replicas(2)
+    );
+}

@@ -63,8 +63,8 @@ pub struct FieldPlan {
     pub optional: bool,
     /// The value's type in the configuration (inside the `Option`).
     pub ty: Type,
-    /// The items of a list map must carry these keys: (the JSON names of the keys, the
-    /// item's node) for the check before anything is sent.
+    /// A list map's keys (JSON names), which its items must carry: checked when the
+    /// configuration is serialized, before anything is sent.
     pub list_map: Option<Vec<String>>,
     /// What `extract` knows of the value.
     pub node: NodePlan,
