@@ -5,8 +5,10 @@
 //! handlers; `gen-cli` writes the matching `config/` tree. Every key, where it goes and what it
 //! emits is in [`markers`]. In your tests,
 //! [`check_defaults`] checks that serde's defaults and the schema's agree. Features: `webhook`
-//! (`kubegen::webhook`, the admission and conversion webhook server) and `runtime`
-//! (`kubegen::runtime`, what an operator's `main` runs its controllers with).
+//! (`kubegen::webhook`, the admission and conversion webhook server), `runtime`
+//! (`kubegen::runtime`, what an operator's `main` runs its controllers with) and `apply`
+//! (`kubegen::apply`, typed server-side apply: an apply configuration beside every derived
+//! type, and `extract` of what one field manager owns).
 //!
 //! ```
 //! use kubegen::{CustomResource, KubeSchema};
@@ -38,6 +40,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "apply")]
+pub mod apply;
 #[cfg(any(feature = "runtime", feature = "webhook"))]
 mod https;
 #[cfg(feature = "runtime")]

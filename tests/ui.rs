@@ -9,4 +9,11 @@ fn ui() {
     // CEL rules are parsed at compile time only with the `cel` feature.
     #[cfg(feature = "cel")]
     t.compile_fail("tests/ui-cel/*.rs");
+    // Apply configurations: the shapes they support compile and serialize; the others are
+    // errors with the fix.
+    #[cfg(feature = "apply")]
+    {
+        t.pass("tests/ui-apply/pass/*.rs");
+        t.compile_fail("tests/ui-apply/fail/*.rs");
+    }
 }

@@ -5,8 +5,10 @@
 //! - `cli`: `kubegen manifests` on an API crate of 100 kinds × 20 fields over 100 files,
 //!   against the kube-rs idiom: a `crdgen` binary printing `crd()`, rebuilt and run after a
 //!   one-line edit to one type.
+//! - `apply`: rebuild of an API crate of 100 kinds × 20 fields with kubegen's `apply` feature
+//!   off and on (what the apply configurations add).
 //!
-//! `cargo run --release -p kubegen-bench -- compile` (or `cli`). Generated crates live in
+//! `cargo run --release -p kubegen-bench -- compile` (or `cli`, `apply`). Generated crates live in
 //! `target/kubegen-bench/`; their dependencies are built once, before timing starts.
 
 mod generate;
@@ -17,7 +19,7 @@ use std::process::Command;
 
 use clap::{Parser, Subcommand};
 
-use measure::{Stats, time_runs};
+use measure::{Stats, time_once, time_runs};
 
 /// kubegen's benchmarks.
 #[derive(Parser)]
@@ -67,6 +69,15 @@ enum Bench {
         #[arg(long)]
         go_mod_init: Option<String>,
     },
+    /// Rebuild of an API crate with kubegen's `apply` feature off vs on.
+    Apply {
+        /// Kinds in the API crate.
+        #[arg(long, default_value_t = 100)]
+        kinds: usize,
+        /// Fields per kind.
+        #[arg(long, default_value_t = 20)]
+        fields: usize,
+    },
 }
 
 fn main() {
@@ -95,6 +106,9 @@ fn main() {
                 let dir = work.join(format!("controller-gen/{kinds}"));
                 controller_gen_bench(&repo, &dir, kinds, fields, &go, args.runs);
             }
+        }
+        Bench::Apply { kinds, fields } => {
+            apply(&repo, &work.join("apply"), kinds, fields, args.runs)
         }
     }
 }
@@ -221,6 +235,40 @@ fn controller_gen_bench(
     println!(
         "  ratio (controller-gen / kubegen): time {:.1}, memory {:.1}",
         theirs.median / ours.median,
-        theirs.rss_mib / ours.rss_mib
+        theirs.rss_mib.unwrap_or(0.0) / ours.rss_mib.unwrap_or(1.0)
+    );
+}
+
+fn apply(repo: &Path, dir: &Path, kinds: usize, fields: usize, runs: usize) {
+    generate::compile_workspace(repo, dir, kinds, fields);
+    let package = "api-kubegen";
+    let flavors = [("apply off", ""), ("apply on", "kubegen/apply")];
+    eprintln!("building dependencies once per flavor (not timed)...");
+    for (_, features) in flavors {
+        run(cargo(
+            dir,
+            &["build", "-q", "-p", package, "--features", features],
+        ));
+    }
+    // Off and on alternate, so that both see the same load on the machine.
+    let lib = dir.join(package).join("src/lib.rs");
+    let mut times: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for _ in 0..runs.max(1) {
+        for (i, (_, features)) in flavors.iter().enumerate() {
+            generate::touch(&lib);
+            times[i].push(time_once(cargo(
+                dir,
+                &["build", "-q", "-p", package, "--features", features],
+            )));
+        }
+    }
+    let results: Vec<Stats> = times.into_iter().map(Stats::of).collect();
+    for ((label, _), stats) in flavors.iter().zip(&results) {
+        println!("{label:<24} {stats}");
+    }
+    println!(
+        "the apply feature adds {:.0}% ({:.2} s) to the median rebuild of {kinds} kinds × {fields} fields",
+        (results[1].median / results[0].median - 1.0) * 100.0,
+        results[1].median - results[0].median
     );
 }

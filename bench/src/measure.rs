@@ -1,11 +1,11 @@
-//! Timing whole commands: repeated runs, median and spread of wall time and peak memory.
+//! Timing whole commands: repeated runs, median and spread of wall time, and peak memory.
 
 use std::fmt;
 use std::os::unix::process::ExitStatusExt;
 use std::process::{Command, ExitStatus};
 use std::time::Instant;
 
-/// Wall-clock seconds and peak resident memory of repeated runs.
+/// Wall-clock seconds (and peak resident memory) of repeated runs.
 pub struct Stats {
     /// The median.
     pub median: f64,
@@ -15,21 +15,24 @@ pub struct Stats {
     pub max: f64,
     /// How many runs.
     pub runs: usize,
-    /// The median of each run's peak resident set, in MiB.
-    pub rss_mib: f64,
+    /// The median of each run's peak resident set, in MiB, when measured.
+    pub rss_mib: Option<f64>,
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "median {} (min {}, max {}, {} runs), peak memory {:.0} MiB",
+            "median {} (min {}, max {}, {} runs)",
             human(self.median),
             human(self.min),
             human(self.max),
-            self.runs,
-            self.rss_mib
-        )
+            self.runs
+        )?;
+        if let Some(rss) = self.rss_mib {
+            write!(f, ", peak memory {rss:.0} MiB")?;
+        }
+        Ok(())
     }
 }
 
@@ -41,13 +44,27 @@ fn human(seconds: f64) -> String {
     }
 }
 
-/// Runs `cmd` and waits for it: its exit status, wall time and peak resident set (KiB), read
-/// with `wait4` so that only this child counts.
+impl Stats {
+    /// The statistics of some runs' seconds (at least one).
+    pub fn of(mut times: Vec<f64>) -> Stats {
+        times.sort_by(f64::total_cmp);
+        Stats {
+            median: times[times.len() / 2],
+            min: times[0],
+            max: times[times.len() - 1],
+            runs: times.len(),
+            rss_mib: None,
+        }
+    }
+}
+
+/// Runs `cmd` and waits for it: its wall time and peak resident set (KiB), read with `wait4`
+/// so that only this child counts. Panics when it fails.
 #[allow(
     clippy::zombie_processes,
     reason = "the child is reaped by `wait4`, which also reads its resource usage"
 )]
-fn run_once(cmd: &mut Command) -> (ExitStatus, f64, u64) {
+fn run_once(cmd: &mut Command) -> (f64, u64) {
     let start = Instant::now();
     let child = cmd.spawn().expect("the command starts");
     let mut status = 0;
@@ -57,31 +74,25 @@ fn run_once(cmd: &mut Command) -> (ExitStatus, f64, u64) {
     let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
     let elapsed = start.elapsed().as_secs_f64();
     assert!(pid > 0, "wait4 failed: {}", std::io::Error::last_os_error());
-    (
-        ExitStatus::from_raw(status),
-        elapsed,
-        usage.ru_maxrss.max(0) as u64,
-    )
+    let status = ExitStatus::from_raw(status);
+    assert!(status.success(), "{cmd:?} failed: {status}");
+    (elapsed, usage.ru_maxrss.max(0) as u64)
+}
+
+/// Runs `cmd` once and returns its wall-clock seconds.
+pub fn time_once(mut cmd: Command) -> f64 {
+    run_once(&mut cmd).0
 }
 
 /// Runs the command `runs` times after one warm-up run; `make` builds it afresh each time
 /// (and may change files before the run).
 pub fn time_runs(runs: usize, mut make: impl FnMut() -> Command) -> Stats {
-    let mut once = || {
-        let mut cmd = make();
-        let (status, elapsed, rss) = run_once(&mut cmd);
-        assert!(status.success(), "{cmd:?} failed");
-        (elapsed, rss)
-    };
+    let mut once = || run_once(&mut make());
     once();
-    let (mut times, mut rss): (Vec<f64>, Vec<u64>) = (0..runs.max(1)).map(|_| once()).unzip();
-    times.sort_by(f64::total_cmp);
+    let (times, mut rss): (Vec<f64>, Vec<u64>) = (0..runs.max(1)).map(|_| once()).unzip();
     rss.sort_unstable();
     Stats {
-        median: times[times.len() / 2],
-        min: times[0],
-        max: times[times.len() - 1],
-        runs: times.len(),
-        rss_mib: rss[rss.len() / 2] as f64 / 1024.0,
+        rss_mib: Some(rss[rss.len() / 2] as f64 / 1024.0),
+        ..Stats::of(times)
     }
 }

@@ -4,12 +4,14 @@
 //! `parse` (Rust syntax → [`model`]) → [`schema`] (model → OpenAPI schema, with [`known`]
 //! types' schemas) → [`check`] (values, structural and CEL rules) → [`crd`] / [`rbac`] /
 //! [`webhook`] (Kubernetes objects) → [`render`] (YAML); [`diff`] compares two CRDs for upgrade
-//! safety and [`docs`] writes API reference pages. [`names`] holds the naming rules every stage
-//! shares. Each module uses only those before it (the schema node, [`model::Schema`], is part
-//! of the model), and `gen-cli/tests/layers.rs` keeps it so.
+//! safety, [`docs`] writes API reference pages, and [`apply`] plans each type's apply
+//! configuration from the model and extracts what one field manager owns. [`names`] holds the
+//! naming rules every stage shares. Each module uses only those before it (the schema node,
+//! [`model::Schema`], is part of the model), and `gen-cli/tests/layers.rs` keeps it so.
 
 #![deny(missing_docs)]
 
+pub mod apply;
 pub mod check;
 pub mod crd;
 pub mod diff;

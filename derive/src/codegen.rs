@@ -44,9 +44,15 @@ pub fn kube_schema(
         });
     let shapes: Vec<TokenStream> = shapes.collect();
     let consts = info::consts(&seen, &parsed);
+    #[cfg(feature = "apply")]
+    let apply = crate::apply::configuration(input, &parsed, errors);
+    #[cfg(not(feature = "apply"))]
+    let apply = TokenStream::new();
     let checks = info::checks(&seen, &parsed);
     let tokens = quote! {
         #checks
+
+        #apply
 
         impl ::kubegen::KubeSchema for #ident {
             #consts

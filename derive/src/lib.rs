@@ -6,6 +6,8 @@
 
 #![deny(missing_docs)]
 
+#[cfg(feature = "apply")]
+mod apply;
 mod check;
 mod codegen;
 mod info;
@@ -31,6 +33,8 @@ fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
 /// `status`), `kube::Resource`, `kube::CustomResourceExt` and the schema. The keys are listed in
 /// `kubegen::markers`. `#[rbac(...)]` and `#[webhook(...)]` may stand on the spec struct as
 /// helper attributes (no import needed).
+/// With kubegen's `apply` feature, also `<Kind>Apply` (the root's apply configuration, with
+/// `new`, `extract` and `extract_status`) and the spec's `<Spec>Apply`.
 #[proc_macro_derive(CustomResource, attributes(kube_marker, rbac, webhook))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -39,6 +43,8 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 
 /// Gives a struct or enum a CRD schema (`kubegen::KubeSchema`), shaped by its
 /// `#[kube_marker(...)]`s, its doc comments and its serde attributes.
+/// With kubegen's `apply` feature, also its apply configuration `<Type>Apply`
+/// (`kubegen::apply`).
 #[proc_macro_derive(KubeSchema, attributes(kube_marker))]
 pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -150,8 +150,14 @@ fn generate(
             }
         }
     });
+    #[cfg(feature = "apply")]
+    let apply = crate::apply::root(vis, &kind, spec, status, &api_version);
+    #[cfg(not(feature = "apply"))]
+    let apply = TokenStream::new();
     quote! {
         #schema_impl
+
+        #apply
 
         #[doc = #doc]
         #[derive(#p::serde::Deserialize, ::core::clone::Clone, ::core::fmt::Debug #(, #derives)*)]

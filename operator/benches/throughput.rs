@@ -183,8 +183,8 @@ impl FakeApi {
             (&Method::PATCH, Some(event)) if path.contains("/events/") => {
                 json_response(StatusCode::OK, &event)
             }
-            // the status subresource
-            (&Method::PUT, Some(object)) => {
+            // the status subresource (the operator applies it)
+            (&Method::PATCH, Some(object)) if path.ends_with("/status") => {
                 let path = path.trim_end_matches("/status");
                 let current = self.state.lock().unwrap().objects.get(path).cloned();
                 let mut current = current.unwrap_or_else(|| object.clone());

@@ -109,14 +109,14 @@ mod tests {
     fn encodes_counters_errors_and_durations() {
         let metrics = Metrics::default();
         drop(metrics.reconcile_started());
-        metrics.reconcile_failed(&Error::StatusConflict(3));
+        metrics.reconcile_failed(&Error::MissingField("namespace"));
         let text = metrics.encode();
         assert!(
             text.contains("memcached_operator_reconciles_total 1"),
             "{text}"
         );
         assert!(
-            text.contains(r#"memcached_operator_reconcile_errors_total{error="conflict"} 1"#),
+            text.contains(r#"memcached_operator_reconcile_errors_total{error="invalid_object"} 1"#),
             "{text}"
         );
         assert!(

@@ -4,7 +4,7 @@ use k8s_openapi::api::core::v1::ResourceRequirements;
 use kubegen::CustomResource;
 use serde::{Deserialize, Serialize};
 
-pub use super::status::MemcachedStatus;
+pub use super::status::{MemcachedStatus, MemcachedStatusApply};
 use super::{default_image, default_port, default_replicas};
 
 /// MemcachedSpec defines the desired state of Memcached.

@@ -40,9 +40,6 @@ pub enum Error {
     /// The object lacks its name or namespace (the apiserver always sets both).
     #[error("Memcached object has no {0}")]
     MissingField(&'static str),
-    /// The status update kept conflicting with concurrent writers.
-    #[error("status update conflicted {0} times in a row")]
-    StatusConflict(usize),
 }
 
 impl Error {
@@ -57,7 +54,6 @@ impl Error {
                 F::UnnamedObject | F::InvalidFinalizer => "invalid_object",
             },
             Error::MissingField(_) => "invalid_object",
-            Error::StatusConflict(_) => "conflict",
         }
     }
 }

@@ -1,15 +1,17 @@
 //! The status of a `Memcached`: what its Deployment reports, as replicas and the `Available`,
-//! `Progressing` and `Degraded` conditions, written through the status subresource.
+//! `Progressing` and `Degraded` conditions, applied through the status subresource
+//! (server-side apply, with the operator's field manager: it owns these fields and conditions,
+//! and no other writer's).
 
 use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{Condition, Time};
 use k8s_openapi::jiff::Timestamp;
-use kube::api::PostParams;
+use kube::api::{Patch, PatchParams};
 use kube::{Api, ResourceExt};
 use kubegen::rbac;
 
-use super::{Error, deployment};
-use crate::api::v1alpha1::{Memcached, MemcachedStatus};
+use super::{Error, MANAGER, deployment};
+use crate::api::v1alpha1::{Memcached, MemcachedApply, MemcachedStatus, MemcachedStatusApply};
 
 /// The condition that is `True` when every requested replica is ready.
 pub const AVAILABLE: &str = "Available";
@@ -17,9 +19,6 @@ pub const AVAILABLE: &str = "Available";
 pub const PROGRESSING: &str = "Progressing";
 /// The condition that is `True` when the Deployment cannot reach the requested state.
 pub const DEGRADED: &str = "Degraded";
-
-/// How many times a status update is retried after a conflict (409) before giving up.
-pub const CONFLICT_ATTEMPTS: usize = 3;
 
 /// One condition as the reconciler sees it, before timestamps and generations are added.
 #[derive(Clone, Debug, PartialEq)]
@@ -191,49 +190,51 @@ pub fn merge(
     status
 }
 
-/// Writes the status `desired` computes (with `observedGeneration` = `generation`) through the
-/// status subresource, unless it is already there. A conflict (409: someone wrote the object
-/// meanwhile) re-reads the object and tries again, up to `CONFLICT_ATTEMPTS` times.
+/// Applies the status `desired` computes (with `observedGeneration` = `generation`) through
+/// the status subresource, unless it is already there. The apply carries only what the
+/// operator owns: the status fields and its own conditions (conditions of other types, written
+/// by other managers, stay theirs). No `resourceVersion` is sent, so a concurrent write is no
+/// conflict to retry; `force` keeps the operator the owner of its fields.
 #[rbac(
     groups = "cache.example.com",
     resources = "memcacheds/status",
-    verbs = "update"
+    verbs = "patch"
 )]
-#[rbac(groups = "cache.example.com", resources = "memcacheds", verbs = "get")]
 pub async fn update(
     api: &Api<Memcached>,
     mc: &Memcached,
     desired: &(MemcachedStatus, Vec<Observed>),
 ) -> Result<(), Error> {
-    let (name, _) = super::name_and_namespace(mc)?;
-    let generation = mc.metadata.generation;
-    let mut current = mc.clone();
-    for attempt in 1.. {
-        let (status, observed) = desired.clone();
-        let next = merge(
-            current.status.as_ref(),
-            status,
-            &observed,
-            generation,
-            Timestamp::now(),
-        );
-        if current.status.as_ref() == Some(&next) {
-            return Ok(());
-        }
-        current.status = Some(next);
-        match api
-            .replace_status(&name, &PostParams::default(), &current)
-            .await
-        {
-            Ok(_) => return Ok(()),
-            Err(kube::Error::Api(status))
-                if status.is_conflict() && attempt < CONFLICT_ATTEMPTS =>
-            {
-                current = api.get(&name).await?;
-            }
-            Err(kube::Error::Api(status)) if status.is_conflict() => break,
-            Err(e) => return Err(e.into()),
-        }
+    let (name, namespace) = super::name_and_namespace(mc)?;
+    let (status, observed) = desired.clone();
+    let next = merge(
+        mc.status.as_ref(),
+        status,
+        &observed,
+        mc.metadata.generation,
+        Timestamp::now(),
+    );
+    if mc.status.as_ref() == Some(&next) {
+        return Ok(());
     }
-    Err(Error::StatusConflict(CONFLICT_ATTEMPTS))
+    let apply = MemcachedApply::new(&name)
+        .with_namespace(&namespace)
+        .with_status(owned(next, &observed));
+    let params = PatchParams::apply(MANAGER).force();
+    api.patch_status(&name, &params, &Patch::Apply(&apply))
+        .await?;
+    Ok(())
+}
+
+/// The apply configuration of `status` with only the conditions the operator observes.
+fn owned(status: MemcachedStatus, observed: &[Observed]) -> MemcachedStatusApply {
+    let conditions = status
+        .conditions
+        .into_iter()
+        .filter(|c| observed.iter().any(|o| o.type_ == c.type_));
+    MemcachedStatusApply::default()
+        .with_conditions(conditions.collect::<Vec<_>>())
+        .with_replicas(status.replicas)
+        .with_ready_replicas(status.ready_replicas)
+        .with_selector(status.selector)
 }

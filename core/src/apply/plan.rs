@@ -1,0 +1,555 @@
+//! The apply configuration of one type, planned from its model at derive time: the type's
+//! form (a struct of optional fields, an enum mirroring the type's variants, or the type
+//! applied whole), each field's JSON name and configuration type, and the description
+//! `extract` reads ([`super::describe`]). The derive only turns this plan into tokens.
+
+use syn::spanned::Spanned;
+use syn::{GenericArgument, PathArguments, Type};
+
+use crate::model::{Data, Field, ListType, Shape, Style, Topology, TypeDef, Variant};
+use crate::parse::shape::{Syntactic, shape_of};
+use crate::parse::typedef::Parsed;
+
+/// The apply configuration of a type.
+pub struct Plan {
+    /// Its name: the type's name and `Apply`.
+    pub name: String,
+    /// Its form.
+    pub form: Form,
+    /// What `extract` knows of it.
+    pub node: NodePlan,
+}
+
+/// The form of an apply configuration.
+pub enum Form {
+    /// The type is applied whole (`kubegen::apply::Whole<T>`): a newtype, a tuple or unit
+    /// struct, an enum of unit variants, an untagged enum, a type whose schema is not its
+    /// fields' (`schema_type`, `schemaless`, `preserve_unknown_fields`, `into`).
+    Whole,
+    /// A struct with named fields, every one optional.
+    Struct(Vec<FieldPlan>),
+    /// An enum with the type's variants and tagging; fields of struct variants are optional.
+    Enum {
+        /// `#[serde(tag = "...")]`
+        tag: Option<String>,
+        /// `#[serde(content = "...")]`
+        content: Option<String>,
+        /// The variants serde writes.
+        variants: Vec<VariantPlan>,
+    },
+}
+
+/// A variant of an enum's apply configuration.
+pub struct VariantPlan {
+    /// The Rust name.
+    pub ident: String,
+    /// Its JSON name (the tag's value).
+    pub json: String,
+    /// How its fields are written.
+    pub style: Style,
+    /// Its fields.
+    pub fields: Vec<FieldPlan>,
+}
+
+/// A field of an apply configuration.
+pub struct FieldPlan {
+    /// Its Rust name (`None` in tuple variants).
+    pub ident: Option<String>,
+    /// Its JSON name (empty when flattened).
+    pub json: String,
+    /// `#[serde(flatten)]`
+    pub flatten: bool,
+    /// An `Option`, left out when `None` (the fields of structs and struct variants).
+    pub optional: bool,
+    /// The value's type in the configuration (inside the `Option`).
+    pub ty: Type,
+    /// A list map's keys (JSON names), which its items must carry: checked when the
+    /// configuration is serialized, before anything is sent.
+    pub list_map: Option<Vec<String>>,
+    /// What `extract` knows of the value.
+    pub node: NodePlan,
+    /// The schema gives the field a default.
+    pub defaulted: bool,
+}
+
+/// A node of the description `extract` reads, as [`super::describe::Node`] but with types.
+#[derive(Clone)]
+pub enum NodePlan {
+    /// [`super::describe::Node::Value`]
+    Value,
+    /// [`super::describe::Node::Type`]: the described type (its `Applicable` impl).
+    Type(Box<Type>),
+    /// [`super::describe::Node::Object`]: (JSON name, flatten, defaulted, node) per field.
+    Object(Vec<(String, bool, bool, NodePlan)>),
+    /// [`super::describe::Node::OneOf`]
+    OneOf(Vec<NodePlan>),
+    /// [`super::describe::Node::List`]
+    List {
+        /// `None` atomic, `Some(empty)` a set, `Some(keys)` a list map.
+        keys: Option<Vec<String>>,
+        /// The items.
+        item: Box<NodePlan>,
+    },
+    /// [`super::describe::Node::Map`]
+    Map {
+        /// `map_type = "atomic"`
+        atomic: bool,
+        /// The values.
+        value: Box<NodePlan>,
+    },
+}
+
+/// The plan of `parsed`'s apply configuration. `applicable` is the path of the trait whose
+/// `Config` names a type's configuration (`::kubegen::apply::Applicable`) and `whole` the
+/// wrapper of values applied whole (`::kubegen::apply::Whole`). A field the configuration
+/// cannot write is an error at its type.
+pub fn plan(
+    parsed: &Parsed,
+    applicable: &syn::Path,
+    whole: &syn::Path,
+) -> Result<Plan, syn::Error> {
+    let def = &parsed.def;
+    let name = format!("{}Apply", def.name);
+    let cx = Cx {
+        def,
+        applicable,
+        whole,
+    };
+    let types = &parsed.field_types;
+    let mut next = 0;
+    let mut fields_of = |variant: Option<&Variant>, fields: &[Field], optional: bool| {
+        let plans = fields
+            .iter()
+            .zip(&types[next..])
+            .filter(|(f, _)| !f.serde.skip)
+            .map(|(f, ty)| cx.field(variant, f, ty, optional))
+            .collect::<Result<Vec<_>, _>>();
+        next += fields.len();
+        plans
+    };
+    let c = &def.serde;
+    if is_whole(def) {
+        return Ok(Plan {
+            name,
+            form: Form::Whole,
+            node: NodePlan::Value,
+        });
+    }
+    let (form, node) = match &def.data {
+        Data::Struct { fields, .. } => {
+            let fields = fields_of(None, fields, true)?;
+            let node = NodePlan::Object(fields.iter().map(FieldPlan::described).collect());
+            (Form::Struct(fields), node)
+        }
+        Data::Enum(variants) => {
+            let mut planned = Vec::new();
+            for v in variants {
+                // Newtype and tuple variants hold their content, not optional fields.
+                let fields = fields_of(Some(v), &v.fields, v.style == Style::Named)?;
+                if !v.serde.skip {
+                    planned.push(VariantPlan {
+                        ident: v.ident.clone(),
+                        json: def.variant_name(v),
+                        style: v.style,
+                        fields,
+                    });
+                }
+            }
+            let node = enum_node(&planned, c.tag.as_deref(), c.content.as_deref());
+            let form = Form::Enum {
+                tag: c.tag.clone(),
+                content: c.content.clone(),
+                variants: planned,
+            };
+            (form, node)
+        }
+    };
+    Ok(Plan { name, form, node })
+}
+
+/// Whether a type is applied whole rather than field by field (see [`Form::Whole`]).
+fn is_whole(def: &TypeDef) -> bool {
+    let c = &def.serde;
+    def.markers.stops_walk()
+        || c.transparent
+        || c.untagged
+        || match &def.data {
+            Data::Struct { style, .. } => *style != Style::Named,
+            Data::Enum(variants) => {
+                variants.iter().all(|v| v.style == Style::Unit)
+                    || variants.iter().any(|v| v.serde.untagged)
+            }
+        }
+}
+
+/// How an enum's variants appear in JSON: externally tagged, each under its name; internally
+/// tagged, the tag beside the variant's fields; adjacently tagged, the tag beside the content.
+fn enum_node(variants: &[VariantPlan], tag: Option<&str>, content: Option<&str>) -> NodePlan {
+    let content_of = |v: &VariantPlan| match v.style {
+        Style::Named => NodePlan::Object(v.fields.iter().map(FieldPlan::described).collect()),
+        Style::Tuple if v.fields.len() == 1 => v.fields[0].node.clone(),
+        Style::Tuple => NodePlan::List {
+            keys: None,
+            item: Box::new(NodePlan::Value),
+        },
+        Style::Unit => NodePlan::Value,
+    };
+    let contents = NodePlan::OneOf(variants.iter().map(content_of).collect());
+    match (tag, content) {
+        (None, _) => NodePlan::Object(
+            variants
+                .iter()
+                .map(|v| (v.json.clone(), false, false, content_of(v)))
+                .collect(),
+        ),
+        (Some(tag), None) => NodePlan::Object(vec![
+            (tag.to_string(), false, false, NodePlan::Value),
+            (String::new(), true, false, contents),
+        ]),
+        (Some(tag), Some(content)) => NodePlan::Object(vec![
+            (tag.to_string(), false, false, NodePlan::Value),
+            (content.to_string(), false, false, contents),
+        ]),
+    }
+}
+
+impl FieldPlan {
+    fn described(&self) -> (String, bool, bool, NodePlan) {
+        (
+            self.json.clone(),
+            self.flatten,
+            self.defaulted,
+            self.node.clone(),
+        )
+    }
+}
+
+struct Cx<'a> {
+    def: &'a TypeDef,
+    applicable: &'a syn::Path,
+    whole: &'a syn::Path,
+}
+
+impl Cx<'_> {
+    fn field(
+        &self,
+        variant: Option<&Variant>,
+        field: &Field,
+        ty: &Type,
+        optional: bool,
+    ) -> Result<FieldPlan, syn::Error> {
+        // A field `with` writes is refused by the parser unless markers give its schema.
+        if field.serde.custom && !self.def.walks(field) {
+            return Err(syn::Error::new(
+                ty.span(),
+                "the apply configuration cannot write this field: `#[serde(with)]` writes it \
+                 with a function that takes the field's own type; give the field a type whose \
+                 `Serialize` writes its JSON form (a newtype with `#[kube_marker(schema_type)]`)",
+            ));
+        }
+        let m = &field.markers;
+        let (ty, node) = if self.def.walks(field) {
+            self.config_type(ty, Some(field), optional)?
+        } else {
+            (self.whole_of(ty), NodePlan::Value)
+        };
+        let list_map = match (&node, m.list_type) {
+            (NodePlan::List { keys: Some(k), .. }, Some(ListType::Map)) => Some(k.clone()),
+            _ => None,
+        };
+        Ok(FieldPlan {
+            ident: field.ident.clone(),
+            json: if field.serde.flatten {
+                String::new()
+            } else {
+                self.def.json_name(variant, field)
+            },
+            flatten: field.serde.flatten,
+            optional,
+            ty,
+            list_map,
+            node,
+            defaulted: m.default.is_some(),
+        })
+    }
+
+    fn whole_of(&self, ty: &Type) -> Type {
+        let whole = self.whole;
+        syn::parse_quote!(#whole<#ty>)
+    }
+
+    /// The configuration type of a value of type `ty`, and its node. `field` is the field
+    /// whose type `ty` is (its markers give the list and map types), `None` inside it;
+    /// `peel` drops an outer `Option` (the field's own `Option` is added by the caller).
+    fn config_type(
+        &self,
+        ty: &Type,
+        field: Option<&Field>,
+        peel: bool,
+    ) -> Result<(Type, NodePlan), syn::Error> {
+        if let Some(inner) = wrapped(ty, &["Box", "Arc", "Rc"]) {
+            let (mapped, node) = self.config_type(inner, field, peel)?;
+            return Ok((with_arg(ty, mapped), node));
+        }
+        let shape = shape_of(ty, &Syntactic)?;
+        let arg = |i: usize| type_args(ty).nth(i);
+        let markers = field.map(|f| &f.markers);
+        Ok(match shape {
+            Shape::Scalar(_) | Shape::Known(_) | Shape::Any => (ty.clone(), NodePlan::Value),
+            Shape::Optional(_) => {
+                let Some(inner) = arg(0) else {
+                    return Ok((ty.clone(), NodePlan::Value));
+                };
+                let (mapped, node) = self.config_type(inner, field, false)?;
+                if peel {
+                    (mapped, node)
+                } else {
+                    (with_arg(ty, mapped), node)
+                }
+            }
+            Shape::Seq { set, len, .. } if set || len.is_some() => {
+                let keys = set.then(Vec::new);
+                let node = NodePlan::List {
+                    keys,
+                    item: Box::new(NodePlan::Value),
+                };
+                (ty.clone(), node)
+            }
+            Shape::Seq { .. } => {
+                let Some(item) = arg(0) else {
+                    return Ok((ty.clone(), NodePlan::Value));
+                };
+                let (mapped, item) = self.config_type(item, None, false)?;
+                let keys = match markers.and_then(|m| m.list_type) {
+                    Some(ListType::Map) => Some(
+                        markers
+                            .and_then(|m| m.list_map_keys.clone())
+                            .unwrap_or_default(),
+                    ),
+                    Some(ListType::Set) => Some(Vec::new()),
+                    Some(ListType::Atomic) | None => None,
+                };
+                let node = NodePlan::List {
+                    keys,
+                    item: Box::new(item),
+                };
+                (with_arg(ty, mapped), node)
+            }
+            Shape::Map(_) => {
+                let Some(value) = arg(1) else {
+                    return Ok((ty.clone(), NodePlan::Value));
+                };
+                let (mapped, value) = self.config_type(value, None, false)?;
+                let atomic = markers.and_then(|m| m.map_type) == Some(Topology::Atomic);
+                let node = NodePlan::Map {
+                    atomic,
+                    value: Box::new(value),
+                };
+                (with_arg(ty, mapped), node)
+            }
+            Shape::Named(_) | Shape::Opaque(_) => {
+                let applicable = self.applicable;
+                // At the field's type: that is where a type without a configuration is reported.
+                let config = syn::parse_quote_spanned!(ty.span()=> <#ty as #applicable>::Config);
+                (config, NodePlan::Type(Box::new(ty.clone())))
+            }
+        })
+    }
+}
+
+/// The type argument of `ty` when it is one of the `wrappers` (by last path segment).
+fn wrapped<'a>(ty: &'a Type, wrappers: &[&str]) -> Option<&'a Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if !wrappers.iter().any(|w| last.ident == w) {
+        return None;
+    }
+    type_args(ty).next()
+}
+
+/// The type arguments of a path type's last segment.
+fn type_args(ty: &Type) -> impl Iterator<Item = &Type> {
+    let args = match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| &s.arguments),
+        _ => None,
+    };
+    args.into_iter()
+        .flat_map(|a| match a {
+            PathArguments::AngleBracketed(a) => a.args.iter().collect::<Vec<_>>(),
+            _ => Vec::new(),
+        })
+        .filter_map(|a| match a {
+            GenericArgument::Type(t) => Some(t),
+            _ => None,
+        })
+}
+
+/// `ty` with its last type argument replaced by `arg` (`Vec<T>` → `Vec<arg>`,
+/// `BTreeMap<K, V>` → `BTreeMap<K, arg>`).
+fn with_arg(ty: &Type, arg: Type) -> Type {
+    let mut ty = ty.clone();
+    if let Type::Path(p) = &mut ty
+        && let Some(last) = p.path.segments.last_mut()
+        && let PathArguments::AngleBracketed(a) = &mut last.arguments
+        && let Some(slot) = a
+            .args
+            .iter_mut()
+            .filter_map(|a| match a {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .last()
+    {
+        *slot = arg;
+    }
+    ty
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::ToTokens;
+    use syn::DeriveInput;
+
+    use super::*;
+    use crate::parse::markers::Place;
+    use crate::parse::typedef;
+
+    fn plan_of(src: &str) -> Plan {
+        let input: DeriveInput = syn::parse_str(src).unwrap();
+        let parsed = typedef::parse(&input, "t::T".into(), Place::Type, &|_| None).unwrap();
+        plan(&parsed, &syn::parse_quote!(A), &syn::parse_quote!(W)).unwrap()
+    }
+
+    fn types(plan: &Plan) -> Vec<(String, String)> {
+        let Form::Struct(fields) = &plan.form else {
+            panic!("not a struct")
+        };
+        fields
+            .iter()
+            .map(|f| (f.json.clone(), f.ty.to_token_stream().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn fields_become_configurations_of_their_types() {
+        let p = plan_of(
+            r#"#[serde(rename_all = "camelCase")]
+            struct FooSpec {
+                replica_count: Option<i32>,
+                ports: Vec<Port>,
+                by_name: std::collections::BTreeMap<String, Box<Port>>,
+                raw_json: serde_json::Value,
+                #[serde(rename = "x")]
+                inner: Inner,
+                #[kube_marker(schemaless)]
+                raw: Raw,
+                #[serde(skip)]
+                hidden: Hidden,
+            }"#,
+        );
+        assert_eq!(p.name, "FooSpecApply");
+        assert_eq!(
+            types(&p),
+            [
+                ("replicaCount".into(), "i32".into()),
+                ("ports".into(), "Vec < < Port as A > :: Config >".into()),
+                (
+                    "byName".into(),
+                    "std :: collections :: BTreeMap < String , Box < < Port as A > :: Config > >"
+                        .into()
+                ),
+                ("rawJson".into(), "serde_json :: Value".into()),
+                ("x".into(), "< Inner as A > :: Config".into()),
+                ("raw".into(), "W < Raw >".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn list_and_map_types_come_from_the_markers() {
+        let p = plan_of(
+            r#"struct S {
+                #[kube_marker(list_type = "map", list_map_keys = "name")]
+                ports: Vec<Port>,
+                tags: std::collections::BTreeSet<String>,
+                args: Vec<String>,
+                #[kube_marker(map_type = "atomic")]
+                labels: std::collections::BTreeMap<String, String>,
+            }"#,
+        );
+        let Form::Struct(fields) = &p.form else {
+            panic!()
+        };
+        assert_eq!(
+            fields[0].list_map.as_deref(),
+            Some(&["name".to_string()][..])
+        );
+        let kinds: Vec<String> = fields
+            .iter()
+            .map(|f| match &f.node {
+                NodePlan::List { keys, .. } => format!("list {keys:?}"),
+                NodePlan::Map { atomic, .. } => format!("map atomic={atomic}"),
+                _ => "other".into(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "list Some([\"name\"])",
+                "list Some([])",
+                "list None",
+                "map atomic=true"
+            ]
+        );
+    }
+
+    #[test]
+    fn newtypes_unit_enums_and_untagged_enums_are_applied_whole() {
+        for src in [
+            "struct Name(String);",
+            "#[serde(transparent)] struct Name { inner: String }",
+            "enum Mode { A, B }",
+            "#[serde(untagged)] enum U { A { x: i32 }, B(String) }",
+            r#"#[kube_marker(schema_type = "string")] struct Q { v: i32 }"#,
+        ] {
+            assert!(matches!(plan_of(src).form, Form::Whole), "{src}");
+        }
+    }
+
+    #[test]
+    fn enums_keep_their_tagging() {
+        let p = plan_of(
+            r#"#[serde(tag = "type", rename_all = "camelCase")]
+            enum Source { GitRepo { url: String }, Oci(Oci), #[serde(skip)] Never }"#,
+        );
+        let Form::Enum { tag, variants, .. } = &p.form else {
+            panic!()
+        };
+        assert_eq!(tag.as_deref(), Some("type"));
+        let names: Vec<_> = variants.iter().map(|v| v.json.as_str()).collect();
+        assert_eq!(names, ["gitRepo", "oci"]);
+        assert!(variants[0].fields[0].optional);
+        assert!(!variants[1].fields[0].optional);
+        let NodePlan::Object(fields) = &p.node else {
+            panic!()
+        };
+        assert_eq!(fields[0].0, "type");
+        assert!(
+            fields[1].1,
+            "the variants' fields are flattened beside the tag"
+        );
+    }
+
+    #[test]
+    fn fields_written_by_functions_are_refused() {
+        let input: DeriveInput = syn::parse_str(
+            r#"struct S { #[serde(with = "m")] #[kube_marker(schema_type = "string")] d: D }"#,
+        )
+        .unwrap();
+        let parsed = typedef::parse(&input, "t::S".into(), Place::Type, &|_| None).unwrap();
+        let e = plan(&parsed, &syn::parse_quote!(A), &syn::parse_quote!(W))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("`#[serde(with)]`"), "{e}");
+    }
+}

@@ -1,0 +1,309 @@
+//! Typed server-side apply (feature `apply`): apply configurations and `extract`.
+//!
+//! With the feature on, every type deriving `CustomResource` or `KubeSchema` gets an *apply
+//! configuration* beside it, with the same visibility: `FooApply` for a type `Foo`, and
+//! `<Kind>Apply` for the root. Every field is `pub` and an `Option` (left out when `None`), a
+//! field of a derived type is that type's configuration (`Vec`s and maps of them likewise),
+//! k8s-openapi types and scalars stay themselves; the JSON names and shapes are the type's own
+//! (renames, `flatten`, every enum tagging). A field manager that sends one owns exactly the
+//! fields it sets, where sending the whole type would claim every field it serializes.
+//!
+//! ```
+//! # #[cfg(feature = "apply")] {
+//! use kubegen::{CustomResource, KubeSchema};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+//! #[kube_marker(group = "cache.example.com", version = "v1alpha1", kind = "Memcached")]
+//! #[kube_marker(status = "MemcachedStatus")]
+//! #[serde(rename_all = "camelCase")]
+//! pub struct MemcachedSpec {
+//!     pub size: i32,
+//!     pub image: String,
+//!     #[kube_marker(list_type = "map", list_map_keys = "name")]
+//!     pub ports: Vec<Port>,
+//! }
+//!
+//! #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+//! #[serde(rename_all = "camelCase")]
+//! pub struct Port {
+//!     pub name: String,
+//!     pub container_port: i32,
+//! }
+//!
+//! #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+//! #[serde(rename_all = "camelCase")]
+//! pub struct MemcachedStatus {
+//!     pub ready_replicas: Option<i32>,
+//! }
+//!
+//! // Only `size` and one port: the manager owns these, and nothing else of the spec.
+//! let cfg = MemcachedApply::new("cache")
+//!     .with_spec(
+//!         MemcachedSpecApply::default()
+//!             .with_size(3)
+//!             .with_ports(vec![PortApply::default().with_name("http").with_container_port(80)]),
+//!     );
+//! assert_eq!(
+//!     serde_json::to_value(&cfg).unwrap(),
+//!     serde_json::json!({
+//!         "apiVersion": "cache.example.com/v1alpha1",
+//!         "kind": "Memcached",
+//!         "metadata": {"name": "cache"},
+//!         "spec": {"size": 3, "ports": [{"name": "http", "containerPort": 80}]}
+//!     })
+//! );
+//! // Sent with `Api::<Memcached>::patch("cache", &PatchParams::apply("my-manager"), &Patch::Apply(&cfg))`.
+//!
+//! // An item of a list map without its key is refused before anything is sent.
+//! let keyless = MemcachedApply::new("cache")
+//!     .with_spec(MemcachedSpecApply::default().with_ports(vec![PortApply::default().with_container_port(80)]));
+//! assert!(serde_json::to_value(&keyless).unwrap_err().to_string().contains("`name`"));
+//! # }
+//! ```
+//!
+//! `<Kind>Apply::extract(&obj, "my-manager")` (and `extract_status`) return the configuration of
+//! exactly the fields that manager owns in `metadata.managedFields`, as client-go's
+//! `ExtractX` does: read, change, apply, without taking other managers' fields.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+pub use kubegen_core::apply::describe::{Field, ListKind, Node};
+pub use kubegen_core::apply::extract::ExtractError;
+
+/// A type with an apply configuration: derived by `#[derive(KubeSchema)]` and
+/// `#[derive(CustomResource)]` (feature `apply`); every k8s-openapi type, `String`, `bool`,
+/// `i32`, `i64`, `f64` and `serde_json::Value` are their own.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no apply configuration",
+    label = "this field's type needs one",
+    note = "derive `KubeSchema` on it (with kubegen's `apply` feature); the derive reads a field's type as written, so write a container rather than a type alias of one (`Vec<Item>`), and a chrono type by its full path (`chrono::DateTime`)"
+)]
+pub trait Applicable {
+    /// The apply configuration.
+    type Config;
+
+    /// What `extract` knows of the type's JSON form.
+    fn describe() -> &'static Node;
+}
+
+// Not named in errors: a type without a configuration is reported with `Applicable`'s note,
+// not as a missing `DeepMerge`.
+#[diagnostic::do_not_recommend]
+impl<T: k8s_openapi::DeepMerge> Applicable for T {
+    type Config = T;
+
+    fn describe() -> &'static Node {
+        &Node::Value
+    }
+}
+
+/// The apply configuration that sets every field `value` serializes: what a manager that
+/// owns all of a value (a controller and the status it computes) applies.
+pub fn configuration<T>(value: &T) -> Result<T::Config, serde_json::Error>
+where
+    T: Applicable + Serialize,
+    T::Config: DeserializeOwned,
+{
+    serde_json::to_value(value).and_then(serde_json::from_value)
+}
+
+/// A value applied as a whole: the apply configuration of a type whose JSON form is not
+/// made of its fields (a newtype, an enum of unit variants, an untagged enum, a type with
+/// `schema_type` or `schemaless`), and of fields marked `schema_type` or `schemaless`.
+/// It holds the value's JSON (so `T` needs neither `Clone` nor `PartialEq`) and serializes as
+/// the value itself; [`Whole::get`] reads it back as a `T`.
+pub struct Whole<T> {
+    json: serde_json::Value,
+    of: PhantomData<fn() -> T>,
+}
+
+impl<T: Serialize> Whole<T> {
+    /// The configuration of `value`, or why `value` does not serialize.
+    pub fn new(value: &T) -> Result<Self, serde_json::Error> {
+        serde_json::to_value(value).map(|json| Whole {
+            json,
+            of: PhantomData,
+        })
+    }
+}
+
+impl<T: DeserializeOwned> Whole<T> {
+    /// The value.
+    pub fn get(&self) -> Result<T, serde_json::Error> {
+        T::deserialize(&self.json)
+    }
+}
+
+impl<T> Whole<T> {
+    /// The value's JSON.
+    pub fn json(&self) -> &serde_json::Value {
+        &self.json
+    }
+}
+
+impl<T: Serialize> From<T> for Whole<T> {
+    /// # Panics
+    ///
+    /// When `value` does not serialize to JSON (a map whose keys are not strings: a type
+    /// kubegen gives no schema); [`Whole::new`] returns the error instead.
+    fn from(value: T) -> Self {
+        Whole::new(&value).expect("a type with a CRD schema serializes to JSON")
+    }
+}
+
+impl<T> Clone for Whole<T> {
+    fn clone(&self) -> Self {
+        Whole {
+            json: self.json.clone(),
+            of: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Whole<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Whole").field(&self.json).finish()
+    }
+}
+
+impl<T> PartialEq for Whole<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.json == other.json
+    }
+}
+
+impl<T> Serialize for Whole<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.json.serialize(serializer)
+    }
+}
+
+impl<'de, T> Deserialize<'de> for Whole<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let json = serde_json::Value::deserialize(deserializer)?;
+        Ok(Whole {
+            json,
+            of: PhantomData,
+        })
+    }
+}
+
+/// What the generated code uses. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    use serde::Serializer;
+    use serde::ser::Error as _;
+    use serde_json::Value;
+
+    use super::*;
+
+    /// Serializes a list map field, refusing an item that lacks one of the keys the API
+    /// server cannot default (it would reject the whole request).
+    pub fn list_map<V: Serialize, S: Serializer>(
+        value: &V,
+        field: &str,
+        keys: &[&str],
+        item: &Node,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let json = serde_json::to_value(value).map_err(S::Error::custom)?;
+        if let Value::Array(items) = &json {
+            for (i, it) in items.iter().enumerate() {
+                let missing = keys.iter().find(|k| {
+                    item.defaulted(k) == Some(false) && it.get(**k).is_none_or(Value::is_null)
+                });
+                if let Some(key) = missing {
+                    return Err(S::Error::custom(format!(
+                        "item {i} of the list map `{field}` has no `{key}`: the items of a list \
+                         map must carry their keys ({}), or the API server rejects the apply",
+                        keys.join(", ")
+                    )));
+                }
+            }
+        }
+        json.serialize(serializer)
+    }
+
+    /// A configuration struct's JSON object, read field by field by its `Deserialize`.
+    pub struct Object(serde_json::Map<String, Value>);
+
+    impl Object {
+        /// Reads the object.
+        pub fn read<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            serde_json::Map::deserialize(deserializer).map(Object)
+        }
+
+        /// Takes the field `name`: `None` when absent or `null`.
+        pub fn take<T: DeserializeOwned, E: serde::de::Error>(
+            &mut self,
+            name: &str,
+        ) -> Result<Option<T>, E> {
+            match self.0.remove(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(value) => T::deserialize(value)
+                    .map(Some)
+                    .map_err(|e| E::custom(format_args!("field `{name}`: {e}"))),
+            }
+        }
+
+        /// Reads a flattened field from the entries no named field took: `None` when it
+        /// reads as an empty object (none of its fields is there).
+        pub fn flattened<T: DeserializeOwned + Serialize, E: serde::de::Error>(
+            &self,
+        ) -> Result<Option<T>, E> {
+            let value = T::deserialize(Value::Object(self.0.clone())).map_err(E::custom)?;
+            let empty =
+                matches!(serde_json::to_value(&value), Ok(Value::Object(m)) if m.is_empty());
+            Ok((!empty).then_some(value))
+        }
+    }
+
+    /// `<Kind>Apply::extract`: the apply configuration of what `manager` owns of `object`
+    /// through `subresource` (`""` or `"status"`), with the object's name and namespace.
+    pub fn extract<K, A>(
+        object: &K,
+        manager: &str,
+        subresource: &str,
+        node: &Node,
+    ) -> Result<A, ExtractError>
+    where
+        K: Serialize + kube::Resource,
+        A: DeserializeOwned,
+    {
+        use kubegen_core::apply::extract::{extract, owned_fields};
+        let malformed = |problem: String| ExtractError::Malformed {
+            path: ".".into(),
+            problem,
+        };
+        let value = serde_json::to_value(object).map_err(|e| malformed(e.to_string()))?;
+        let mut part = match owned_fields(&value, manager, subresource)? {
+            Some(fields) => extract(&value, &fields, node)?,
+            None => Value::Object(Default::default()),
+        };
+        if let Value::Object(part) = &mut part {
+            part.remove("apiVersion");
+            part.remove("kind");
+            let meta = object.meta();
+            let metadata = part
+                .entry("metadata")
+                .or_insert_with(|| Value::Object(Default::default()));
+            if let Value::Object(metadata) = metadata {
+                for (key, value) in [("name", &meta.name), ("namespace", &meta.namespace)] {
+                    if let Some(value) = value {
+                        metadata.insert(key.into(), Value::String(value.clone()));
+                    }
+                }
+            }
+        }
+        serde_json::from_value(part).map_err(|e| {
+            malformed(format!(
+                "the owned fields do not read as the apply configuration: {e}"
+            ))
+        })
+    }
+}

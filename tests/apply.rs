@@ -1,0 +1,350 @@
+//! Apply configurations (feature `apply`): what they serialize, and `extract` over recorded
+//! `managedFields`.
+
+use std::collections::BTreeMap;
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
+use kubegen::apply::Applicable;
+use kubegen::{CustomResource, KubeSchema};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+#[kube_marker(group = "apply.example.com", version = "v1", kind = "Widget")]
+#[kube_marker(status = "WidgetStatus")]
+#[serde(rename_all = "camelCase")]
+pub struct WidgetSpec {
+    pub replicas: i32,
+    #[serde(rename = "img")]
+    pub image: String,
+    #[kube_marker(list_type = "map", list_map_keys = "name")]
+    #[serde(default)]
+    pub ports: Vec<Port>,
+    #[kube_marker(list_type = "set")]
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    #[kube_marker(map_type = "atomic")]
+    #[serde(default)]
+    pub selector: BTreeMap<String, String>,
+    #[serde(flatten)]
+    pub extra: Extra,
+    pub source: Option<Source>,
+    pub mode: Option<Mode>,
+    pub r#type: Option<String>,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct Port {
+    pub name: String,
+    pub container_port: i32,
+    #[kube_marker(default = "TCP")]
+    pub protocol: Option<String>,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct Extra {
+    pub log_level: Option<String>,
+}
+
+/// Internally tagged.
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Source {
+    Git {
+        url: String,
+        revision: Option<String>,
+    },
+    Oci(Oci),
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+pub struct Oci {
+    pub image: String,
+    pub tag: Option<String>,
+}
+
+/// Externally tagged, adjacently tagged.
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum External {
+    Blue { depth: i32 },
+    Red(i32),
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+#[serde(tag = "t", content = "c")]
+pub enum Adjacent {
+    On { level: i32, note: Option<String> },
+    Off,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub enum Mode {
+    Fast,
+    Safe,
+}
+
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct WidgetStatus {
+    #[kube_marker(list_type = "map", list_map_keys = "type")]
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+    pub ready_replicas: Option<i32>,
+}
+
+#[test]
+fn unset_fields_are_left_out_and_renames_are_the_types() {
+    let cfg = WidgetApply::new("w").with_namespace("ns").with_spec(
+        WidgetSpecApply::default()
+            .with_image("nginx")
+            .with_type("x")
+            .with_extra(ExtraApply::default().with_log_level("debug")),
+    );
+    assert_eq!(
+        serde_json::to_value(&cfg).unwrap(),
+        json!({
+            "apiVersion": "apply.example.com/v1",
+            "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "ns"},
+            "spec": {"img": "nginx", "type": "x", "logLevel": "debug"}
+        })
+    );
+    // Nothing set: only what identifies the object.
+    assert_eq!(
+        serde_json::to_value(WidgetApply::new("w")).unwrap(),
+        json!({"apiVersion": "apply.example.com/v1", "kind": "Widget", "metadata": {"name": "w"}})
+    );
+}
+
+#[test]
+fn every_enum_tagging_is_the_types() {
+    let git = SourceApply::Git {
+        url: None,
+        revision: Some("main".into()),
+    };
+    assert_eq!(
+        serde_json::to_value(&git).unwrap(),
+        json!({"kind": "git", "revision": "main"})
+    );
+    let oci = SourceApply::Oci(OciApply::default().with_tag("1"));
+    assert_eq!(
+        serde_json::to_value(&oci).unwrap(),
+        json!({"kind": "oci", "tag": "1"})
+    );
+    let blue = ExternalApply::Blue { depth: None };
+    assert_eq!(serde_json::to_value(&blue).unwrap(), json!({"blue": {}}));
+    assert_eq!(
+        serde_json::to_value(ExternalApply::Red(3)).unwrap(),
+        json!({"red": 3})
+    );
+    let on = AdjacentApply::On {
+        level: Some(2),
+        note: None,
+    };
+    assert_eq!(
+        serde_json::to_value(&on).unwrap(),
+        json!({"t": "On", "c": {"level": 2}})
+    );
+    assert_eq!(
+        serde_json::to_value(AdjacentApply::Off).unwrap(),
+        json!({"t": "Off"})
+    );
+    // A unit-only enum is applied whole: its configuration is itself.
+    let mode: ModeApply = Mode::Safe.into();
+    assert_eq!(serde_json::to_value(&mode).unwrap(), json!("Safe"));
+    // And they read back.
+    let back: SourceApply = serde_json::from_value(json!({"kind": "git", "url": "u"})).unwrap();
+    assert_eq!(
+        back,
+        SourceApply::Git {
+            url: Some("u".into()),
+            revision: None
+        }
+    );
+}
+
+#[test]
+fn list_map_items_must_carry_their_keys() {
+    let keyless =
+        WidgetSpecApply::default().with_ports(vec![PortApply::default().with_container_port(80)]);
+    let e = serde_json::to_value(&keyless).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "item 0 of the list map `ports` has no `name`: the items of a list map must carry their keys (name), or the API server rejects the apply"
+    );
+    // A key with a default in the schema may be left out: the API server fills it in.
+    let keyed = WidgetSpecApply::default().with_ports(vec![
+        PortApply::default()
+            .with_name("http")
+            .with_container_port(80),
+    ]);
+    assert_eq!(
+        serde_json::to_value(&keyed).unwrap(),
+        json!({"ports": [{"name": "http", "containerPort": 80}]})
+    );
+}
+
+fn widget(managed: serde_json::Value) -> Widget {
+    serde_json::from_value(json!({
+        "apiVersion": "apply.example.com/v1",
+        "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "ns", "managedFields": managed},
+        "spec": {
+            "replicas": 3,
+            "img": "nginx",
+            "ports": [
+                {"name": "http", "containerPort": 80, "protocol": "TCP"},
+                {"name": "metrics", "containerPort": 9090, "protocol": "TCP"}
+            ],
+            "tags": ["a", "b"],
+            "args": ["--x"],
+            "labels": {"mine": "1", "theirs": "2"},
+            "selector": {"app": "w"},
+            "logLevel": "info",
+            "source": {"kind": "git", "url": "https://x", "revision": "main"}
+        },
+        "status": {
+            "conditions": [{"type": "Ready", "status": "True", "reason": "R", "message": "m",
+                "lastTransitionTime": "2026-01-01T00:00:00Z"}],
+            "readyReplicas": 3
+        }
+    }))
+    .unwrap()
+}
+
+fn entry(manager: &str, subresource: Option<&str>, fields: serde_json::Value) -> serde_json::Value {
+    let mut e = json!({"manager": manager, "operation": "Apply", "apiVersion": "apply.example.com/v1",
+        "fieldsType": "FieldsV1", "fieldsV1": fields});
+    if let Some(s) = subresource {
+        e["subresource"] = json!(s);
+    }
+    e
+}
+
+#[test]
+fn extract_returns_exactly_the_managers_fields() {
+    let obj = widget(json!([
+        entry(
+            "a",
+            None,
+            json!({
+                "f:spec": {
+                    "f:replicas": {},
+                    "f:ports": {"k:{\"name\":\"metrics\"}": {".": {}, "f:containerPort": {}}},
+                    "f:tags": {"v:\"b\"": {}},
+                    "f:args": {},
+                    "f:labels": {"f:mine": {}},
+                    "f:selector": {},
+                    "f:logLevel": {},
+                    "f:source": {"f:kind": {}, "f:revision": {}}
+                },
+                "f:metadata": {"f:labels": {}}
+            })
+        ),
+        entry(
+            "b",
+            None,
+            json!({"f:spec": {"f:img": {}, "f:labels": {"f:theirs": {}}}})
+        ),
+        entry(
+            "a",
+            Some("status"),
+            json!({"f:status": {"f:readyReplicas": {}}})
+        ),
+    ]));
+    let a = WidgetApply::extract(&obj, "a").unwrap();
+    assert_eq!(
+        serde_json::to_value(&a).unwrap(),
+        json!({
+            "apiVersion": "apply.example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "ns"},
+            "spec": {
+                "replicas": 3,
+                "ports": [{"name": "metrics", "containerPort": 9090}],
+                "tags": ["b"],
+                "args": ["--x"],
+                "labels": {"mine": "1"},
+                "selector": {"app": "w"},
+                "logLevel": "info",
+                "source": {"kind": "git", "revision": "main"}
+            }
+        })
+    );
+    let b = WidgetApply::extract(&obj, "b").unwrap();
+    assert_eq!(
+        b.spec,
+        Some(
+            WidgetSpecApply::default()
+                .with_image("nginx")
+                .with_labels(BTreeMap::from([("theirs".to_string(), "2".to_string())]))
+        )
+    );
+    assert_eq!(b.status, None);
+    let status = WidgetApply::extract_status(&obj, "a").unwrap();
+    assert_eq!(status.spec, None);
+    assert_eq!(
+        status.status,
+        Some(WidgetStatusApply::default().with_ready_replicas(3))
+    );
+    // A manager that owns nothing gets the bare identity.
+    assert_eq!(
+        WidgetApply::extract(&obj, "c").unwrap(),
+        WidgetApply::new("w").with_namespace("ns")
+    );
+}
+
+#[test]
+fn extract_refuses_fields_the_type_does_not_know_and_malformed_entries() {
+    let obj = widget(json!([entry(
+        "a",
+        None,
+        json!({"f:spec": {"f:replicaz": {}}})
+    )]));
+    assert_eq!(
+        WidgetApply::extract(&obj, "a").unwrap_err().to_string(),
+        "managedFields names `replicaz` at `.spec`, which the type does not have (fields there: \
+         replicas, img, ports, tags, args, labels, selector, logLevel, source, mode, type)"
+    );
+    let obj = widget(json!([entry(
+        "a",
+        None,
+        json!({"f:spec": {"f:args": {"k:{\"name\":\"x\"}": {}}}})
+    )]));
+    let e = WidgetApply::extract(&obj, "a").unwrap_err().to_string();
+    assert!(
+        e.starts_with("malformed managedFields at `.spec.args`"),
+        "{e}"
+    );
+    let obj = widget(json!([{"manager": "a", "operation": "Apply", "fieldsType": "FieldsV1"}]));
+    assert!(WidgetApply::extract(&obj, "a").is_err());
+}
+
+#[test]
+fn derived_types_and_kubernetes_types_have_configurations() {
+    fn config_of<T: Applicable>() {}
+    config_of::<Port>();
+    config_of::<Condition>();
+    config_of::<String>();
+}
+
+#[test]
+fn a_whole_value_becomes_the_configuration_of_every_field_it_serializes() {
+    let status = WidgetStatus {
+        conditions: Vec::new(),
+        ready_replicas: Some(2),
+    };
+    let cfg = kubegen::apply::configuration(&status).unwrap();
+    assert_eq!(
+        cfg,
+        WidgetStatusApply::default()
+            .with_conditions(Vec::<Condition>::new())
+            .with_ready_replicas(2)
+    );
+}
