@@ -1,7 +1,8 @@
 //! The naming rules of Kubernetes objects, each written once: DNS labels and subdomains, API
-//! groups and kinds ([`is_dns_label`], [`is_group`], [`is_kind`]), property names as CEL escapes them ([`cel_name`]), Kubernetes version names and their priority ([`KubeVersion`], [`kube_order`]), and
-//! the plural of a kind as controller-gen computes it ([`pluralize`]). The derive, `gen-cli`,
-//! the scaffold, CRD assembly, webhooks and the checks all use these.
+//! groups and kinds ([`is_dns_label`], [`is_group`], [`is_kind`]), property names as CEL
+//! escapes them ([`cel_name`]), Kubernetes version names and their priority ([`KubeVersion`],
+//! [`kube_order`]), and the plural of a kind as controller-gen computes it ([`pluralize`]). The
+//! derive, `gen-cli`, the scaffold, CRD assembly, webhooks and the checks all use these.
 
 mod cel;
 mod dns;
