@@ -3,11 +3,14 @@
 //! crate's modules into shapes, and every `#[rbac]`, `#[webhook]` and
 //! `#[webhook_configuration]` attribute.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::mem;
 use std::sync::{Arc, OnceLock};
 
 use syn::spanned::Spanned;
-use syn::{Attribute, DeriveInput, Item, Meta};
+use syn::{
+    Attribute, Data, DataEnum, DataStruct, DataUnion, DeriveInput, Fields, FieldsNamed, Item, Meta,
+};
 
 use kubegen_core::known::{self, Kubernetes};
 use kubegen_core::model::{Error, Errors, Loc, ResourceDef, Shape, TypeDef};
@@ -17,7 +20,7 @@ use kubegen_core::parse::typedef;
 use kubegen_core::rbac::RbacRule;
 use kubegen_core::webhook::{ConfigurationName, Webhook};
 
-use crate::source::{Crate, ItemKind, ModuleId, Resolved, item_attrs};
+use crate::source::{Crate, ItemKind, Module, ModuleId, Resolved, associated_items, item_attrs};
 
 /// What a crate declares.
 #[derive(Default)]
@@ -40,35 +43,145 @@ pub struct Collected {
 /// The derived types of a crate, by key, shared with the shapes that refer to them.
 type Defs = Arc<OnceLock<HashMap<String, TypeDef>>>;
 
-/// Reads every kubegen attribute of `krate`, k8s-openapi types as the Kubernetes version
-/// `kubernetes` has them.
-pub fn collect(krate: &Crate, kubernetes: &Kubernetes) -> Collected {
-    let mut out = Collected::default();
-    let mut derived: Vec<(ModuleId, typedef::Parsed, Place)> = Vec::new();
-    for (module, item) in krate.items() {
-        attribute_markers(krate, module, item_attrs(item), &mut out);
-        let Some(place) = derive_place(item_attrs(item)) else {
-            continue;
-        };
-        let input = match item {
-            Item::Struct(s) => DeriveInput::from(s.clone()),
-            Item::Enum(e) => DeriveInput::from(e.clone()),
-            Item::Union(u) => DeriveInput::from(u.clone()),
-            _ => continue,
-        };
-        let m = krate.module(module);
-        let key = key(krate, module, &input.ident.to_string());
-        match typedef::parse(&input, key, place, &|span| Some(m.loc(span))) {
-            Ok(parsed) => derived.push((module, parsed, place)),
-            Err(e) => out
-                .errors
-                .extend(darling_errors(e, |s| m.first_token_loc(s))),
+/// Reads every kubegen attribute of a crate in two steps: [`Reader::module`], the visitor of
+/// [`Crate::load_with`], parses each module's attributes as soon as the module is read and drops
+/// the fields and bodies nothing reads later; [`Reader::finish`] resolves the derived types'
+/// field types through the loaded crate.
+#[derive(Default)]
+pub struct Reader {
+    /// What each module declares, by module: its items' attributes, its derived types, its
+    /// `impl` and `trait` items' attributes.
+    modules: BTreeMap<ModuleId, Found>,
+}
+
+/// What one module declares, before its derived types' fields are resolved.
+#[derive(Default)]
+struct Found {
+    items: Collected,
+    derived: Vec<(typedef::Parsed, Place)>,
+    associated: Collected,
+}
+
+impl Reader {
+    /// Reads the attributes of one module's items (`crate_name` is the crate's), then empties
+    /// what later steps do not read: the fields and variants of derived types (parsed here),
+    /// function bodies, and the items of `impl` and `trait` blocks.
+    pub fn module(&mut self, crate_name: &str, id: ModuleId, module: &Module, items: &mut [Item]) {
+        let mut found = Found::default();
+        for item in items.iter() {
+            attribute_markers(module, item_attrs(item), &mut found.items);
         }
-    }
-    for (module, assoc) in krate.associated_items() {
-        attribute_markers(krate, module, assoc.attrs(), &mut out);
+        for assoc in associated_items(items) {
+            attribute_markers(module, assoc.attrs(), &mut found.associated);
+        }
+        for item in items.iter_mut() {
+            let Some(place) = derive_place(item_attrs(item)) else {
+                continue;
+            };
+            let Some(input) = take_definition(item) else {
+                continue;
+            };
+            let key = key(crate_name, module.path(), &input.ident.to_string());
+            match typedef::parse(&input, key, place, &|span| Some(module.loc(span))) {
+                Ok(parsed) => found.derived.push((parsed, place)),
+                Err(e) => found
+                    .items
+                    .errors
+                    .extend(darling_errors(e, |s| module.first_token_loc(s))),
+            }
+        }
+        for item in items.iter_mut() {
+            match item {
+                Item::Fn(f) => f.block.stmts = Vec::new(),
+                Item::Impl(block) => block.items = Vec::new(),
+                Item::Trait(block) => block.items = Vec::new(),
+                _ => {}
+            }
+        }
+        self.modules.insert(id, found);
     }
 
+    /// Everything `krate` declares, k8s-openapi types as the Kubernetes version `kubernetes`
+    /// has them, in the order of the crate's modules and items.
+    pub fn finish(self, krate: &Crate, kubernetes: &Kubernetes) -> Collected {
+        let mut out = Collected::default();
+        let mut derived = Vec::new();
+        let mut associated = Vec::new();
+        for (id, found) in self.modules {
+            out.append(found.items);
+            derived.extend(found.derived.into_iter().map(|(p, place)| (id, p, place)));
+            associated.push(found.associated);
+        }
+        for found in associated {
+            out.append(found);
+        }
+        resolve(krate, kubernetes, derived, &mut out);
+        out
+    }
+}
+
+impl Collected {
+    fn append(&mut self, other: Collected) {
+        self.resources.extend(other.resources);
+        self.rbac.extend(other.rbac);
+        self.webhooks.extend(other.webhooks);
+        self.webhook_names.extend(other.webhook_names);
+        self.types.extend(other.types);
+        self.errors.extend(other.errors);
+    }
+}
+
+/// The derive input of a struct, enum or union item, its fields or variants moved out of the
+/// item (which keeps its name, visibility, attributes and generics).
+fn take_definition(item: &mut Item) -> Option<DeriveInput> {
+    let (attrs, vis, ident, generics, data) = match item {
+        Item::Struct(s) => {
+            let fields = mem::replace(&mut s.fields, Fields::Unit);
+            let data = Data::Struct(DataStruct {
+                struct_token: s.struct_token,
+                fields,
+                semi_token: s.semi_token,
+            });
+            (&s.attrs, &s.vis, &s.ident, &s.generics, data)
+        }
+        Item::Enum(e) => {
+            let data = Data::Enum(DataEnum {
+                enum_token: e.enum_token,
+                brace_token: e.brace_token,
+                variants: mem::take(&mut e.variants),
+            });
+            (&e.attrs, &e.vis, &e.ident, &e.generics, data)
+        }
+        Item::Union(u) => {
+            let fields = FieldsNamed {
+                brace_token: u.fields.brace_token,
+                named: mem::take(&mut u.fields.named),
+            };
+            let data = Data::Union(DataUnion {
+                union_token: u.union_token,
+                fields,
+            });
+            (&u.attrs, &u.vis, &u.ident, &u.generics, data)
+        }
+        _ => return None,
+    };
+    Some(DeriveInput {
+        attrs: attrs.clone(),
+        vis: vis.clone(),
+        ident: ident.clone(),
+        generics: generics.clone(),
+        data,
+    })
+}
+
+/// Resolves the field types of the `derived` types of `krate` into shapes, adding the types
+/// and resources to `out`.
+fn resolve(
+    krate: &Crate,
+    kubernetes: &Kubernetes,
+    derived: Vec<(ModuleId, typedef::Parsed, Place)>,
+    out: &mut Collected,
+) {
     let defs: Defs = Arc::new(OnceLock::new());
     let mut table = HashMap::new();
     for (module, parsed, place) in derived {
@@ -121,13 +234,12 @@ pub fn collect(krate: &Crate, kubernetes: &Kubernetes) -> Collected {
         table.insert(def.key.clone(), def);
     }
     defs.set(table).expect("the table is set once");
-    out
 }
 
 /// `crate::module::Name`, the same key the derive gives the type at run time.
-fn key(krate: &Crate, module: ModuleId, name: &str) -> String {
-    let mut parts = vec![krate.name().to_string()];
-    parts.extend(krate.module(module).path().iter().cloned());
+fn key(crate_name: &str, module_path: &[String], name: &str) -> String {
+    let mut parts = vec![crate_name.to_string()];
+    parts.extend(module_path.iter().cloned());
     parts.push(name.to_string());
     parts.join("::")
 }
@@ -170,8 +282,7 @@ fn derive_place(attrs: &[Attribute]) -> Option<Place> {
 
 /// Every `#[rbac(...)]`, `#[webhook(...)]` and `#[webhook_configuration(...)]` among `attrs`
 /// (also with a path, `#[kubegen::rbac(...)]`).
-fn attribute_markers(krate: &Crate, module: ModuleId, attrs: &[Attribute], out: &mut Collected) {
-    let m = krate.module(module);
+fn attribute_markers(m: &Module, attrs: &[Attribute], out: &mut Collected) {
     for attr in attrs {
         let Some(name) = attr.path().segments.last().map(|s| s.ident.to_string()) else {
             continue;
@@ -259,7 +370,7 @@ impl Resolver for CrateResolver<'_> {
             }
             Resolved::Local { module, name, kind } => match kind {
                 ItemKind::Struct(_) | ItemKind::Enum(_) => {
-                    let key = key(self.krate, module, &name);
+                    let key = key(self.krate.name(), self.krate.module(module).path(), &name);
                     if self.krate_derives(module, &name) {
                         Ok(named(&key, self.defs))
                     } else {

@@ -12,7 +12,7 @@ use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 use kubegen_core::webhook;
 
-use crate::collect::{Collected, collect};
+use crate::collect::{Collected, Reader};
 use crate::config::Layout;
 use crate::options::Options;
 use crate::output::Plan;
@@ -131,9 +131,12 @@ pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec
         // Sources are read through paths relative to the current folder when they are under
         // it, so every location printed is short.
         let root = Path::new(&display(root)).to_path_buf();
-        let krate =
-            Crate::load(name, &root).map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
-        let c = collect(&krate, kubernetes);
+        let mut reader = Reader::default();
+        let krate = Crate::load_with(name, &root, &mut |id, module, items| {
+            reader.module(name, id, module, items)
+        })
+        .map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
+        let c = reader.finish(&krate, kubernetes);
         all.errors.extend(c.errors);
         all.rbac.extend(
             c.rbac

@@ -74,7 +74,7 @@ pub fn parse_all(
     let mut sites = vec![(name.clone(), input.ident.span())];
     let mut field_types = Vec::new();
     let mut fields_of = |owner: &str, fields: &Fields, errors: &mut darling::error::Accumulator| {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(fields.len());
         for (i, f) in fields.iter().enumerate() {
             let ident = f
                 .ident

@@ -81,25 +81,35 @@ impl Crate {
     /// Every item inside every `impl` and `trait` block, with the module of the block, except
     /// those under `#[cfg(test)]`. Items inside function bodies are not visited.
     pub fn associated_items(&self) -> impl Iterator<Item = (ModuleId, AssocItem<'_>)> + '_ {
-        self.items()
-            .flat_map(|(id, item)| {
-                let items: Box<dyn Iterator<Item = AssocItem<'_>>> = match item {
-                    Item::Impl(block) => Box::new(
-                        block
-                            .items
-                            .iter()
-                            .map(move |item| AssocItem::Impl { block, item }),
-                    ),
-                    Item::Trait(block) => Box::new(
-                        block
-                            .items
-                            .iter()
-                            .map(move |item| AssocItem::Trait { block, item }),
-                    ),
-                    _ => Box::new(std::iter::empty()),
-                };
-                items.map(move |assoc| (id, assoc))
-            })
-            .filter(|(_, assoc)| !is_test_only(assoc.attrs()))
+        self.modules().flat_map(|(id, module)| {
+            associated_items(module.items())
+                .into_iter()
+                .map(move |assoc| (id, assoc))
+        })
     }
+}
+
+/// The items inside the `impl` and `trait` blocks among `items`, except those under
+/// `#[cfg(test)]`.
+pub fn associated_items(items: &[Item]) -> Vec<AssocItem<'_>> {
+    let mut found = Vec::new();
+    for item in items {
+        match item {
+            Item::Impl(block) => found.extend(
+                block
+                    .items
+                    .iter()
+                    .map(|item| AssocItem::Impl { block, item }),
+            ),
+            Item::Trait(block) => found.extend(
+                block
+                    .items
+                    .iter()
+                    .map(|item| AssocItem::Trait { block, item }),
+            ),
+            _ => {}
+        }
+    }
+    found.retain(|assoc| !is_test_only(assoc.attrs()));
+    found
 }

@@ -35,12 +35,30 @@ impl Crate {
     /// A file that cannot be read or parsed, a `mod` whose file is missing (or is both `x.rs`
     /// and `x/mod.rs`), a malformed `#[path]`, and `#[path]`s that include a file in itself.
     pub fn load(name: &str, root_file: &Path) -> Result<Crate, SourceError> {
+        Crate::load_with(name, root_file, &mut |_, _, _| {})
+    }
+
+    /// [`Crate::load`], showing `visit` each module's items as soon as they are read (a
+    /// module's children before it), before the crate is indexed. The visitor may take what
+    /// it needs out of them and shrink what later steps do not read (fields, bodies), so the
+    /// syntax trees of a large crate are not all in memory at once; it must leave every item
+    /// in its place, with its name, visibility and attributes (resolution reads them).
+    ///
+    /// # Errors
+    ///
+    /// As [`Crate::load`]; modules visited before the error are not visited again.
+    pub fn load_with(
+        name: &str,
+        root_file: &Path,
+        visit: &mut Visit<'_>,
+    ) -> Result<Crate, SourceError> {
         let file_name = root_file.display().to_string();
         let text = read_source(root_file)
             .map_err(|err| SourceError::io(file_start(&file_name), root_file, &err))?;
         let file =
             syn::parse_file(&text).map_err(|err| SourceError::parse(&file_name, &text, &err))?;
         let mut loader = Loader {
+            visit,
             modules: Vec::new(),
             files: vec![(
                 fs::canonicalize(root_file).unwrap_or_else(|_| root_file.to_owned()),
@@ -88,14 +106,19 @@ struct ModuleSource {
     dir: Dir,
 }
 
-struct Loader {
+/// What [`Crate::load_with`] calls with each module (its id, the module without its items yet,
+/// the items).
+pub type Visit<'a> = dyn FnMut(ModuleId, &Module, &mut [Item]) + 'a;
+
+struct Loader<'v, 'a> {
+    visit: &'v mut Visit<'a>,
     modules: Vec<Module>,
     /// The files being loaded, outermost first (canonical path, name as shown), to reject a
     /// `#[path]` that includes a file that is including it.
     files: Vec<(PathBuf, String)>,
 }
 
-impl Loader {
+impl Loader<'_, '_> {
     fn add_module(&mut self, source: ModuleSource) -> Result<ModuleId, SourceError> {
         let id = ModuleId(self.modules.len());
         self.modules.push(Module {
@@ -121,6 +144,7 @@ impl Loader {
             }
             items.push(item);
         }
+        (self.visit)(id, &self.modules[id.0], &mut items);
         self.modules[id.0].items = items;
         Ok(id)
     }

@@ -41,6 +41,7 @@ mod tests;
 
 pub use error::SourceError;
 pub use id::ModuleId;
-pub use index::{AssocItem, item_attrs};
+pub use index::{AssocItem, associated_items, item_attrs};
 pub use krate::{Crate, Module};
+pub use load::Visit;
 pub use resolve::{ItemKind, Resolved};

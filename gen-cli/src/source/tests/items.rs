@@ -107,3 +107,42 @@ fn locations_of_items() {
     let loc = root.loc(b.ident.span());
     assert_eq!(loc.to_string(), format!("{}:4:14", temp.file("src/lib.rs")));
 }
+
+#[test]
+fn the_visitor_sees_each_module_once_children_first_and_what_it_leaves_stays() {
+    let temp = super::TempCrate::new(&[
+        (
+            "src/lib.rs",
+            "pub mod a; pub mod b { pub struct InB { pub x: u8 } } pub struct Root { pub y: u8 }",
+        ),
+        ("src/a.rs", "pub struct InA { pub z: u8 }"),
+    ]);
+    let mut seen = Vec::new();
+    let krate = super::Crate::load_with("demo", &temp.path("src/lib.rs"), &mut |id, m, items| {
+        seen.push((id, m.path().join("::"), items.len()));
+        // Shrink every struct, as a visitor that has read them may.
+        for item in items {
+            if let Item::Struct(s) = item {
+                s.fields = syn::Fields::Unit;
+            }
+        }
+    })
+    .unwrap();
+    let paths: Vec<(&str, usize)> = seen.iter().map(|(_, p, n)| (p.as_str(), *n)).collect();
+    assert_eq!(paths, [("a", 1), ("b", 1), ("", 3)]);
+    for (id, path, _) in &seen {
+        assert_eq!(krate.module(*id).path().join("::"), *path);
+    }
+    let fields: usize = krate
+        .items()
+        .map(|(_, item)| match item {
+            Item::Struct(s) => s.fields.len(),
+            _ => 0,
+        })
+        .sum();
+    assert_eq!(
+        fields, 0,
+        "the crate keeps the items as the visitor left them"
+    );
+    assert_eq!(module(&krate, "b"), seen[1].0);
+}
