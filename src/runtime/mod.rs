@@ -53,7 +53,7 @@ mod options;
 pub mod secure;
 mod signal;
 
-pub use controller::{Run, STOP_TIMEOUT};
+pub use controller::{DEFAULT_CONCURRENCY, Run, STOP_TIMEOUT};
 pub use manager::{Error, Manager, Scope};
 pub use metrics::ControllerMetrics;
 pub use options::{LogFormat, Options};
