@@ -12,6 +12,7 @@ use futures::stream::{self, BoxStream};
 use futures::{StreamExt, TryStreamExt};
 use kube::runtime::controller::{
     Action, Config, Error as ControllerError, ReconcileRequest, trigger_owners, trigger_self,
+    trigger_with,
 };
 use kube::runtime::reflector::{self, ObjectRef, Store, reflector};
 use kube::runtime::utils::{CancelableJoinHandle, StreamBackoff};
@@ -89,6 +90,24 @@ where
     {
         let children = watcher(api, config).touched_objects();
         self.triggers.push(trigger_owners(children, (), ()).boxed());
+        self
+    }
+
+    /// Also reconciles the `K` objects `mapper` names for every `Other` of `api` that
+    /// `config` selects, when it changes or goes away (as `Controller::watches`).
+    pub fn watches<Other, I>(
+        mut self,
+        api: Api<Other>,
+        config: watcher::Config,
+        mapper: impl Fn(Other) -> I + Send + Sync + 'static,
+    ) -> Self
+    where
+        Other: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + 'static,
+        I: IntoIterator<Item = ObjectRef<K>> + 'static,
+        I::IntoIter: Send,
+    {
+        let others = watcher(api, config).touched_objects();
+        self.triggers.push(trigger_with(others, mapper).boxed());
         self
     }
 
@@ -389,6 +408,68 @@ mod tests {
         assert!(
             !text.contains("leader_election_master_status{"),
             "no leader election"
+        );
+
+        shutdown.cancel();
+        running.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn requests_of_a_watched_kind_and_for_objects_gone() {
+        let shutdown = CancellationToken::new();
+        let calls = Arc::new(Calls::default());
+        let ctx = calls.clone();
+        let (_owners, owners) = watch::channel(Some(Vec::new()));
+        let (addr, running) = serve(
+            api(&["ok"], owners),
+            move |scope: Scope| async move {
+                // The Secret `s` asks for the ConfigMap `s`, which is not there.
+                let same_name = |secret: Secret| [ObjectRef::new(&secret.name_any()).within("ns")];
+                scope
+                    .controller("watches", scope.api(), watcher::Config::default())
+                    .watches(scope.api(), watcher::Config::default(), same_name)
+                    .concurrency(0) // taken as 1
+                    .run(reconcile, retry_soon, ctx)
+                    .await
+            },
+            shutdown.clone(),
+        )
+        .await;
+        let q = r#"name="watches",controller="watches""#;
+        let waits = format!("workqueue_queue_duration_seconds_count{{{q}}}");
+        let mut text = String::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while !text.contains(&format!("{waits} 2")) {
+            assert!(tokio::time::Instant::now() < deadline, "{text}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            text = http_get(addr, "/metrics").await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await; // nothing more to come
+        let text = http_get(addr, "/metrics").await;
+        let series = |name: &str, labels: &str| value(&text, &format!("{name}{{{labels}}}"));
+        assert_eq!(
+            series("workqueue_adds_total", q),
+            2.0,
+            "the ConfigMap's request and the Secret's"
+        );
+        assert_eq!(
+            series("workqueue_depth", &format!(r#"{q},priority="""#)),
+            0.0
+        );
+        assert_eq!(value(&text, &waits), 2.0, "both taken out of the queue");
+        let c = r#"controller="watches""#;
+        assert_eq!(
+            series("controller_runtime_max_concurrent_reconciles", c),
+            1.0
+        );
+        assert_eq!(
+            series("controller_runtime_reconcile_time_seconds_count", c),
+            1.0,
+            "the Secret's request is dropped: no ConfigMap `s` to reconcile"
+        );
+        assert_eq!(
+            *calls.lock().unwrap(),
+            HashMap::from([("ok".to_string(), 1)])
         );
 
         shutdown.cancel();
