@@ -53,8 +53,8 @@ where
 impl Scope {
     /// A controller named `name` (the `controller` label of its metrics) of the `K` objects
     /// of `api` that `config` selects, reconciled when they change (as `Controller::new`);
-    /// `.owns(...)` adds children, `.run(reconcile, error_policy, ctx).await` runs it until
-    /// the operator stops.
+    /// [`Run::owns`] and [`Run::watches`] add other kinds, `.run(reconcile, error_policy,
+    /// ctx).await` runs it until the operator stops.
     pub fn controller<K>(&self, name: &str, api: Api<K>, config: watcher::Config) -> Run<K>
     where
         K: Resource<DynamicType = ()> + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
@@ -174,7 +174,7 @@ where
                 match result {
                     Ok(_) | Err(ControllerError::ReconcilerFailed(..)) => {} // the policy saw it
                     Err(ControllerError::ObjectNotFound(object)) => {
-                        meter.dropped(&key(object.namespace.as_deref(), &object.name));
+                        meter.dropped(&key_of(&object));
                         debug!(%object, "deleted before its reconcile");
                     }
                     Err(error) => warn!(controller = %name, %error, "controller error"),
