@@ -562,6 +562,23 @@ async fn memcached_lifecycle_as_the_service_account() {
         Some(mc.status.unwrap().selector.as_str())
     );
 
+    // A Deployment deleted by hand comes back at once: the watch of the owned Deployments
+    // (`.owns(...)`) asks for its owner's reconcile, long before the resync requeue.
+    let uid = deployments.get(name).await.unwrap().uid();
+    deployments
+        .delete(name, &DeleteParams::default())
+        .await
+        .unwrap();
+    let recreated = eventually(&operator.forbidden, "the Deployment recreated", || async {
+        deployments
+            .get_opt(name)
+            .await
+            .unwrap()
+            .filter(|d| d.uid() != uid)
+    })
+    .await;
+    assert_eq!(recreated.spec.replicas, Some(3));
+
     // Delete: the finalizer's cleanup removes the Deployment, then the finalizer goes.
     delete_and_wait(&operator, &memcacheds, name).await;
     let gone = deployments.get_opt(name).await.unwrap();

@@ -111,7 +111,7 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     for expected in [
-        r#"controller_runtime_max_concurrent_reconciles{controller="memcached"} 0"#,
+        r#"controller_runtime_max_concurrent_reconciles{controller="memcached"} 1"#,
         r#"workqueue_depth{name="memcached",controller="memcached",priority=""} 0"#,
         "memcached_operator_reconciles_total 0",
     ] {

@@ -19,7 +19,8 @@ use super::metrics::ControllerMetrics;
 use super::{Options, leader, secure, shutdown_on_signal};
 
 /// What a controller runs with: the client, the namespace to watch and the token cancelled
-/// when the operator stops (give it to `Controller::graceful_shutdown_on`).
+/// when the operator stops ([`Scope::controller`] stops with it; give it to
+/// `Controller::graceful_shutdown_on` for a controller of your own).
 #[derive(Clone)]
 pub struct Scope {
     /// The client every API call goes through.

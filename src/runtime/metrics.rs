@@ -4,39 +4,63 @@
 //! [`ControllerMetrics`] holds the families; the [`Manager`](super::Manager) registers them in
 //! the registry `/metrics` serves (the operator's own metrics beside them) and gives them to
 //! every controller through its [`Scope`](super::Scope). A controller run with
-//! [`Scope::controller`](super::Scope::controller) is measured by wrapping its reconcile and
-//! error policy, the two places where kube-runtime's `Controller` hands control back:
+//! [`Scope::controller`](super::Scope::controller) is kube-runtime's `applier` (the engine
+//! of its `Controller`) fed from trigger streams the runtime builds, with the reconcile and
+//! error policy wrapped: every request is seen when a trigger makes it, when its reconcile
+//! starts and when it ends.
 //!
 //! - `controller_runtime_reconcile_total{controller,result}`: each reconcile, by result:
 //!   `error`, `requeue_after` (an `Action::requeue` with a delay), `requeue`
 //!   (`Action::requeue(Duration::ZERO)`) or `success` (`Action::await_change`);
 //! - `controller_runtime_reconcile_errors_total{controller}`: reconciles that returned `Err`;
 //! - `controller_runtime_reconcile_time_seconds{controller}`: how long each reconcile took;
-//! - `controller_runtime_max_concurrent_reconciles{controller}`: the concurrency limit (0: no
-//!   limit, kube-runtime's default);
+//! - `controller_runtime_max_concurrent_reconciles{controller}`: the concurrency limit in
+//!   force: [`Run::concurrency`](super::Run::concurrency), by default
+//!   [`DEFAULT_CONCURRENCY`](super::DEFAULT_CONCURRENCY) (1, controller-runtime's default;
+//!   kube-runtime's own default of no limit is not used);
 //! - `controller_runtime_active_workers{controller}`: reconciles running now;
+//! - `workqueue_adds_total{name,controller}`: requests queued. A watch event's request is
+//!   added when the trigger makes it (controller-runtime: when the event handler enqueues,
+//!   after the cache is updated); a requeue asked for by an `Action` (of the reconcile or of
+//!   the error policy) when its delay has passed (client-go's `AddAfter`). An object has at
+//!   most one request queued, as in kube-runtime's scheduler: a request for an object that
+//!   has one is merged into it, the earlier time winning, and is not an add (client-go does
+//!   not count an add of an item already queued);
+//! - `workqueue_depth{name,controller,priority}`: requests queued and not started: waiting
+//!   for a worker, for the cache's first list, or for the end of the same object's running
+//!   reconcile (client-go counts an item added while it is processed the same way);
+//! - `workqueue_queue_duration_seconds{name,controller}`: from a request's add to the start
+//!   of its reconcile;
 //! - `workqueue_work_duration_seconds{name,controller}`: the same durations as the reconcile
 //!   time (the reconcile is the whole work of an item);
 //! - `workqueue_retries_total{name,controller}`: retries asked for, as client-go's
 //!   `AddRateLimited` counts them: an error whose policy requeues, or a `requeue` result;
-//! - `workqueue_adds_total`, `workqueue_depth{name,controller,priority}` and
-//!   `workqueue_queue_duration_seconds`: see below;
 //! - `leader_election_master_status{name}`: 1 while this replica holds the leader Lease, 0
 //!   while it waits (only with `--leader-elect`).
 //!
-//! kube-runtime's queue (its scheduler) is private: a request made by a watch event is seen
-//! only when its reconcile starts, while a requeue asked for by an `Action` is seen when it
-//! is asked for, with the time it falls due. So: `workqueue_adds_total` counts every reconcile
-//! started plus every request dropped because its object was gone, plus the requeues fallen
-//! due and not started yet; `workqueue_depth` counts those requeues fallen due and waiting (a
-//! free worker, or the end of the same object's running reconcile); requests made by watch
-//! events are never counted in the depth. `workqueue_queue_duration_seconds` observes, for a
-//! requeue, the time from falling due to its reconcile starting, and nothing for the other
-//! requests. As in kube-runtime's scheduler, an earlier request for an object replaces its
-//! pending requeue.
+//! Where kube-runtime's queue differs from controller-runtime's, the metrics show what
+//! kube-runtime does:
+//!
+//! - a request for an object whose requeue is still waiting for its delay replaces the
+//!   requeue (one add, one reconcile); client-go's delayed add would still come later (a
+//!   second add and reconcile);
+//! - a request for an object gone from the cache is dropped by kube-runtime, not reconciled
+//!   (controller-runtime calls the reconciler, which finds the object gone): it counts as an
+//!   add taken out of the queue (with its queue duration, measured when kube-runtime reports
+//!   it, a moment after it left the queue) and in no reconcile series;
+//! - a retry waits for the delay the error policy returns, not for client-go's per-item
+//!   exponential rate limiter (5 ms doubling to 1000 s), and `Action::requeue(Duration::ZERO)`
+//!   runs at once;
+//! - `priority` is always `""` (controller-runtime's priority queue is not modelled).
+//!
+//! kube-runtime 5's `Action` keeps its delay private and shows it only through `Debug`: the
+//! delay is read there, exactly, and used only if `Action::requeue` of it equals the action
+//! (`Action` is `Eq`); a test fails if kube-runtime writes it differently. Should a delay
+//! ever be unreadable, the requeue is seen only when its reconcile starts (an add then, no
+//! queue duration) and a warning is logged once.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Once};
 use std::time::{Duration, Instant};
 
 use kube::runtime::controller::Action;
@@ -47,6 +71,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::{ConstGauge, Gauge};
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
+use tracing::warn;
 
 /// controller-runtime's buckets of `controller_runtime_reconcile_time_seconds`.
 const RECONCILE_BUCKETS: [f64; 40] = [
@@ -236,27 +261,37 @@ impl ControllerMetrics {
     }
 }
 
-/// What is known of one controller's queue: its pending requeues and the adds settled.
+/// One controller's queue as kube-runtime's scheduler keeps it: a request per object, the
+/// earliest.
 #[derive(Debug, Default)]
 struct Queue {
-    /// When each object's pending requeue falls due, by `namespace/name`.
-    requeues: HashMap<String, Instant>,
+    /// The requests not started yet, by `namespace/name`: when each falls (or fell) due.
+    pending: HashMap<String, Instant>,
     /// Adds already taken out of the queue (reconciles started, requests dropped).
     settled_adds: u64,
 }
 
 impl Queue {
-    /// Requeues fallen due and not started.
-    fn depth(&self, now: Instant) -> u64 {
-        self.requeues.values().filter(|due| **due <= now).count() as u64
+    /// A request for `key` falling due at `due`, merged into the object's pending request if
+    /// there is one (the earlier time wins, as in kube-runtime's scheduler).
+    fn add(&mut self, key: String, due: Instant) {
+        self.pending
+            .entry(key)
+            .and_modify(|pending| *pending = due.min(*pending))
+            .or_insert(due);
     }
 
-    /// Takes the request of `key` out of the queue; returns how long it waited if it was a
-    /// requeue fallen due.
+    /// The requests fallen due and not started: controller-runtime's queue depth.
+    fn depth(&self, now: Instant) -> u64 {
+        self.pending.values().filter(|due| **due <= now).count() as u64
+    }
+
+    /// Takes the request of `key` out of the queue; returns how long it waited since it fell
+    /// due, or `None` if it was not seen queued.
     fn take(&mut self, key: &str, now: Instant) -> Option<Duration> {
         self.settled_adds += 1;
-        let due = self.requeues.remove(key)?;
-        (due <= now).then(|| now - due)
+        let due = self.pending.remove(key)?;
+        Some(now.saturating_duration_since(due))
     }
 }
 
@@ -322,7 +357,12 @@ pub(crate) struct Running {
 }
 
 impl Meter {
-    /// A reconcile of the object `key` (`namespace/name`) starts.
+    /// A trigger asked for a reconcile of `key` (`namespace/name`): a request queued now.
+    pub(crate) fn queued(&self, key: String) {
+        self.enqueue(key, Instant::now());
+    }
+
+    /// A reconcile of `key` starts.
     pub(crate) fn start(&self, key: String) -> Running {
         let now = Instant::now();
         self.taken(&key, now);
@@ -354,16 +394,23 @@ impl Meter {
 
     /// The error policy of `key` returned `action`: a requeue is a retry.
     pub(crate) fn error_policy(&self, key: String, action: &Action) {
-        if let Some(after) = requeue_after(action) {
+        if let Next::Requeue(after) = Next::of(action) {
             self.families.retries.get_or_create(&self.queue).inc();
             self.requeue(key, after);
         }
     }
 
-    fn requeue(&self, key: String, after: Duration) {
-        let due = Instant::now() + after;
+    /// A requeue of `key` asked for now: queued once `after` has passed (as client-go's
+    /// `AddAfter`); one whose delay is unknown is seen only when its reconcile starts.
+    fn requeue(&self, key: String, after: Option<Duration>) {
+        if let Some(due) = after.and_then(|after| Instant::now().checked_add(after)) {
+            self.enqueue(key, due);
+        }
+    }
+
+    fn enqueue(&self, key: String, due: Instant) {
         if let Some(queue) = lock(&self.families.queues).get_mut(&self.queue.name) {
-            queue.requeues.insert(key, due);
+            queue.add(key, due);
         }
     }
 }
@@ -378,29 +425,29 @@ impl Running {
             .get_or_create(&m.controller)
             .observe(elapsed);
         f.work_duration.get_or_create(&m.queue).observe(elapsed);
-        let requeue = action.map(requeue_after);
-        let result = match requeue {
+        let next = action.map(Next::of);
+        let result = match next {
             None => "error",
-            Some(None) => "success",
-            Some(Some(Duration::ZERO)) => "requeue",
-            Some(Some(_)) => "requeue_after",
+            Some(Next::AwaitChange) => "success",
+            Some(Next::Requeue(Some(Duration::ZERO))) => "requeue",
+            Some(Next::Requeue(_)) => "requeue_after",
         };
         let labels = ResultLabels {
             controller: m.controller.controller.clone(),
             result,
         };
         f.reconciles.get_or_create(&labels).inc();
-        match requeue {
+        match next {
             None => {
                 f.errors.get_or_create(&m.controller).inc();
             }
-            Some(Some(after)) => {
-                if after.is_zero() {
+            Some(Next::Requeue(after)) => {
+                if after == Some(Duration::ZERO) {
                     f.retries.get_or_create(&m.queue).inc();
                 }
                 m.requeue(self.key.clone(), after);
             }
-            Some(None) => {}
+            Some(Next::AwaitChange) => {}
         }
     }
 }
@@ -412,74 +459,134 @@ impl Drop for Running {
     }
 }
 
-/// The delay of `action`'s requeue, `None` for `Action::await_change()`.
-///
-/// kube-runtime 5's `Action` keeps its delay private and shows it only through `Debug`
-/// (`Action { requeue_after: Some(1.5s) }`, a `Duration`'s `Debug`): read from there, and
-/// checked against `Action::requeue` by the tests.
-fn requeue_after(action: &Action) -> Option<Duration> {
-    let text = format!("{action:?}");
+/// What an `Action` asks for, as the metrics need it.
+#[derive(Debug, PartialEq)]
+enum Next {
+    /// `Action::await_change()`: nothing until a watch event.
+    AwaitChange,
+    /// `Action::requeue(after)`; `None` when the delay could not be read (see [`read_delay`]).
+    Requeue(Option<Duration>),
+}
+
+impl Next {
+    /// Reads `action`: kube-runtime 5's `Action` keeps its delay private and shows it only
+    /// through `Debug`, so the delay is read there ([`read_delay`]) and taken only if
+    /// `Action::requeue` of it equals `action` (`Action` is `Eq`): a reading is either exact or
+    /// not used.
+    fn of(action: &Action) -> Next {
+        if *action == Action::await_change() {
+            return Next::AwaitChange;
+        }
+        if *action == Action::requeue(Duration::ZERO) {
+            return Next::Requeue(Some(Duration::ZERO));
+        }
+        let delay = read_delay(&format!("{action:?}")).filter(|d| Action::requeue(*d) == *action);
+        if delay.is_none() {
+            static UNREADABLE: Once = Once::new();
+            UNREADABLE.call_once(|| {
+                warn!(
+                    ?action,
+                    "cannot read the delay of a requeue: requeues are counted in the work queue \
+                     metrics only when their reconcile starts"
+                );
+            });
+        }
+        Next::Requeue(delay)
+    }
+}
+
+/// The delay in `Action`'s `Debug` (`Action { requeue_after: Some(1.5s) }`, a `Duration`'s
+/// `Debug`, which writes every significant digit down to the nanosecond: read exactly).
+fn read_delay(text: &str) -> Option<Duration> {
     let value = text
         .strip_prefix("Action { requeue_after: Some(")?
         .strip_suffix(") }")?;
-    let (number, unit) = value.split_at(value.find(|c: char| c.is_ascii_alphabetic() || c == 'µ')?);
-    let scale = match unit {
-        "s" => 1.0,
-        "ms" => 1e-3,
-        "µs" => 1e-6,
-        "ns" => 1e-9,
+    let (number, unit) = value.split_at(value.find(|c: char| !(c.is_ascii_digit() || c == '.'))?);
+    let digits = match unit {
+        "s" => 9,
+        "ms" => 6,
+        "µs" => 3,
+        "ns" => 0,
         _ => return None,
     };
-    let seconds = number.parse::<f64>().ok()? * scale;
-    Some(Duration::from_secs_f64(seconds))
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    let fraction = match fraction.len() {
+        0 => 0,
+        len if len <= digits => fraction.parse::<u128>().ok()? * 10u128.pow((digits - len) as u32),
+        _ => return None,
+    };
+    let nanos = whole.parse::<u128>().ok()? * 10u128.pow(digits as u32) + fraction;
+    let secs = u64::try_from(nanos / 1_000_000_000).ok()?;
+    Some(Duration::new(secs, (nanos % 1_000_000_000) as u32))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Fails as soon as kube-runtime writes an `Action`'s delay differently in `Debug`.
     #[test]
-    fn reads_the_delay_of_any_action() {
-        assert_eq!(requeue_after(&Action::await_change()), None);
+    fn reads_the_delay_of_any_action_exactly() {
+        assert_eq!(Next::of(&Action::await_change()), Next::AwaitChange);
         for delay in [
             Duration::ZERO,
             Duration::from_nanos(7),
+            Duration::from_nanos(1_001),
             Duration::from_micros(250),
+            Duration::new(0, 123_456_789),
             Duration::from_millis(5),
             Duration::from_millis(1500),
+            Duration::new(1, 1),
             Duration::from_secs(300),
             Duration::from_secs(86_400 * 365),
+            Duration::MAX,
         ] {
-            let read = requeue_after(&Action::requeue(delay)).expect("a requeue");
-            let error = read.abs_diff(delay);
-            assert!(
-                error <= Duration::from_nanos(1),
-                "{delay:?} read as {read:?}"
+            let action = Action::requeue(delay);
+            assert_eq!(
+                read_delay(&format!("{action:?}")),
+                Some(delay),
+                "{action:?}"
             );
+            assert_eq!(Next::of(&action), Next::Requeue(Some(delay)));
         }
     }
 
     #[test]
-    fn the_queue_counts_requeues_fallen_due_until_they_start() {
+    fn a_delay_misread_is_not_used() {
+        for text in [
+            "Action { requeue_after: Some(1.5 s) }",
+            "Action { requeue_after: Some(1.0000000001s) }",
+            "Action { requeue_after: Some(5m) }",
+            "Action { requeue_after: 5s }",
+        ] {
+            assert_eq!(read_delay(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_queue_holds_one_request_per_object_until_it_starts() {
         let start = Instant::now();
         let at = |ms| start + Duration::from_millis(ms);
         let mut queue = Queue::default();
-        queue.requeues.insert("ns/a".into(), at(10));
-        queue.requeues.insert("ns/b".into(), at(100));
+        queue.add("ns/a".into(), at(10));
+        queue.add("ns/b".into(), at(100));
         assert_eq!(queue.depth(at(5)), 0, "not due yet");
         assert_eq!(queue.depth(at(50)), 1);
+        queue.add("ns/a".into(), at(40));
         assert_eq!(
             queue.take("ns/a", at(60)),
             Some(Duration::from_millis(50)),
-            "waited from falling due to starting"
+            "a later request is merged into the earlier one"
         );
+        queue.add("ns/b".into(), at(70));
         assert_eq!(
-            queue.take("ns/b", at(70)),
-            None,
-            "a watch event ran it before its requeue: no wait known"
+            queue.depth(at(80)),
+            1,
+            "an earlier request replaces a requeue"
         );
-        assert_eq!(queue.take("ns/c", at(80)), None, "a watch event");
-        assert!(queue.requeues.is_empty());
+        assert_eq!(queue.take("ns/b", at(90)), Some(Duration::from_millis(20)));
+        assert_eq!(queue.take("ns/c", at(95)), None, "not seen queued");
+        assert!(queue.pending.is_empty());
         assert_eq!((queue.settled_adds, queue.depth(at(200))), (3, 0));
     }
 

@@ -7,12 +7,17 @@
 //!   server) with the HTTP endpoint ([`http`]: `/healthz`, `/readyz`, `/metrics`; [`secure`]:
 //!   `/metrics` over HTTPS to authorized callers), leader election ([`leader`]) and a graceful
 //!   stop on SIGTERM or Ctrl-C ([`shutdown_on_signal`]);
-//! - [`Scope::controller`]: runs a kube-runtime `Controller` measured under
+//! - [`Scope::controller`]: runs a controller on kube-runtime, measured under
 //!   controller-runtime's metric names ([`metrics`]);
 //! - [`conditions`]: status conditions set as `meta.SetStatusCondition` does.
 //!
 //! ```no_run
+//! use std::sync::Arc;
+//! use std::time::Duration;
+//!
 //! use clap::Parser;
+//! use k8s_openapi::api::core::v1::ConfigMap;
+//! use kube::runtime::{controller::Action, watcher};
 //! use kubegen::runtime::{Manager, Options, Scope};
 //!
 //! #[derive(clap::Parser)]
@@ -21,9 +26,19 @@
 //!     runtime: Options,
 //! }
 //!
+//! async fn reconcile(object: Arc<ConfigMap>, _ctx: Arc<()>) -> Result<Action, kube::Error> {
+//!     Ok(Action::await_change())
+//! }
+//!
+//! fn error_policy(_object: Arc<ConfigMap>, _error: &kube::Error, _ctx: Arc<()>) -> Action {
+//!     Action::requeue(Duration::from_secs(5))
+//! }
+//!
 //! async fn my_controller(scope: Scope) {
-//!     // Controller::new(...).graceful_shutdown_on(scope.shutdown.cancelled_owned())...
-//!     scope.shutdown.cancelled().await;
+//!     scope
+//!         .controller("configmap", scope.api(), watcher::Config::default())
+//!         .run(reconcile, error_policy, Arc::new(()))
+//!         .await; // returns once the operator stops
 //! }
 //!
 //! # async fn main_() -> Result<(), Box<dyn std::error::Error>> {
@@ -53,7 +68,7 @@ mod options;
 pub mod secure;
 mod signal;
 
-pub use controller::{Run, STOP_TIMEOUT};
+pub use controller::{DEFAULT_CONCURRENCY, Run, STOP_TIMEOUT};
 pub use manager::{Error, Manager, Scope};
 pub use metrics::ControllerMetrics;
 pub use options::{LogFormat, Options};

@@ -12,8 +12,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use k8s_openapi::api::apps::v1::Deployment;
+use kube::core::PartialObjectMeta;
 use kube::runtime::events::{Recorder, Reporter};
-use kube::runtime::{Controller, watcher};
+use kube::runtime::watcher;
 use kube::{Api, Client};
 use kubegen::rbac;
 use kubegen::runtime::Scope;
@@ -117,16 +118,16 @@ pub const NAME: &str = "memcached";
 #[rbac(groups = "apps", resources = "deployments", verbs = "list;watch")]
 pub async fn run(scope: Scope, ctx: Arc<Context>) {
     let memcacheds: Api<Memcached> = scope.api();
-    let deployments: Api<Deployment> = scope.api();
+    // Their metadata is all the owner references need.
+    let deployments: Api<PartialObjectMeta<Deployment>> = scope.api();
     let owned = watcher::Config::default().labels(&deployment::managed_by_selector());
     info!(
         namespace = scope.namespace.as_deref().unwrap_or("*"),
         "starting the Memcached controller"
     );
-    let controller =
-        Controller::new(memcacheds, watcher::Config::default()).owns(deployments, owned);
     scope
-        .controller(NAME, controller)
+        .controller(NAME, memcacheds, watcher::Config::default())
+        .owns(deployments, owned)
         .run(reconcile, error_policy, ctx)
         .await;
 }
