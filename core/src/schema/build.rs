@@ -63,6 +63,12 @@ impl Builder {
         self.warnings.extend(warnings);
     }
 
+    /// Drops the finished schema of the named type `key` from the cache (a type nothing will
+    /// ask for again).
+    pub(super) fn forget(&mut self, key: &str) {
+        self.cache.remove(key);
+    }
+
     /// The warnings, or every problem found.
     pub fn finish(self) -> Result<Vec<Warning>, Errors> {
         self.errors.into_result(self.warnings)
