@@ -71,8 +71,9 @@ pub fn item_attrs(item: &Item) -> &[Attribute] {
 
 impl Crate {
     /// Every item of every module with its module: modules as in [`Crate::modules`], items in
-    /// source order. Items under `#[cfg(test)]` are not there; an inline `mod x { .. }` is
-    /// there with an empty body (its items come with its own module).
+    /// source order, as [`Crate::load_with`]'s visitor left them. Items under `#[cfg(test)]`
+    /// are not there; an inline `mod x { .. }` is there with an empty body (its items come
+    /// with its own module).
     pub fn items(&self) -> impl Iterator<Item = (ModuleId, &Item)> + '_ {
         self.modules()
             .flat_map(|(id, module)| module.items().iter().map(move |item| (id, item)))
