@@ -41,7 +41,7 @@ pub struct Collected {
 }
 
 /// The derived types of a crate, by key, shared with the shapes that refer to them.
-type Defs = Arc<OnceLock<HashMap<String, TypeDef>>>;
+type Defs = Arc<OnceLock<HashMap<String, Arc<TypeDef>>>>;
 
 /// Reads every kubegen attribute of a crate in two steps: [`Reader::module`], the visitor of
 /// [`Crate::load_with`], parses each module's attributes as soon as the module is read and drops
@@ -231,7 +231,7 @@ fn resolve(
             });
         }
         out.types.push(named(&def.key, &defs));
-        table.insert(def.key.clone(), def);
+        table.insert(def.key.clone(), Arc::new(def));
     }
     defs.set(table).expect("the table is set once");
 }
@@ -250,7 +250,7 @@ fn key(crate_name: &str, module_path: &[String], name: &str) -> String {
 fn named(key: &str, defs: &Defs) -> Shape {
     let defs = defs.clone();
     let k = key.to_string();
-    Shape::named(key, move || {
+    Shape::shared(key, move || {
         defs.get().and_then(|t| t.get(&k)).cloned().ok_or_else(|| {
             let message = "this type has errors (reported at its definition)";
             Errors(vec![Error::new(None, k.clone(), message)])

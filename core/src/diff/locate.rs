@@ -1,6 +1,8 @@
 //! From a schema path back to the Rust source: the field (or the spec struct) whose schema a
 //! change is in.
 
+use std::sync::Arc;
+
 use super::{SchemaPath, Segment};
 use crate::model::{Data, Field, Loc, ResourceDef, Shape, TypeDef};
 
@@ -20,7 +22,7 @@ pub fn locate(def: &ResourceDef, path: &SchemaPath) -> Source {
     let mut found = Source {
         loc: def.markers.loc.clone(),
         accepted: named(&def.spec)
-            .map(|t| t.markers.accept_change)
+            .map(|t| t.markers.accept_change.clone())
             .unwrap_or_default(),
     };
     let Some(Segment::Field(first)) = path.0.first() else {
@@ -48,7 +50,7 @@ pub fn locate(def: &ResourceDef, path: &SchemaPath) -> Source {
 }
 
 /// The type a field's shape leads to, through `Option`, lists and maps.
-fn named(shape: &Shape) -> Option<TypeDef> {
+fn named(shape: &Shape) -> Option<Arc<TypeDef>> {
     match shape {
         Shape::Optional(inner) | Shape::Map(inner) | Shape::Seq { item: inner, .. } => named(inner),
         Shape::Named(r) => (r.load)().ok(),

@@ -51,6 +51,15 @@ impl Shape {
         key: impl Into<String>,
         load: impl Fn() -> Result<TypeDef, Errors> + Send + Sync + 'static,
     ) -> Shape {
+        Shape::shared(key, move || load().map(Arc::new))
+    }
+
+    /// [`Shape::named`] for a definition kept elsewhere (the CLI's table of every type), handed
+    /// out without a copy.
+    pub fn shared(
+        key: impl Into<String>,
+        load: impl Fn() -> Result<Arc<TypeDef>, Errors> + Send + Sync + 'static,
+    ) -> Shape {
         Shape::Named(NamedRef {
             key: key.into(),
             load: Arc::new(load),
@@ -155,5 +164,5 @@ pub struct NamedRef {
     /// The type's unique key (its module path and name).
     pub key: String,
     /// Produces the definition with field shapes filled in.
-    pub load: Arc<dyn Fn() -> Result<TypeDef, Errors> + Send + Sync>,
+    pub load: Arc<dyn Fn() -> Result<Arc<TypeDef>, Errors> + Send + Sync>,
 }
