@@ -150,11 +150,15 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
     });
     let name_str = name.to_string();
     quote! {
+        // Every field is `pub`, also those of private types, and a private type's builders
+        // may go unused: the lints would point at the user's fields.
         #[doc = #doc]
+        #[allow(private_interfaces)]
         #vis struct #name {
             #(#defs)*
         }
 
+        #[allow(dead_code, private_bounds)]
         impl #name {
             #(#builders)*
         }
@@ -266,15 +270,20 @@ pub fn root(
          `Api::<{kind}>::patch(name, &PatchParams::apply(\"manager\"), &Patch::Apply(&cfg))` \
          (`patch_status` for the status)."
     );
-    let optional =
-        quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")]);
     let status_field = status.map(|s| {
         quote! {
             /// The part of the status this manager owns (applied through the status subresource).
-            #optional
             pub status: ::core::option::Option<<#s as #schema>::Apply>,
         }
     });
+    let name_str = name.to_string();
+    let has_status = status.is_some();
+    let status_none = has_status.then(|| quote!(status: ::core::option::Option::None,));
+    let status_clone =
+        has_status.then(|| quote!(status: ::core::clone::Clone::clone(&self.status),));
+    let status_eq = has_status.then(|| quote!(&&self.status == other.status));
+    let status_debug = has_status.then(|| quote!(.field("status", &self.status)));
+    let status_take = has_status.then(|| quote!(status: object.take("status")?,));
     let status_ser = status.map(|_| {
         quote! {
             if let ::core::option::Option::Some(status) = &self.status {
@@ -285,6 +294,7 @@ pub fn root(
     let status_methods = status.map(|s| {
         quote! {
             /// Sets the status.
+            #[inline]
             pub fn with_status(mut self, status: <#s as #schema>::Apply) -> Self {
                 self.status = ::core::option::Option::Some(status);
                 self
@@ -292,6 +302,7 @@ pub fn root(
 
             /// The apply configuration of exactly the status fields `manager` owns through the
             /// status subresource (client-go's `ExtractXStatus`), with `obj`'s name and namespace.
+            #[inline]
             pub fn extract_status(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
                 ::kubegen::apply::__private::extract(obj, manager, "status", Self::describe())
             }
@@ -302,21 +313,57 @@ pub fn root(
     });
     quote! {
         #[doc = #doc]
-        #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::default::Default, ::core::cmp::PartialEq, #p::serde::Deserialize)]
-        #[serde(crate = "::kubegen::__private::serde")]
         #vis struct #name {
             /// The object's metadata: `name` (and `namespace`) identify it; labels and
             /// annotations set here are owned by this manager.
-            #[serde(default)]
             pub metadata: #meta,
             /// The part of the spec this manager owns.
-            #optional
             pub spec: ::core::option::Option<<#spec as #schema>::Apply>,
             #status_field
         }
 
+        impl ::core::default::Default for #name {
+            #[inline]
+            fn default() -> Self {
+                Self { metadata: ::core::default::Default::default(), spec: ::core::option::Option::None, #status_none }
+            }
+        }
+
+        impl ::core::clone::Clone for #name {
+            #[inline]
+            fn clone(&self) -> Self {
+                Self { metadata: ::core::clone::Clone::clone(&self.metadata), spec: ::core::clone::Clone::clone(&self.spec), #status_clone }
+            }
+        }
+
+        impl ::core::cmp::PartialEq for #name {
+            #[inline]
+            fn eq(&self, other: &Self) -> bool {
+                self.metadata == other.metadata && self.spec == other.spec #status_eq
+            }
+        }
+
+        impl ::core::fmt::Debug for #name {
+            #[inline]
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#name_str).field("metadata", &self.metadata).field("spec", &self.spec) #status_debug .finish()
+            }
+        }
+
+        impl<'de> #p::serde::Deserialize<'de> for #name {
+            fn deserialize<D: #p::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
+                ::core::result::Result::Ok(Self {
+                    metadata: object.take("metadata")?.unwrap_or_default(),
+                    spec: object.take("spec")?,
+                    #status_take
+                })
+            }
+        }
+
         impl #name {
             /// A configuration of the object named `name`, with nothing else set.
+            #[inline]
             pub fn new(name: &str) -> Self {
                 let mut cfg = <Self as ::core::default::Default>::default();
                 cfg.metadata.name = ::core::option::Option::Some(::std::string::ToString::to_string(name));
@@ -324,12 +371,14 @@ pub fn root(
             }
 
             /// Sets `metadata.namespace`.
+            #[inline]
             pub fn with_namespace(mut self, namespace: &str) -> Self {
                 self.metadata.namespace = ::core::option::Option::Some(::std::string::ToString::to_string(namespace));
                 self
             }
 
             /// Sets the spec.
+            #[inline]
             pub fn with_spec(mut self, spec: <#spec as #schema>::Apply) -> Self {
                 self.spec = ::core::option::Option::Some(spec);
                 self
@@ -338,6 +387,7 @@ pub fn root(
             /// The apply configuration of exactly the fields `manager` owns in `obj`'s
             /// `metadata.managedFields` (client-go's `ExtractX`), with `obj`'s name and
             /// namespace: change it and apply it again without taking other managers' fields.
+            #[inline]
             pub fn extract(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
                 ::kubegen::apply::__private::extract(obj, manager, "", Self::describe())
             }
@@ -345,6 +395,7 @@ pub fn root(
             #status_methods
 
             /// What `extract` knows of the object's JSON form.
+            #[inline]
             pub fn describe() -> &'static ::kubegen::apply::Node {
                 static NODE: ::kubegen::apply::Node = ::kubegen::apply::Node::Object(&[
                     ::kubegen::apply::Field { name: "apiVersion", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Value },

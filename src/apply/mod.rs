@@ -2,11 +2,13 @@
 //!
 //! With the feature on, every type deriving `CustomResource` or `KubeSchema` gets an *apply
 //! configuration* beside it, with the same visibility: `FooApply` for a type `Foo`, and
-//! `<Kind>Apply` for the root. Every field is `pub` and an `Option` (left out when `None`), a
-//! field of a derived type is that type's configuration (`Vec`s and maps of them likewise),
-//! k8s-openapi types and scalars stay themselves; the JSON names and shapes are the type's own
-//! (renames, `flatten`, every enum tagging). A field manager that sends one owns exactly the
-//! fields it sets, where sending the whole type would claim every field it serializes.
+//! `<Kind>Apply` for the root. Every field is `pub` and an `Option` (left out when `None`); a
+//! field of type `T` holds `<T as KubeSchema>::Apply`: a derived type's configuration,
+//! containers of them (`Vec`s and maps, through aliases too), k8s-openapi types and scalars
+//! themselves. The JSON names and shapes are the type's own (renames, `flatten`, every enum
+//! tagging). A field manager that sends one owns exactly the fields it sets, where sending the
+//! whole type would claim every field it serializes. Structs' configurations are `Default`
+//! (nothing set); enums' are not, since each of their values sets a variant.
 //!
 //! ```
 //! # #[cfg(feature = "apply")] {
