@@ -328,14 +328,13 @@ fn extract_refuses_fields_the_type_does_not_know_and_malformed_entries() {
 #[test]
 fn derived_types_and_kubernetes_types_have_configurations() {
     // `KubeSchema::Apply` names each type's configuration; containers hold their contents'.
-    // (Each line compiles only when the configuration is the type on its right.)
-    let _: fn(PortApply) -> <Port as KubeSchema>::Apply = |c| c;
-    let _: fn(Condition) -> <Condition as KubeSchema>::Apply = |c| c;
-    let _: fn(String) -> <String as KubeSchema>::Apply = |c| c;
-    let _: fn(Vec<PortApply>) -> <Vec<Port> as KubeSchema>::Apply = |c| c;
-    let _: fn(
-        BTreeMap<String, Option<Box<PortApply>>>,
-    ) -> <BTreeMap<String, Option<Box<Port>>> as KubeSchema>::Apply = |c| c;
+    // Compiles only when `T`'s configuration is `C`.
+    fn config_is<T: KubeSchema<Apply = C>, C>() {}
+    config_is::<Port, PortApply>();
+    config_is::<Condition, Condition>();
+    config_is::<String, String>();
+    config_is::<Vec<Port>, Vec<PortApply>>();
+    config_is::<BTreeMap<String, Option<Box<Port>>>, BTreeMap<String, Option<Box<PortApply>>>>();
 }
 
 #[test]

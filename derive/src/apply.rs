@@ -150,15 +150,16 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
     });
     let name_str = name.to_string();
     quote! {
-        // Every field is `pub`, also those of private types, and a private type's builders
-        // may go unused: the lints would point at the user's fields.
+        // Every field is `pub`, also those of private types, a private type's builders may go
+        // unused, and a field's type is its type's projection: the lints would point at the
+        // user's fields.
         #[doc = #doc]
-        #[allow(private_interfaces)]
+        #[allow(private_interfaces, clippy::type_complexity)]
         #vis struct #name {
             #(#defs)*
         }
 
-        #[allow(dead_code, private_bounds)]
+        #[allow(dead_code, private_bounds, clippy::type_complexity)]
         impl #name {
             #(#builders)*
         }
