@@ -151,20 +151,33 @@ macro_rules! apply_through {
     };
 }
 
-/// The apply items of a list of `T` whose configuration is `$apply`.
+/// The apply items of a container of `$of` (a list's items, a map's values) whose
+/// configuration is `$apply` and whose description is `$node`.
+#[cfg(feature = "apply")]
+macro_rules! apply_container {
+    ($apply:ty, $of:ident, $node:expr) => {
+        type Apply = $apply;
+        fn apply_node() -> &'static Node {
+            &$node
+        }
+        fn apply_item_node() -> &'static Node {
+            $of::apply_node()
+        }
+    };
+}
+
+/// The apply items of a list of `T` whose configuration is `$apply`: atomic.
 #[cfg(feature = "apply")]
 macro_rules! apply_list {
     ($apply:ty) => {
-        type Apply = $apply;
-        fn apply_node() -> &'static Node {
-            &Node::List {
+        apply_container!(
+            $apply,
+            T,
+            Node::List {
                 kind: ListKind::Atomic,
                 item: &Node::Type(T::apply_node),
             }
-        }
-        fn apply_item_node() -> &'static Node {
-            T::apply_node()
-        }
+        );
     };
 }
 
@@ -186,16 +199,14 @@ macro_rules! apply_set {
 #[cfg(feature = "apply")]
 macro_rules! apply_map {
     ($apply:ty) => {
-        type Apply = $apply;
-        fn apply_node() -> &'static Node {
-            &Node::Map {
+        apply_container!(
+            $apply,
+            V,
+            Node::Map {
                 atomic: false,
                 value: &Node::Type(V::apply_node),
             }
-        }
-        fn apply_item_node() -> &'static Node {
-            V::apply_node()
-        }
+        );
     };
 }
 
