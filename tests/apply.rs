@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
-use kubegen::apply::Applicable;
 use kubegen::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -328,10 +327,14 @@ fn extract_refuses_fields_the_type_does_not_know_and_malformed_entries() {
 
 #[test]
 fn derived_types_and_kubernetes_types_have_configurations() {
-    fn config_of<T: Applicable>() {}
-    config_of::<Port>();
-    config_of::<Condition>();
-    config_of::<String>();
+    // `KubeSchema::Apply` names each type's configuration; containers hold their contents'.
+    // Compiles only when `T`'s configuration is `C`.
+    fn config_is<T: KubeSchema<Apply = C>, C>() {}
+    config_is::<Port, PortApply>();
+    config_is::<Condition, Condition>();
+    config_is::<String, String>();
+    config_is::<Vec<Port>, Vec<PortApply>>();
+    config_is::<BTreeMap<String, Option<Box<Port>>>, BTreeMap<String, Option<Box<PortApply>>>>();
 }
 
 #[test]
@@ -347,4 +350,94 @@ fn a_whole_value_becomes_the_configuration_of_every_field_it_serializes() {
             .with_conditions(Vec::<Condition>::new())
             .with_ready_replicas(2)
     );
+}
+
+/// A field's configuration follows its type, so aliases and short imports resolve.
+mod aliases {
+    use super::*;
+
+    type Ports = Vec<Port>;
+    type Labels = BTreeMap<String, String>;
+
+    #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+    #[kube_marker(group = "apply.example.com", version = "v1", kind = "Gadget")]
+    pub struct GadgetSpec {
+        #[kube_marker(list_type = "map", list_map_keys = "name")]
+        pub ports: Ports,
+        pub more: Option<Ports>,
+        #[kube_marker(map_type = "atomic")]
+        pub labels: Labels,
+        #[cfg(feature = "chrono")]
+        pub since: Option<chrono_short::DateTime<chrono_short::Utc>>,
+    }
+
+    /// chrono's types under their short names.
+    #[cfg(feature = "chrono")]
+    mod chrono_short {
+        pub use chrono::{DateTime, Utc};
+    }
+
+    #[test]
+    fn aliases_of_containers_hold_configurations() {
+        let port = || {
+            PortApply::default()
+                .with_name("http")
+                .with_container_port(80)
+        };
+        let spec = GadgetSpecApply::default()
+            .with_ports(vec![port()])
+            .with_more(vec![port()])
+            .with_labels(Labels::from([("a".into(), "b".into())]));
+        assert_eq!(
+            serde_json::to_value(&spec).unwrap(),
+            json!({
+                "ports": [{"name": "http", "containerPort": 80}],
+                "more": [{"name": "http", "containerPort": 80}],
+                "labels": {"a": "b"}
+            })
+        );
+        // The list map behind the alias still refuses an item without its key.
+        let keyless = GadgetSpecApply::default().with_ports(vec![PortApply::default()]);
+        let e = serde_json::to_value(&keyless).unwrap_err().to_string();
+        assert!(
+            e.contains("item 0 of the list map `ports` has no `name`"),
+            "{e}"
+        );
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn chrono_types_under_short_names_are_their_own() {
+        let since: chrono::DateTime<chrono::Utc> = "2026-01-02T03:04:05Z".parse().unwrap();
+        let spec = GadgetSpecApply::default().with_since(since);
+        assert_eq!(
+            serde_json::to_value(&spec).unwrap(),
+            json!({"since": "2026-01-02T03:04:05Z"})
+        );
+    }
+
+    #[test]
+    fn extract_follows_the_markers_of_aliased_fields() {
+        let obj: Gadget = serde_json::from_value(json!({
+            "apiVersion": "apply.example.com/v1",
+            "kind": "Gadget",
+            "metadata": {"name": "g", "managedFields": [entry("a", None, json!({"f:spec": {
+                "f:ports": {"k:{\"name\":\"http\"}": {".": {}, "f:name": {}, "f:containerPort": {}}},
+                "f:labels": {}
+            }}))]},
+            "spec": {
+                "ports": [
+                    {"name": "http", "containerPort": 80},
+                    {"name": "admin", "containerPort": 81}
+                ],
+                "labels": {"a": "b"}
+            }
+        }))
+        .unwrap();
+        let mine = GadgetApply::extract(&obj, "a").unwrap();
+        assert_eq!(
+            serde_json::to_value(mine.spec.unwrap()).unwrap(),
+            json!({"ports": [{"name": "http", "containerPort": 80}], "labels": {"a": "b"}})
+        );
+    }
 }

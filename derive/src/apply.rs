@@ -2,28 +2,49 @@
 //! engine's plan (`kubegen_core::apply::plan`), and the root's `<Kind>Apply`.
 
 use darling::error::Accumulator;
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident};
 
-use kubegen_core::apply::plan::{self, FieldPlan, Form, NodePlan};
+use kubegen_core::apply::plan::{self, FieldPlan, Form, NodePlan, VariantPlan};
 use kubegen_core::model::Style;
 use kubegen_core::parse::typedef::Parsed;
 
-/// The apply configuration of `input` and its `Applicable` impl; problems go to `errors`.
+/// The apply configuration of a type: the items beside it, and the `KubeSchema` items that
+/// name it (`type Apply`, `apply_node`).
+pub struct Configuration {
+    /// The configuration type and its impls.
+    pub items: TokenStream,
+    /// Inside the type's `impl KubeSchema`.
+    pub schema_items: TokenStream,
+}
+
+/// The apply configuration of `input`; problems go to `errors`.
+///
+/// A struct's impls are written out rather than derived, each field's part spanned at the
+/// field's type: a type without a schema is then one error (the projection
+/// `<T as KubeSchema>::Apply` fails exactly where the schema's `<T as KubeSchema>::shape()`
+/// does, and the compiler reports the same error once), where derives would add one at each
+/// derive.
 pub fn configuration(
     input: &DeriveInput,
     parsed: &Parsed,
     errors: &mut Accumulator,
-) -> TokenStream {
-    let applicable: syn::Path = syn::parse_quote!(::kubegen::apply::Applicable);
+) -> Configuration {
+    let schema: syn::Path = syn::parse_quote!(::kubegen::KubeSchema);
     let whole: syn::Path = syn::parse_quote!(::kubegen::apply::Whole);
-    let plan = match plan::plan(parsed, &applicable, &whole) {
+    let plan = match plan::plan(parsed, &schema, &whole) {
         Ok(plan) => plan,
         Err(e) => {
             errors.push(e.into());
-            return TokenStream::new();
+            // The error is at the field; this keeps the `KubeSchema` impl whole.
+            return Configuration {
+                items: TokenStream::new(),
+                schema_items: quote!(
+                    type Apply = ::kubegen::apply::Whole<Self>;
+                ),
+            };
         }
     };
     let vis = &input.vis;
@@ -33,81 +54,199 @@ pub fn configuration(
         "The apply configuration of [`{ident}`]: set only the fields this field manager owns \
          (server-side apply)."
     );
-    let p = quote!(::kubegen::__private::serde);
-    let derives =
-        quote!(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, #p::Serialize);
-    let item = match &plan.form {
+    let items = match &plan.form {
         Form::Whole => quote! {
             #[doc = #doc]
             #vis type #name = ::kubegen::apply::Whole<#ident>;
         },
-        Form::Struct(fields) => {
-            let defs = fields.iter().map(|f| field(f, &name, true));
-            let builders = fields.iter().filter_map(builder);
-            let helpers = fields.iter().filter_map(list_map_helper);
-            let read = read_struct(&name, fields);
-            quote! {
-                #[doc = #doc]
-                #[derive(::core::default::Default, #derives)]
-                #[serde(crate = "::kubegen::__private::serde")]
-                #vis struct #name {
-                    #(#defs)*
-                }
-
-                impl #name {
-                    #(#builders)*
-                    #(#helpers)*
-                }
-
-                #read
-            }
-        }
+        Form::Struct(fields) => structure(vis, &name, &doc, fields),
         Form::Enum {
             tag,
             content,
             variants,
-        } => {
-            let tag = tag.as_ref().map(|t| quote!(tag = #t,));
-            let content = content.as_ref().map(|c| quote!(content = #c,));
-            let mut helpers = Vec::new();
-            let variants = variants.iter().map(|v| {
-                let vident = format_ident!("{}", v.ident);
-                let json = &v.json;
-                helpers.extend(v.fields.iter().filter_map(list_map_helper));
-                let fields = v.fields.iter().map(|f| field(f, &name, false));
-                let body = match v.style {
-                    Style::Named => quote!({ #(#fields)* }),
-                    Style::Tuple => quote!(( #(#fields)* )),
-                    Style::Unit => quote!(),
-                };
-                let doc = format!("The `{json}` variant.");
-                quote!(#[doc = #doc] #[serde(rename = #json)] #vident #body,)
-            });
-            let variants: Vec<TokenStream> = variants.collect();
-            quote! {
-                #[doc = #doc]
-                #[derive(#derives, #p::Deserialize)]
-                #[serde(crate = "::kubegen::__private::serde", #tag #content)]
-                #vis enum #name {
-                    #(#variants)*
-                }
-
-                impl #name {
-                    #(#helpers)*
-                }
-            }
-        }
+        } => enumeration(vis, &name, &doc, tag, content, variants),
     };
     let node = node(&plan.node);
-    quote! {
-        #item
-
-        impl ::kubegen::apply::Applicable for #ident {
-            type Config = #name;
-            fn describe() -> &'static ::kubegen::apply::Node {
+    Configuration {
+        items,
+        schema_items: quote! {
+            type Apply = #name;
+            fn apply_node() -> &'static ::kubegen::apply::Node {
                 static NODE: ::kubegen::apply::Node = #node;
                 &NODE
             }
+        },
+    }
+}
+
+/// A configuration struct and its impls, written out (see [`configuration`]); the ones no
+/// function of the crate calls are `#[inline]`, so that they are compiled where they are used.
+fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan]) -> TokenStream {
+    let p = quote!(::kubegen::__private::serde);
+    let idents: Vec<Ident> = fields
+        .iter()
+        .map(|f| ident(f.ident.as_deref().unwrap_or_default()))
+        .collect();
+    let spans: Vec<Span> = fields.iter().map(|f| f.ty.span()).collect();
+    let each = |part: &dyn Fn(&FieldPlan, &Ident) -> TokenStream| -> Vec<TokenStream> {
+        fields
+            .iter()
+            .zip(&idents)
+            .zip(&spans)
+            .map(|((f, i), span)| respan(part(f, i), *span))
+            .collect()
+    };
+    let defs = each(&|f, i| {
+        let ty = &f.ty;
+        let doc = match f.flatten {
+            true => "Flattened fields.".to_string(),
+            false => format!("`{}`.", f.json),
+        };
+        quote!(#[doc = #doc] pub #i: ::core::option::Option<#ty>,)
+    });
+    let defaults = each(&|_, i| quote!(#i: ::core::option::Option::None,));
+    let clones = each(&|_, i| quote!(#i: ::core::clone::Clone::clone(&self.#i),));
+    let equals = each(&|_, i| quote!(&& self.#i == other.#i));
+    let debugs = each(&|_, i| {
+        let n = i.to_string();
+        quote!(.field(#n, &self.#i))
+    });
+    let writes = each(&|f, i| {
+        let json = &f.json;
+        match (&f.list_map, &f.node) {
+            _ if f.flatten => quote!(object.flatten(&self.#i)?;),
+            (Some(keys), NodePlan::List { item, .. }) => {
+                let item = node(item);
+                quote!(object.list_map(#json, &self.#i, &[#(#keys),*], &#item)?;)
+            }
+            _ => quote!(object.field(#json, &self.#i)?;),
+        }
+    });
+    // Named fields first; flattened ones read the entries left.
+    let (flat, named): (Vec<_>, Vec<_>) = fields.iter().zip(&idents).partition(|(f, _)| f.flatten);
+    let reads = named
+        .iter()
+        .map(|(f, i)| {
+            let json = &f.json;
+            respan(quote!(let #i = object.take(#json)?;), f.ty.span())
+        })
+        .chain(
+            flat.iter()
+                .map(|(f, i)| respan(quote!(let #i = object.flattened()?;), f.ty.span())),
+        );
+    let fills = each(&|_, i| quote!(#i,));
+    let builders = each(&|f, i| {
+        let ty = &f.ty;
+        let name = f.ident.as_deref().unwrap_or_default();
+        let method = format_ident!("with_{name}");
+        let doc = format!("Sets `{}`.", if f.flatten { name } else { &f.json });
+        quote! {
+            #[doc = #doc]
+            pub fn #method(mut self, value: impl ::core::convert::Into<#ty>) -> Self {
+                self.#i = ::core::option::Option::Some(value.into());
+                self
+            }
+        }
+    });
+    let name_str = name.to_string();
+    quote! {
+        // Every field is `pub`, also those of private types, a private type's builders may go
+        // unused, and a field's type is its type's projection: the lints would point at the
+        // user's fields.
+        #[doc = #doc]
+        #[allow(private_interfaces, clippy::type_complexity)]
+        #vis struct #name {
+            #(#defs)*
+        }
+
+        #[allow(dead_code, private_bounds, clippy::type_complexity)]
+        impl #name {
+            #(#builders)*
+        }
+
+        impl ::core::default::Default for #name {
+            #[inline]
+            fn default() -> Self {
+                Self { #(#defaults)* }
+            }
+        }
+
+        impl ::core::clone::Clone for #name {
+            #[inline]
+            fn clone(&self) -> Self {
+                Self { #(#clones)* }
+            }
+        }
+
+        impl ::core::cmp::PartialEq for #name {
+            #[inline]
+            fn eq(&self, other: &Self) -> bool {
+                true #(#equals)*
+            }
+        }
+
+        impl ::core::fmt::Debug for #name {
+            #[inline]
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#name_str) #(#debugs)* .finish()
+            }
+        }
+
+        impl #p::Serialize for #name {
+            fn serialize<S: #p::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                let mut object = ::kubegen::apply::__private::Writer::new(serializer)?;
+                #(#writes)*
+                object.end()
+            }
+        }
+
+        impl<'de> #p::Deserialize<'de> for #name {
+            fn deserialize<D: #p::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
+                #(#reads)*
+                ::core::result::Result::Ok(Self { #(#fills)* })
+            }
+        }
+    }
+}
+
+/// A configuration enum: the type's variants and tagging, through serde's derive.
+fn enumeration(
+    vis: &syn::Visibility,
+    name: &Ident,
+    doc: &str,
+    tag: &Option<String>,
+    content: &Option<String>,
+    variants: &[VariantPlan],
+) -> TokenStream {
+    let p = quote!(::kubegen::__private::serde);
+    let tag = tag.as_ref().map(|t| quote!(tag = #t,));
+    let content = content.as_ref().map(|c| quote!(content = #c,));
+    let mut helpers = Vec::new();
+    let variants = variants.iter().map(|v| {
+        let vident = format_ident!("{}", v.ident);
+        let json = &v.json;
+        helpers.extend(v.fields.iter().filter_map(list_map_helper));
+        let fields = v.fields.iter().map(|f| field(f, name));
+        let body = match v.style {
+            Style::Named => quote!({ #(#fields)* }),
+            Style::Tuple => quote!(( #(#fields)* )),
+            Style::Unit => quote!(),
+        };
+        let doc = format!("The `{json}` variant.");
+        quote!(#[doc = #doc] #[serde(rename = #json)] #vident #body,)
+    });
+    let variants: Vec<TokenStream> = variants.collect();
+    quote! {
+        #[doc = #doc]
+        #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, #p::Serialize, #p::Deserialize)]
+        #[serde(crate = "::kubegen::__private::serde", #tag #content)]
+        #vis enum #name {
+            #(#variants)*
+        }
+
+        impl #name {
+            #(#helpers)*
         }
     }
 }
@@ -125,22 +264,27 @@ pub fn root(
     let kind_str = kind.to_string();
     let p = quote!(::kubegen::__private);
     let meta = quote!(#p::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
-    let applicable = quote!(::kubegen::apply::Applicable);
+    let schema = quote!(::kubegen::KubeSchema);
     let doc = format!(
         "The apply configuration of [`{kind}`]: its metadata and the parts of its spec and \
          status this field manager owns. Send it with \
          `Api::<{kind}>::patch(name, &PatchParams::apply(\"manager\"), &Patch::Apply(&cfg))` \
          (`patch_status` for the status)."
     );
-    let optional =
-        quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")]);
     let status_field = status.map(|s| {
         quote! {
             /// The part of the status this manager owns (applied through the status subresource).
-            #optional
-            pub status: ::core::option::Option<<#s as #applicable>::Config>,
+            pub status: ::core::option::Option<<#s as #schema>::Apply>,
         }
     });
+    let name_str = name.to_string();
+    let has_status = status.is_some();
+    let status_none = has_status.then(|| quote!(status: ::core::option::Option::None,));
+    let status_clone =
+        has_status.then(|| quote!(status: ::core::clone::Clone::clone(&self.status),));
+    let status_eq = has_status.then(|| quote!(&&self.status == other.status));
+    let status_debug = has_status.then(|| quote!(.field("status", &self.status)));
+    let status_take = has_status.then(|| quote!(status: object.take("status")?,));
     let status_ser = status.map(|_| {
         quote! {
             if let ::core::option::Option::Some(status) = &self.status {
@@ -151,38 +295,76 @@ pub fn root(
     let status_methods = status.map(|s| {
         quote! {
             /// Sets the status.
-            pub fn with_status(mut self, status: <#s as #applicable>::Config) -> Self {
+            #[inline]
+            pub fn with_status(mut self, status: <#s as #schema>::Apply) -> Self {
                 self.status = ::core::option::Option::Some(status);
                 self
             }
 
             /// The apply configuration of exactly the status fields `manager` owns through the
             /// status subresource (client-go's `ExtractXStatus`), with `obj`'s name and namespace.
+            #[inline]
             pub fn extract_status(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
                 ::kubegen::apply::__private::extract(obj, manager, "status", Self::describe())
             }
         }
     });
     let status_node = status.map(|s| {
-        quote!(::kubegen::apply::Field { name: "status", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Type(<#s as #applicable>::describe) },)
+        quote!(::kubegen::apply::Field { name: "status", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Type(<#s as #schema>::apply_node) },)
     });
     quote! {
         #[doc = #doc]
-        #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::default::Default, ::core::cmp::PartialEq, #p::serde::Deserialize)]
-        #[serde(crate = "::kubegen::__private::serde")]
         #vis struct #name {
             /// The object's metadata: `name` (and `namespace`) identify it; labels and
             /// annotations set here are owned by this manager.
-            #[serde(default)]
             pub metadata: #meta,
             /// The part of the spec this manager owns.
-            #optional
-            pub spec: ::core::option::Option<<#spec as #applicable>::Config>,
+            pub spec: ::core::option::Option<<#spec as #schema>::Apply>,
             #status_field
+        }
+
+        impl ::core::default::Default for #name {
+            #[inline]
+            fn default() -> Self {
+                Self { metadata: ::core::default::Default::default(), spec: ::core::option::Option::None, #status_none }
+            }
+        }
+
+        impl ::core::clone::Clone for #name {
+            #[inline]
+            fn clone(&self) -> Self {
+                Self { metadata: ::core::clone::Clone::clone(&self.metadata), spec: ::core::clone::Clone::clone(&self.spec), #status_clone }
+            }
+        }
+
+        impl ::core::cmp::PartialEq for #name {
+            #[inline]
+            fn eq(&self, other: &Self) -> bool {
+                self.metadata == other.metadata && self.spec == other.spec #status_eq
+            }
+        }
+
+        impl ::core::fmt::Debug for #name {
+            #[inline]
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#name_str).field("metadata", &self.metadata).field("spec", &self.spec) #status_debug .finish()
+            }
+        }
+
+        impl<'de> #p::serde::Deserialize<'de> for #name {
+            fn deserialize<D: #p::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
+                ::core::result::Result::Ok(Self {
+                    metadata: object.take("metadata")?.unwrap_or_default(),
+                    spec: object.take("spec")?,
+                    #status_take
+                })
+            }
         }
 
         impl #name {
             /// A configuration of the object named `name`, with nothing else set.
+            #[inline]
             pub fn new(name: &str) -> Self {
                 let mut cfg = <Self as ::core::default::Default>::default();
                 cfg.metadata.name = ::core::option::Option::Some(::std::string::ToString::to_string(name));
@@ -190,13 +372,15 @@ pub fn root(
             }
 
             /// Sets `metadata.namespace`.
+            #[inline]
             pub fn with_namespace(mut self, namespace: &str) -> Self {
                 self.metadata.namespace = ::core::option::Option::Some(::std::string::ToString::to_string(namespace));
                 self
             }
 
             /// Sets the spec.
-            pub fn with_spec(mut self, spec: <#spec as #applicable>::Config) -> Self {
+            #[inline]
+            pub fn with_spec(mut self, spec: <#spec as #schema>::Apply) -> Self {
                 self.spec = ::core::option::Option::Some(spec);
                 self
             }
@@ -204,6 +388,7 @@ pub fn root(
             /// The apply configuration of exactly the fields `manager` owns in `obj`'s
             /// `metadata.managedFields` (client-go's `ExtractX`), with `obj`'s name and
             /// namespace: change it and apply it again without taking other managers' fields.
+            #[inline]
             pub fn extract(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
                 ::kubegen::apply::__private::extract(obj, manager, "", Self::describe())
             }
@@ -211,12 +396,13 @@ pub fn root(
             #status_methods
 
             /// What `extract` knows of the object's JSON form.
+            #[inline]
             pub fn describe() -> &'static ::kubegen::apply::Node {
                 static NODE: ::kubegen::apply::Node = ::kubegen::apply::Node::Object(&[
                     ::kubegen::apply::Field { name: "apiVersion", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Value },
                     ::kubegen::apply::Field { name: "kind", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Value },
                     ::kubegen::apply::Field { name: "metadata", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Value },
-                    ::kubegen::apply::Field { name: "spec", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Type(<#spec as #applicable>::describe) },
+                    ::kubegen::apply::Field { name: "spec", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Type(<#spec as #schema>::apply_node) },
                     #status_node
                 ]);
                 &NODE
@@ -240,42 +426,8 @@ pub fn root(
     }
 }
 
-/// `Deserialize` of a configuration struct, through its JSON object: a few lines per type
-/// where serde's derive writes a visitor, which is most of what the feature costs to build.
-/// Named fields first; flattened ones read the entries left.
-fn read_struct(name: &Ident, fields: &[FieldPlan]) -> TokenStream {
-    let p = quote!(::kubegen::__private::serde);
-    let locals: Vec<Ident> = (0..fields.len()).map(|i| format_ident!("f{i}")).collect();
-    let named = fields
-        .iter()
-        .zip(&locals)
-        .filter(|(f, _)| !f.flatten)
-        .map(|(f, l)| {
-            let json = &f.json;
-            quote!(let #l = object.take(#json)?;)
-        });
-    let flattened = fields
-        .iter()
-        .zip(&locals)
-        .filter(|(f, _)| f.flatten)
-        .map(|(_, l)| quote!(let #l = object.flattened()?;));
-    let idents = fields
-        .iter()
-        .map(|f| ident(f.ident.as_deref().unwrap_or_default()));
-    quote! {
-        impl<'de> #p::Deserialize<'de> for #name {
-            fn deserialize<D: #p::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
-                #(#named)*
-                #(#flattened)*
-                ::core::result::Result::Ok(Self { #(#idents: #locals),* })
-            }
-        }
-    }
-}
-
-/// One field of a configuration struct or variant.
-fn field(f: &FieldPlan, owner: &Ident, in_struct: bool) -> TokenStream {
+/// One field of a configuration enum's variant.
+fn field(f: &FieldPlan, owner: &Ident) -> TokenStream {
     let ty = &f.ty;
     let json = &f.json;
     let doc = match &f.ident {
@@ -301,23 +453,7 @@ fn field(f: &FieldPlan, owner: &Ident, in_struct: bool) -> TokenStream {
     } else {
         quote!(#[serde(rename = #json, default, skip_serializing_if = "::core::option::Option::is_none")])
     };
-    let vis = in_struct.then(|| quote!(pub));
-    quote!(#[doc = #doc] #serde #vis #i: ::core::option::Option<#ty>,)
-}
-
-/// `with_<field>(value)`: a struct field's builder.
-fn builder(f: &FieldPlan) -> Option<TokenStream> {
-    let name = f.ident.as_deref()?;
-    let (i, ty) = (ident(name), &f.ty);
-    let method = format_ident!("with_{name}");
-    let doc = format!("Sets `{}`.", if f.flatten { name } else { &f.json });
-    Some(quote! {
-        #[doc = #doc]
-        pub fn #method(mut self, value: impl ::core::convert::Into<#ty>) -> Self {
-            self.#i = ::core::option::Option::Some(value.into());
-            self
-        }
-    })
+    quote!(#[doc = #doc] #serde #i: ::core::option::Option<#ty>,)
 }
 
 fn helper_name(f: &FieldPlan) -> String {
@@ -348,9 +484,14 @@ fn node(n: &NodePlan) -> TokenStream {
     let kind = quote!(::kubegen::apply::Node);
     match n {
         NodePlan::Value => quote!(#kind::Value),
-        NodePlan::Type(ty) => {
-            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::apply::Applicable>::describe))
-        }
+        NodePlan::Type(ty) => respan(
+            quote!(#kind::Type(<#ty as ::kubegen::KubeSchema>::apply_node)),
+            ty.span(),
+        ),
+        NodePlan::ItemsOf(ty) => respan(
+            quote!(#kind::Type(<#ty as ::kubegen::KubeSchema>::apply_item_node)),
+            ty.span(),
+        ),
         NodePlan::Object(fields) => {
             let fields = fields.iter().map(|(name, flatten, defaulted, n)| {
                 let n = node(n);
@@ -381,4 +522,21 @@ fn node(n: &NodePlan) -> TokenStream {
 /// The identifier of a field named `name` (raw when it is a keyword).
 fn ident(name: &str) -> Ident {
     syn::parse_str::<Ident>(name).unwrap_or_else(|_| Ident::new_raw(name, Span::call_site()))
+}
+
+/// `tokens` with every token at `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(g) = &tree {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tree = TokenTree::Group(group);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
 }

@@ -45,9 +45,12 @@ pub fn kube_schema(
     let shapes: Vec<TokenStream> = shapes.collect();
     let consts = info::consts(&seen, &parsed);
     #[cfg(feature = "apply")]
-    let apply = crate::apply::configuration(input, &parsed, errors);
+    let crate::apply::Configuration {
+        items: apply,
+        schema_items: apply_items,
+    } = crate::apply::configuration(input, &parsed, errors);
     #[cfg(not(feature = "apply"))]
-    let apply = TokenStream::new();
+    let (apply, apply_items) = (TokenStream::new(), TokenStream::new());
     let checks = info::checks(&seen, &parsed);
     let tokens = quote! {
         #checks
@@ -56,6 +59,7 @@ pub fn kube_schema(
 
         impl ::kubegen::KubeSchema for #ident {
             #consts
+            #apply_items
 
             fn shape() -> ::kubegen::__private::Shape {
                 ::kubegen::__private::Shape::named(

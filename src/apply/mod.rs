@@ -2,11 +2,13 @@
 //!
 //! With the feature on, every type deriving `CustomResource` or `KubeSchema` gets an *apply
 //! configuration* beside it, with the same visibility: `FooApply` for a type `Foo`, and
-//! `<Kind>Apply` for the root. Every field is `pub` and an `Option` (left out when `None`), a
-//! field of a derived type is that type's configuration (`Vec`s and maps of them likewise),
-//! k8s-openapi types and scalars stay themselves; the JSON names and shapes are the type's own
-//! (renames, `flatten`, every enum tagging). A field manager that sends one owns exactly the
-//! fields it sets, where sending the whole type would claim every field it serializes.
+//! `<Kind>Apply` for the root. Every field is `pub` and an `Option` (left out when `None`); a
+//! field of type `T` holds `<T as KubeSchema>::Apply`: a derived type's configuration,
+//! containers of them (`Vec`s and maps, through aliases too), k8s-openapi types and scalars
+//! themselves. The JSON names and shapes are the type's own (renames, `flatten`, every enum
+//! tagging). A field manager that sends one owns exactly the fields it sets, where sending the
+//! whole type would claim every field it serializes. Structs' configurations are `Default`
+//! (nothing set); enums' are not, since each of their values sets a variant.
 //!
 //! ```
 //! # #[cfg(feature = "apply")] {
@@ -75,39 +77,14 @@ use serde::{Deserialize, Serialize};
 pub use kubegen_core::apply::describe::{Field, ListKind, Node};
 pub use kubegen_core::apply::extract::ExtractError;
 
-/// A type with an apply configuration: derived by `#[derive(KubeSchema)]` and
-/// `#[derive(CustomResource)]` (feature `apply`); every k8s-openapi type, `String`, `bool`,
-/// `i32`, `i64`, `f64` and `serde_json::Value` are their own.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` has no apply configuration",
-    label = "this field's type needs one",
-    note = "derive `KubeSchema` on it (with kubegen's `apply` feature); the derive reads a field's type as written, so write a container rather than a type alias of one (`Vec<Item>`), and a chrono type by its full path (`chrono::DateTime`)"
-)]
-pub trait Applicable {
-    /// The apply configuration.
-    type Config;
-
-    /// What `extract` knows of the type's JSON form.
-    fn describe() -> &'static Node;
-}
-
-// Not named in errors: a type without a configuration is reported with `Applicable`'s note,
-// not as a missing `DeepMerge`.
-#[diagnostic::do_not_recommend]
-impl<T: k8s_openapi::DeepMerge> Applicable for T {
-    type Config = T;
-
-    fn describe() -> &'static Node {
-        &Node::Value
-    }
-}
+use crate::KubeSchema;
 
 /// The apply configuration that sets every field `value` serializes: what a manager that
 /// owns all of a value (a controller and the status it computes) applies.
-pub fn configuration<T>(value: &T) -> Result<T::Config, serde_json::Error>
+pub fn configuration<T>(value: &T) -> Result<T::Apply, serde_json::Error>
 where
-    T: Applicable + Serialize,
-    T::Config: DeserializeOwned,
+    T: KubeSchema + Serialize,
+    T::Apply: DeserializeOwned,
 {
     serde_json::to_value(value).and_then(serde_json::from_value)
 }
@@ -197,7 +174,7 @@ impl<'de, T> Deserialize<'de> for Whole<T> {
 #[doc(hidden)]
 pub mod __private {
     use serde::Serializer;
-    use serde::ser::Error as _;
+    use serde::ser::{Error as _, SerializeMap as _};
     use serde_json::Value;
 
     use super::*;
@@ -227,6 +204,85 @@ pub mod __private {
             }
         }
         json.serialize(serializer)
+    }
+
+    /// A list map field as [`list_map`] writes it.
+    struct ListMap<'a, V> {
+        value: &'a V,
+        field: &'a str,
+        keys: &'a [&'a str],
+        item: &'a Node,
+    }
+
+    impl<V: Serialize> Serialize for ListMap<'_, V> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            list_map(self.value, self.field, self.keys, self.item, serializer)
+        }
+    }
+
+    /// A configuration struct's JSON object, written field by field by its `Serialize`: a
+    /// field that is `None` is left out.
+    pub struct Writer<S: Serializer>(S::SerializeMap);
+
+    impl<S: Serializer> Writer<S> {
+        /// Starts the object.
+        pub fn new(serializer: S) -> Result<Self, S::Error> {
+            serializer.serialize_map(None).map(Writer)
+        }
+
+        /// Writes the field `name`.
+        pub fn field<T: Serialize>(
+            &mut self,
+            name: &str,
+            value: &Option<T>,
+        ) -> Result<(), S::Error> {
+            match value {
+                Some(value) => self.0.serialize_entry(name, value),
+                None => Ok(()),
+            }
+        }
+
+        /// Writes the list map field `name`, refusing an item without its keys (see
+        /// [`list_map`]).
+        pub fn list_map<T: Serialize>(
+            &mut self,
+            name: &str,
+            value: &Option<T>,
+            keys: &[&str],
+            item: &Node,
+        ) -> Result<(), S::Error> {
+            match value {
+                Some(value) => {
+                    let field = ListMap {
+                        value,
+                        field: name,
+                        keys,
+                        item,
+                    };
+                    self.0.serialize_entry(name, &field)
+                }
+                None => Ok(()),
+            }
+        }
+
+        /// Writes the fields of a flattened field beside the object's own.
+        pub fn flatten<T: Serialize>(&mut self, value: &Option<T>) -> Result<(), S::Error> {
+            let Some(value) = value else { return Ok(()) };
+            match serde_json::to_value(value).map_err(S::Error::custom)? {
+                Value::Object(entries) => entries
+                    .iter()
+                    .try_for_each(|(name, value)| self.0.serialize_entry(name, value)),
+                Value::Null => Ok(()),
+                other => Err(S::Error::custom(format_args!(
+                    "a flattened field must write an object, not `{other}`"
+                ))),
+            }
+        }
+
+        /// Ends the object.
+        pub fn end(self) -> Result<S::Ok, S::Error> {
+            self.0.end()
+        }
     }
 
     /// A configuration struct's JSON object, read field by field by its `Deserialize`.

@@ -61,7 +61,8 @@ pub struct FieldPlan {
     pub flatten: bool,
     /// An `Option`, left out when `None` (the fields of structs and struct variants).
     pub optional: bool,
-    /// The value's type in the configuration (inside the `Option`).
+    /// The value's type in the configuration (inside the `Option`): the `Apply` projection of
+    /// the field's type (the compiler resolves aliases and containers), or `Whole` of it.
     pub ty: Type,
     /// A list map's keys (JSON names), which its items must carry: checked when the
     /// configuration is serialized, before anything is sent.
@@ -77,8 +78,11 @@ pub struct FieldPlan {
 pub enum NodePlan {
     /// [`super::describe::Node::Value`]
     Value,
-    /// [`super::describe::Node::Type`]: the described type (its `Applicable` impl).
+    /// [`super::describe::Node::Type`]: the described type (its `KubeSchema::apply_node`).
     Type(Box<Type>),
+    /// [`super::describe::Node::Type`] of the items of a list or the values of a map whose
+    /// type is named by an alias (its `KubeSchema::apply_item_node`).
+    ItemsOf(Box<Type>),
     /// [`super::describe::Node::Object`]: (JSON name, flatten, defaulted, node) per field.
     Object(Vec<(String, bool, bool, NodePlan)>),
     /// [`super::describe::Node::OneOf`]
@@ -99,22 +103,14 @@ pub enum NodePlan {
     },
 }
 
-/// The plan of `parsed`'s apply configuration. `applicable` is the path of the trait whose
-/// `Config` names a type's configuration (`::kubegen::apply::Applicable`) and `whole` the
-/// wrapper of values applied whole (`::kubegen::apply::Whole`). A field the configuration
-/// cannot write is an error at its type.
-pub fn plan(
-    parsed: &Parsed,
-    applicable: &syn::Path,
-    whole: &syn::Path,
-) -> Result<Plan, syn::Error> {
+/// The plan of `parsed`'s apply configuration. `schema` is the path of the trait whose
+/// `Apply` names a type's configuration (`::kubegen::KubeSchema`) and `whole` the wrapper of
+/// values applied whole (`::kubegen::apply::Whole`). A field the configuration cannot write is
+/// an error at its type.
+pub fn plan(parsed: &Parsed, schema: &syn::Path, whole: &syn::Path) -> Result<Plan, syn::Error> {
     let def = &parsed.def;
     let name = format!("{}Apply", def.name);
-    let cx = Cx {
-        def,
-        applicable,
-        whole,
-    };
+    let cx = Cx { def, schema, whole };
     let types = &parsed.field_types;
     let mut next = 0;
     let mut fields_of = |variant: Option<&Variant>, fields: &[Field], optional: bool| {
@@ -226,7 +222,7 @@ impl FieldPlan {
 
 struct Cx<'a> {
     def: &'a TypeDef,
-    applicable: &'a syn::Path,
+    schema: &'a syn::Path,
     whole: &'a syn::Path,
 }
 
@@ -249,7 +245,7 @@ impl Cx<'_> {
         }
         let m = &field.markers;
         let (ty, node) = if self.def.walks(field) {
-            self.config_type(ty, Some(field), optional)?
+            (self.config_type(ty, optional), node_of(ty, Some(field))?)
         } else {
             (self.whole_of(ty), NodePlan::Value)
         };
@@ -278,83 +274,81 @@ impl Cx<'_> {
         syn::parse_quote!(#whole<#ty>)
     }
 
-    /// The configuration type of a value of type `ty`, and its node. `field` is the field
-    /// whose type `ty` is (its markers give the list and map types), `None` inside it;
-    /// `peel` drops an outer `Option` (the field's own `Option` is added by the caller).
-    fn config_type(
-        &self,
-        ty: &Type,
-        field: Option<&Field>,
-        peel: bool,
-    ) -> Result<(Type, NodePlan), syn::Error> {
-        if let Some(inner) = wrapped(ty, &["Box", "Arc", "Rc"]) {
-            let (mapped, node) = self.config_type(inner, field, peel)?;
-            return Ok((with_arg(ty, mapped), node));
-        }
-        let shape = shape_of(ty, &Syntactic)?;
-        let arg = |i: usize| type_args(ty).nth(i);
-        let markers = field.map(|f| &f.markers);
-        Ok(match shape {
-            Shape::Scalar(_) | Shape::Known(_) | Shape::Any => (ty.clone(), NodePlan::Value),
-            Shape::Optional(_) => {
-                let Some(inner) = arg(0) else {
-                    return Ok((ty.clone(), NodePlan::Value));
-                };
-                let (mapped, node) = self.config_type(inner, field, false)?;
-                if peel {
-                    (mapped, node)
-                } else {
-                    (with_arg(ty, mapped), node)
-                }
+    /// The configuration type of a value of type `ty`: its `Apply` projection, spanned at
+    /// `ty` (where a type without a schema is reported, once); `peel` drops an outer
+    /// `Option` (the field's own `Option` is added by the caller).
+    fn config_type(&self, ty: &Type, peel: bool) -> Type {
+        let inner = match peel {
+            true if matches!(shape_of(ty, &Syntactic), Ok(Shape::Optional(_))) => {
+                type_args(ty).next().unwrap_or(ty)
             }
-            Shape::Seq { set, len, .. } if set || len.is_some() => {
-                let keys = set.then(Vec::new);
-                let node = NodePlan::List {
-                    keys,
-                    item: Box::new(NodePlan::Value),
-                };
-                (ty.clone(), node)
-            }
-            Shape::Seq { .. } => {
-                let Some(item) = arg(0) else {
-                    return Ok((ty.clone(), NodePlan::Value));
-                };
-                let (mapped, item) = self.config_type(item, None, false)?;
-                let keys = match markers.and_then(|m| m.list_type) {
-                    Some(ListType::Map) => Some(
-                        markers
-                            .and_then(|m| m.list_map_keys.clone())
-                            .unwrap_or_default(),
-                    ),
-                    Some(ListType::Set) => Some(Vec::new()),
-                    Some(ListType::Atomic) | None => None,
-                };
-                let node = NodePlan::List {
-                    keys,
-                    item: Box::new(item),
-                };
-                (with_arg(ty, mapped), node)
-            }
-            Shape::Map(_) => {
-                let Some(value) = arg(1) else {
-                    return Ok((ty.clone(), NodePlan::Value));
-                };
-                let (mapped, value) = self.config_type(value, None, false)?;
-                let atomic = markers.and_then(|m| m.map_type) == Some(Topology::Atomic);
-                let node = NodePlan::Map {
-                    atomic,
-                    value: Box::new(value),
-                };
-                (with_arg(ty, mapped), node)
-            }
-            Shape::Named(_) | Shape::Opaque(_) => {
-                let applicable = self.applicable;
-                // At the field's type: that is where a type without a configuration is reported.
-                let config = syn::parse_quote_spanned!(ty.span()=> <#ty as #applicable>::Config);
-                (config, NodePlan::Type(Box::new(ty.clone())))
-            }
-        })
+            _ => ty,
+        };
+        let schema = self.schema;
+        syn::parse_quote_spanned!(inner.span()=> <#inner as #schema>::Apply)
     }
+}
+
+/// What `extract` knows of a value of type `ty`, as far as its syntax and `field`'s markers
+/// (list and map types) tell; a named type is described by its own `apply_node`, and an alias
+/// the markers call a list or a map by its items' (`apply_item_node`).
+fn node_of(ty: &Type, field: Option<&Field>) -> Result<NodePlan, syn::Error> {
+    if let Some(inner) = wrapped(ty, &["Box", "Arc", "Rc"]) {
+        return node_of(inner, field);
+    }
+    let markers = field.map(|f| &f.markers);
+    let keys = || match markers.and_then(|m| m.list_type) {
+        Some(ListType::Map) => Some(
+            markers
+                .and_then(|m| m.list_map_keys.clone())
+                .unwrap_or_default(),
+        ),
+        Some(ListType::Set) => Some(Vec::new()),
+        Some(ListType::Atomic) | None => None,
+    };
+    let map_type = markers.and_then(|m| m.map_type);
+    let arg = |i: usize| type_args(ty).nth(i);
+    Ok(match shape_of(ty, &Syntactic)? {
+        Shape::Scalar(_) | Shape::Known(_) | Shape::Any => NodePlan::Value,
+        Shape::Optional(_) => match arg(0) {
+            Some(inner) => node_of(inner, field)?,
+            None => NodePlan::Value,
+        },
+        Shape::Seq { set, len, .. } if set || len.is_some() => NodePlan::List {
+            keys: set.then(Vec::new),
+            item: Box::new(NodePlan::Value),
+        },
+        Shape::Seq { .. } => NodePlan::List {
+            keys: keys(),
+            item: Box::new(match arg(0) {
+                Some(item) => node_of(item, None)?,
+                None => NodePlan::Value,
+            }),
+        },
+        Shape::Map(_) => NodePlan::Map {
+            atomic: map_type == Some(Topology::Atomic),
+            value: Box::new(match arg(1) {
+                Some(value) => node_of(value, None)?,
+                None => NodePlan::Value,
+            }),
+        },
+        Shape::Named(_) | Shape::Opaque(_) => {
+            let items = || Box::new(NodePlan::ItemsOf(Box::new(ty.clone())));
+            if markers.is_some_and(|m| m.list_type.is_some()) {
+                NodePlan::List {
+                    keys: keys(),
+                    item: items(),
+                }
+            } else if let Some(map_type) = map_type {
+                NodePlan::Map {
+                    atomic: map_type == Topology::Atomic,
+                    value: items(),
+                }
+            } else {
+                NodePlan::Type(Box::new(ty.clone()))
+            }
+        }
+    })
 }
 
 /// The type argument of `ty` when it is one of the `wrappers` (by last path segment).
@@ -382,27 +376,6 @@ fn type_args(ty: &Type) -> impl Iterator<Item = &Type> {
             GenericArgument::Type(t) => Some(t),
             _ => None,
         })
-}
-
-/// `ty` with its last type argument replaced by `arg` (`Vec<T>` → `Vec<arg>`,
-/// `BTreeMap<K, V>` → `BTreeMap<K, arg>`).
-fn with_arg(ty: &Type, arg: Type) -> Type {
-    let mut ty = ty.clone();
-    if let Type::Path(p) = &mut ty
-        && let Some(last) = p.path.segments.last_mut()
-        && let PathArguments::AngleBracketed(a) = &mut last.arguments
-        && let Some(slot) = a
-            .args
-            .iter_mut()
-            .filter_map(|a| match a {
-                GenericArgument::Type(t) => Some(t),
-                _ => None,
-            })
-            .last()
-    {
-        *slot = arg;
-    }
-    ty
 }
 
 #[cfg(test)]
@@ -451,18 +424,71 @@ mod tests {
         assert_eq!(
             types(&p),
             [
-                ("replicaCount".into(), "i32".into()),
-                ("ports".into(), "Vec < < Port as A > :: Config >".into()),
+                ("replicaCount".into(), "< i32 as A > :: Apply".into()),
+                ("ports".into(), "< Vec < Port > as A > :: Apply".into()),
                 (
                     "byName".into(),
-                    "std :: collections :: BTreeMap < String , Box < < Port as A > :: Config > >"
+                    "< std :: collections :: BTreeMap < String , Box < Port > > as A > :: Apply"
                         .into()
                 ),
-                ("rawJson".into(), "serde_json :: Value".into()),
-                ("x".into(), "< Inner as A > :: Config".into()),
+                (
+                    "rawJson".into(),
+                    "< serde_json :: Value as A > :: Apply".into()
+                ),
+                ("x".into(), "< Inner as A > :: Apply".into()),
                 ("raw".into(), "W < Raw >".into()),
             ]
         );
+        let Form::Struct(fields) = &p.form else {
+            panic!()
+        };
+        let described = |i: usize| match &fields[i].node {
+            NodePlan::List { keys, item } => match &**item {
+                NodePlan::Type(t) => format!("list {keys:?} of {}", t.to_token_stream()),
+                _ => "list of other".into(),
+            },
+            NodePlan::Map { atomic, value } => match &**value {
+                NodePlan::Type(t) => format!("map {atomic} of {}", t.to_token_stream()),
+                _ => "map of other".into(),
+            },
+            NodePlan::Type(t) => t.to_token_stream().to_string(),
+            NodePlan::Value => "value".into(),
+            _ => "other".into(),
+        };
+        assert_eq!(described(0), "value");
+        assert_eq!(described(1), "list None of Port");
+        assert_eq!(described(2), "map false of Port");
+        assert_eq!(described(4), "Inner");
+    }
+
+    #[test]
+    fn aliases_are_described_by_their_types_and_markers() {
+        let p = plan_of(
+            r#"struct S {
+                #[kube_marker(list_type = "map", list_map_keys = "name")]
+                ports: Ports,
+                #[kube_marker(map_type = "atomic")]
+                labels: Labels,
+                items: Items,
+            }"#,
+        );
+        let Form::Struct(fields) = &p.form else {
+            panic!()
+        };
+        assert_eq!(types(&p)[0].1, "< Ports as A > :: Apply");
+        assert_eq!(
+            fields[0].list_map.as_deref(),
+            Some(&["name".to_string()][..])
+        );
+        assert!(matches!(
+            &fields[0].node,
+            NodePlan::List { keys: Some(k), item } if k == &["name"] && matches!(**item, NodePlan::ItemsOf(_))
+        ));
+        assert!(matches!(
+            &fields[1].node,
+            NodePlan::Map { atomic: true, value } if matches!(**value, NodePlan::ItemsOf(_))
+        ));
+        assert!(matches!(&fields[2].node, NodePlan::Type(_)));
     }
 
     #[test]

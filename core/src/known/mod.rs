@@ -14,6 +14,8 @@ pub use k8s::read_kubernetes_sources;
 pub use k8s::{KubernetesDefinitions, Minor, overridden_by_controller_gen};
 pub use kubernetes::Kubernetes;
 
+#[cfg(feature = "apply")]
+use crate::apply::describe::Node;
 use crate::model::Shape;
 use crate::model::info::{Info, Kind};
 
@@ -36,6 +38,28 @@ pub trait KubeSchema {
 
     /// [`KubeSchema::KIND`] and one level more (an array's items, a struct's fields).
     const INFO: Info = Info::of(Self::KIND);
+
+    /// The type's apply configuration (feature `apply`, see `kubegen::apply`): the derive
+    /// generates one beside each type (`FooApply`, or `kubegen::apply::Whole<Foo>` for a type
+    /// applied whole); containers hold their contents' (`Vec<T>` has `Vec<T::Apply>`), and
+    /// scalars, sets, k8s-openapi and the other known types are their own. Being a projection
+    /// of this trait, a type without a schema is one error, and aliases resolve.
+    #[cfg(feature = "apply")]
+    type Apply;
+
+    /// What `extract` knows of the type's JSON form (feature `apply`): described by the derive;
+    /// a container's node holds its contents'; [`Node::Value`] (taken as recorded) otherwise.
+    #[cfg(feature = "apply")]
+    fn apply_node() -> &'static Node {
+        &Node::Value
+    }
+
+    /// The node of the items of a list, or of the values of a map (feature `apply`): what a
+    /// field's `list_type`/`map_type` markers describe when its type is an alias of one.
+    #[cfg(feature = "apply")]
+    fn apply_item_node() -> &'static Node {
+        &Node::Value
+    }
 }
 
 /// The canonical form of a path: `alloc::`/`core::` become `std::`, std's re-exports are

@@ -6,6 +6,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::KubeSchema;
+#[cfg(feature = "apply")]
+use crate::apply::describe::{ListKind, Node};
 use crate::model::info::{Info, Kind};
 use crate::model::{Scalar, Shape};
 
@@ -111,6 +113,8 @@ macro_rules! scalars {
                 known($path, Vec::new())
             }
             const KIND: Kind = Kind::Scalar($json);
+            #[cfg(feature = "apply")]
+            type Apply = <$t as ToOwned>::Owned;
         }
     )*};
 }
@@ -128,6 +132,82 @@ impl KubeSchema for serde_json::Value {
     fn shape() -> Shape {
         known("serde_json::Value", Vec::new())
     }
+    #[cfg(feature = "apply")]
+    type Apply = Self;
+}
+
+/// The apply items of a type that holds one `T` (`Option`, `Box`, a reference): `T`'s own,
+/// with `T`'s apply configuration inside `$apply`.
+#[cfg(feature = "apply")]
+macro_rules! apply_through {
+    ($apply:ty) => {
+        type Apply = $apply;
+        fn apply_node() -> &'static Node {
+            T::apply_node()
+        }
+        fn apply_item_node() -> &'static Node {
+            T::apply_item_node()
+        }
+    };
+}
+
+/// The apply items of a container of `$of` (a list's items, a map's values) whose
+/// configuration is `$apply` and whose description is `$node`.
+#[cfg(feature = "apply")]
+macro_rules! apply_container {
+    ($apply:ty, $of:ident, $node:expr) => {
+        type Apply = $apply;
+        fn apply_node() -> &'static Node {
+            &$node
+        }
+        fn apply_item_node() -> &'static Node {
+            $of::apply_node()
+        }
+    };
+}
+
+/// The apply items of a list of `T` whose configuration is `$apply`: atomic.
+#[cfg(feature = "apply")]
+macro_rules! apply_list {
+    ($apply:ty) => {
+        apply_container!(
+            $apply,
+            T,
+            Node::List {
+                kind: ListKind::Atomic,
+                item: &Node::Type(T::apply_node),
+            }
+        );
+    };
+}
+
+/// The apply items of a set: the set itself, owned item by item.
+#[cfg(feature = "apply")]
+macro_rules! apply_set {
+    () => {
+        type Apply = Self;
+        fn apply_node() -> &'static Node {
+            &Node::List {
+                kind: ListKind::Set,
+                item: &Node::Value,
+            }
+        }
+    };
+}
+
+/// The apply items of a map of `V` whose configuration is `$apply`: granular.
+#[cfg(feature = "apply")]
+macro_rules! apply_map {
+    ($apply:ty) => {
+        apply_container!(
+            $apply,
+            V,
+            Node::Map {
+                atomic: false,
+                value: &Node::Type(V::apply_node),
+            }
+        );
+    };
 }
 
 macro_rules! wrappers {
@@ -138,6 +218,9 @@ macro_rules! wrappers {
             }
             const KIND: Kind = T::KIND;
             const INFO: Info = T::INFO;
+            // Boxed, whatever the pointer: the configuration of a recursive type needs one.
+            #[cfg(feature = "apply")]
+            apply_through!(Box<T::Apply>);
         }
     )*};
 }
@@ -152,23 +235,30 @@ impl<T: KubeSchema> KubeSchema for Option<T> {
     }
     const KIND: Kind = T::KIND;
     const INFO: Info = T::INFO;
+    #[cfg(feature = "apply")]
+    apply_through!(Option<T::Apply>);
 }
 
 macro_rules! sequences {
-    ($($t:ident => $path:literal),* $(,)?) => {$(
+    ($($t:ident => $path:literal as $($apply:ident)?),* $(,)?) => {$(
         impl<T: KubeSchema> KubeSchema for $t<T> {
             fn shape() -> Shape {
                 known($path, vec![T::shape()])
             }
             const KIND: Kind = Kind::Array;
             const INFO: Info = Info::array(&T::INFO);
+            #[cfg(feature = "apply")]
+            sequences!(@apply $t $($apply)?);
         }
     )*};
+    (@apply $t:ident list) => { apply_list!($t<T::Apply>); };
+    (@apply $t:ident set) => { apply_set!(); };
 }
 
 sequences! {
-    Vec => "std::vec::Vec", VecDeque => "std::collections::VecDeque",
-    LinkedList => "std::collections::LinkedList", BTreeSet => "std::collections::BTreeSet",
+    Vec => "std::vec::Vec" as list, VecDeque => "std::collections::VecDeque" as list,
+    LinkedList => "std::collections::LinkedList" as list,
+    BTreeSet => "std::collections::BTreeSet" as set,
 }
 
 impl<T: KubeSchema, S> KubeSchema for HashSet<T, S> {
@@ -177,6 +267,8 @@ impl<T: KubeSchema, S> KubeSchema for HashSet<T, S> {
     }
     const KIND: Kind = Kind::Array;
     const INFO: Info = Info::array(&T::INFO);
+    #[cfg(feature = "apply")]
+    apply_set!();
 }
 
 impl<K: KubeSchema, V: KubeSchema> KubeSchema for BTreeMap<K, V> {
@@ -184,6 +276,8 @@ impl<K: KubeSchema, V: KubeSchema> KubeSchema for BTreeMap<K, V> {
         known("std::collections::BTreeMap", vec![K::shape(), V::shape()])
     }
     const KIND: Kind = Kind::Map;
+    #[cfg(feature = "apply")]
+    apply_map!(BTreeMap<K, V::Apply>);
 }
 
 impl<K: KubeSchema, V: KubeSchema, S> KubeSchema for HashMap<K, V, S> {
@@ -191,6 +285,8 @@ impl<K: KubeSchema, V: KubeSchema, S> KubeSchema for HashMap<K, V, S> {
         known("std::collections::HashMap", vec![K::shape(), V::shape()])
     }
     const KIND: Kind = Kind::Map;
+    #[cfg(feature = "apply")]
+    apply_map!(HashMap<K, V::Apply, S>);
 }
 
 impl<T: KubeSchema + ToOwned + ?Sized> KubeSchema for Cow<'_, T> {
@@ -199,6 +295,8 @@ impl<T: KubeSchema + ToOwned + ?Sized> KubeSchema for Cow<'_, T> {
     }
     const KIND: Kind = T::KIND;
     const INFO: Info = T::INFO;
+    #[cfg(feature = "apply")]
+    apply_through!(T::Apply);
 }
 
 impl<T: KubeSchema + ?Sized> KubeSchema for &T {
@@ -207,6 +305,8 @@ impl<T: KubeSchema + ?Sized> KubeSchema for &T {
     }
     const KIND: Kind = T::KIND;
     const INFO: Info = T::INFO;
+    #[cfg(feature = "apply")]
+    apply_through!(T::Apply);
 }
 
 impl<T: KubeSchema> KubeSchema for [T] {
@@ -215,6 +315,8 @@ impl<T: KubeSchema> KubeSchema for [T] {
     }
     const KIND: Kind = Kind::Array;
     const INFO: Info = Info::array(&T::INFO);
+    #[cfg(feature = "apply")]
+    apply_list!(Vec<T::Apply>);
 }
 
 impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
@@ -227,6 +329,16 @@ impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
     }
     const KIND: Kind = Kind::Array;
     const INFO: Info = Info::array(&T::INFO);
+    // A fixed-length list is one value (atomic).
+    #[cfg(feature = "apply")]
+    type Apply = Self;
+    #[cfg(feature = "apply")]
+    fn apply_node() -> &'static Node {
+        &Node::List {
+            kind: ListKind::Atomic,
+            item: &Node::Value,
+        }
+    }
 }
 
 #[cfg(feature = "chrono")]
@@ -235,6 +347,8 @@ impl<Tz: chrono::TimeZone> KubeSchema for chrono::DateTime<Tz> {
         known("chrono::DateTime", Vec::new())
     }
     const KIND: Kind = Kind::Scalar("string");
+    #[cfg(feature = "apply")]
+    type Apply = Self;
 }
 
 #[cfg(feature = "jiff")]
@@ -243,6 +357,8 @@ impl KubeSchema for jiff::Timestamp {
         known("jiff::Timestamp", Vec::new())
     }
     const KIND: Kind = Kind::Scalar("string");
+    #[cfg(feature = "apply")]
+    type Apply = Self;
 }
 
 impl KubeSchema for serde_json::Map<String, serde_json::Value> {
@@ -250,6 +366,8 @@ impl KubeSchema for serde_json::Map<String, serde_json::Value> {
         known("serde_json::Map", Vec::new())
     }
     const KIND: Kind = Kind::Map;
+    #[cfg(feature = "apply")]
+    type Apply = Self;
 }
 
 #[cfg(test)]

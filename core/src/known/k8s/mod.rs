@@ -68,6 +68,9 @@ macro_rules! k8s_types {
                         build: crate::known::k8s::convert::compiled::<Self>,
                     })
                 }
+                // k8s-openapi already makes optional what the API allows.
+                #[cfg(feature = "apply")]
+                type Apply = Self;
             }
         )* })*
 
@@ -119,6 +122,8 @@ impl super::KubeSchema for k8s_openapi::ByteString {
             build: byte_string,
         })
     }
+    #[cfg(feature = "apply")]
+    type Apply = Self;
 }
 
 /// The schema of `k8s_openapi::ByteString`, as the Kubernetes OpenAPI writes `[]byte` fields.
