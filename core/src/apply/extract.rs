@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::describe::{ListKind, Node};
+use crate::model::describe::{ListKind, Node};
 
 /// Why the owned fields could not be extracted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -318,7 +318,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::apply::describe::Field;
+    use crate::model::describe::Field;
 
     const fn field(name: &'static str, node: Node) -> Field {
         Field {

@@ -5,7 +5,7 @@
 //! [`plan`] decides each type's configuration from the model at derive time, and the same plan
 //! gives the [`describe`] data that [`extract`] checks `managedFields` against at run time.
 
-pub mod describe;
+pub use crate::model::describe;
 pub mod extract;
 #[cfg(feature = "parse")]
 pub mod plan;

@@ -1,7 +1,7 @@
 //! The apply configuration of one type, planned from its model at derive time: the type's
 //! form (a struct of optional fields, an enum mirroring the type's variants, or the type
 //! applied whole), each field's JSON name and configuration type, and the description
-//! `extract` reads ([`super::describe`]). The derive only turns this plan into tokens.
+//! `extract` reads ([`crate::model::describe`]). The derive only turns this plan into tokens.
 
 use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, Type};
@@ -73,28 +73,28 @@ pub struct FieldPlan {
     pub defaulted: bool,
 }
 
-/// A node of the description `extract` reads, as [`super::describe::Node`] but with types.
+/// A node of the description `extract` reads, as [`crate::model::describe::Node`] but with types.
 #[derive(Clone)]
 pub enum NodePlan {
-    /// [`super::describe::Node::Value`]
+    /// [`crate::model::describe::Node::Value`]
     Value,
-    /// [`super::describe::Node::Type`]: the described type (its `KubeSchema::apply_node`).
+    /// [`crate::model::describe::Node::Type`]: the described type (its `KubeSchema::apply_node`).
     Type(Box<Type>),
-    /// [`super::describe::Node::Type`] of the items of a list or the values of a map whose
+    /// [`crate::model::describe::Node::Type`] of the items of a list or the values of a map whose
     /// type is named by an alias (its `KubeSchema::apply_item_node`).
     ItemsOf(Box<Type>),
-    /// [`super::describe::Node::Object`]: (JSON name, flatten, defaulted, node) per field.
+    /// [`crate::model::describe::Node::Object`]: (JSON name, flatten, defaulted, node) per field.
     Object(Vec<(String, bool, bool, NodePlan)>),
-    /// [`super::describe::Node::OneOf`]
+    /// [`crate::model::describe::Node::OneOf`]
     OneOf(Vec<NodePlan>),
-    /// [`super::describe::Node::List`]
+    /// [`crate::model::describe::Node::List`]
     List {
         /// `None` atomic, `Some(empty)` a set, `Some(keys)` a list map.
         keys: Option<Vec<String>>,
         /// The items.
         item: Box<NodePlan>,
     },
-    /// [`super::describe::Node::Map`]
+    /// [`crate::model::describe::Node::Map`]
     Map {
         /// `map_type = "atomic"`
         atomic: bool,

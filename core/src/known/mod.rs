@@ -14,9 +14,9 @@ pub use k8s::read_kubernetes_sources;
 pub use k8s::{KubernetesDefinitions, Minor, overridden_by_controller_gen};
 pub use kubernetes::Kubernetes;
 
-#[cfg(feature = "apply")]
-use crate::apply::describe::Node;
 use crate::model::Shape;
+#[cfg(feature = "apply")]
+use crate::model::describe::Node;
 use crate::model::info::{Info, Kind};
 
 /// A Rust type with a CRD schema.

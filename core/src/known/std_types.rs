@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::KubeSchema;
 #[cfg(feature = "apply")]
-use crate::apply::describe::{ListKind, Node};
+use crate::model::describe::{ListKind, Node};
 use crate::model::info::{Info, Kind};
 use crate::model::{Scalar, Shape};
 

@@ -1,6 +1,7 @@
 //! The model: what the markers and Rust types say, and the schema nodes they become, as plain
 //! data (no syn).
 
+pub mod describe;
 mod diagnostic;
 pub mod info;
 mod loc;

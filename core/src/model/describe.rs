@@ -1,6 +1,8 @@
 //! What `extract` needs to know of a type: its JSON fields and the topology of its lists and
-//! maps, as `'static` data the derive generates from the model (see [`super::plan`]), so that
-//! nothing is parsed again at run time.
+//! maps, as `'static` data the derive generates from the model (see
+//! [`crate::apply::plan`]), so that nothing is parsed again at run time. It lives with the model
+//! because both the apply plan and the `KubeSchema` impls of known types
+//! ([`crate::known`]) produce it.
 
 /// One node of a type's JSON form.
 #[derive(Debug)]
