@@ -30,7 +30,8 @@ fn copies() -> &'static [Copied] {
     static COPIES: OnceLock<Vec<Copied>> = OnceLock::new();
     COPIES.get_or_init(|| {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let dir = std::env::temp_dir().join(format!("kubegen-fuzz-fixtures-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("kubegen-fuzz-fixtures-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         copy_all(&repo, &dir)
     })
@@ -50,5 +51,4 @@ libfuzzer_sys::fuzz_target!(|input: Input| {
         .collect();
     let copy = &copies[usize::from(input.krate) % copies.len()];
     copy.check_mutant(input.file.into(), &edits);
-    proc_macro2::extra::invalidate_current_thread_spans();
 });
