@@ -408,6 +408,19 @@ const UNKNOWN_TYPES: &[&str] = &[
     "Unknown<i32>",
 ];
 
+/// What a marker is on: the names of its fields (for paths and lists of names) and its class.
+#[derive(Clone, Copy)]
+struct On<'f> {
+    fields: &'f [&'static str],
+    class: Class,
+}
+
+/// A function: no fields, and any key goes.
+const HANDLER: On = On {
+    fields: &[],
+    class: Class::Other,
+};
+
 /// One generated type, decided before any is written (fields name each other).
 struct Decl {
     name: String,
@@ -545,7 +558,14 @@ impl Gen<'_, '_> {
         for _ in 0..self.u.int_in_range(0..=if self.clean() { 1 } else { 2 })? {
             let keys = self.schema_keys(class, false)?;
             if !keys.is_empty() {
-                out.push_str(&self.attribute("kube_marker", &keys, &fields, class)?);
+                out.push_str(&self.attribute(
+                    "kube_marker",
+                    &keys,
+                    On {
+                        fields: &fields,
+                        class,
+                    },
+                )?);
             }
         }
         if shape <= 3 && self.u.ratio(1, 2)? {
@@ -582,7 +602,7 @@ impl Gen<'_, '_> {
         for _ in 0..self.u.int_in_range(0..=if self.clean() { 1 } else { 2 })? {
             let keys = self.schema_keys(class, true)?;
             if !keys.is_empty() {
-                out.push_str(&self.attribute("kube_marker", &keys, &[], class)?);
+                out.push_str(&self.attribute("kube_marker", &keys, On { fields: &[], class })?);
             }
         }
         let _ = writeln!(out, "{visibility}{name}: {ty},");
@@ -773,13 +793,28 @@ impl Gen<'_, '_> {
                 ("kind", Some(kind)) => {
                     let _ = write!(text, "kind = {kind:?}");
                 }
-                _ => self.entry(&mut text, k, *v, fields, Class::Object)?,
+                _ => self.entry(
+                    &mut text,
+                    k,
+                    *v,
+                    On {
+                        fields,
+                        class: Class::Object,
+                    },
+                )?,
             }
             text.push_str(")]\n");
             out.push_str(&text);
         }
         if !rest.is_empty() {
-            out.push_str(&self.attribute("kube_marker", &rest, fields, Class::Object)?);
+            out.push_str(&self.attribute(
+                "kube_marker",
+                &rest,
+                On {
+                    fields,
+                    class: Class::Object,
+                },
+            )?);
         }
         Ok(out)
     }
@@ -829,19 +864,13 @@ impl Gen<'_, '_> {
     }
 
     /// `#[name(key = value, ...)]` on its own line.
-    fn attribute(
-        &mut self,
-        name: &str,
-        keys: &[(&'static str, Value)],
-        fields: &[&'static str],
-        class: Class,
-    ) -> Result<String> {
+    fn attribute(&mut self, name: &str, keys: &[(&'static str, Value)], on: On) -> Result<String> {
         let mut out = format!("#[{name}(");
         for (n, (k, v)) in keys.iter().enumerate() {
             if n > 0 {
                 out.push_str(", ");
             }
-            self.entry(&mut out, k, *v, fields, class)?;
+            self.entry(&mut out, k, *v, on)?;
         }
         if !self.clean() && self.u.ratio(1, 30)? {
             out.push(',');
@@ -877,38 +906,31 @@ impl Gen<'_, '_> {
         if chosen.is_empty() {
             return Ok(String::new());
         }
-        self.attribute("serde", &chosen, fields, Class::Object)
+        self.attribute(
+            "serde",
+            &chosen,
+            On {
+                fields,
+                class: Class::Object,
+            },
+        )
     }
 
     /// `key = value`, or one of its near misses.
-    fn entry(
-        &mut self,
-        out: &mut String,
-        key: &str,
-        value: Value,
-        fields: &[&'static str],
-        class: Class,
-    ) -> Result<()> {
+    fn entry(&mut self, out: &mut String, key: &str, value: Value, on: On) -> Result<()> {
         if self.wrong()? {
-            return self.near_miss(out, key, value, fields, class);
+            return self.near_miss(out, key, value, on);
         }
         out.push_str(key);
-        self.value(out, value, fields, class)
+        self.value(out, value, on)
     }
 
     /// A misspelt key, a value of the wrong form, or a broken `key = value`.
-    fn near_miss(
-        &mut self,
-        out: &mut String,
-        key: &str,
-        value: Value,
-        fields: &[&'static str],
-        class: Class,
-    ) -> Result<()> {
+    fn near_miss(&mut self, out: &mut String, key: &str, value: Value, on: On) -> Result<()> {
         match self.u.choose_index(4)? {
             0 => {
                 out.push_str(&self.misspelt(key)?);
-                self.value(out, value, fields, class)
+                self.value(out, value, on)
             }
             1 => {
                 out.push_str(key);
@@ -931,7 +953,7 @@ impl Gen<'_, '_> {
             2 => {
                 let _ = write!(out, "{key} ");
                 let mut rest = String::new();
-                self.value(&mut rest, value, fields, class)?;
+                self.value(&mut rest, value, on)?;
                 out.push_str(rest.trim_start().trim_start_matches('='));
                 Ok(())
             }
@@ -961,13 +983,8 @@ impl Gen<'_, '_> {
     }
 
     /// ` = value` (or nothing for a flag, `(...)` for a nested key) in `value`'s form.
-    fn value(
-        &mut self,
-        out: &mut String,
-        value: Value,
-        fields: &[&'static str],
-        class: Class,
-    ) -> Result<()> {
+    fn value(&mut self, out: &mut String, value: Value, on: On) -> Result<()> {
+        let On { fields, class } = on;
         match value {
             Flag if self.clean() => out.push_str(self.u.choose(&["", " = true"])?),
             Flag => out.push_str(self.u.choose(&["", " = true", " = false"])?),
@@ -1050,10 +1067,10 @@ impl Gen<'_, '_> {
                 let rule = self.pick(CEL.0, CEL.1)?;
                 string(out, rule, self.u.ratio(1, 3)?);
             }
-            Nested(keys) => self.nested(out, keys, fields)?,
+            Nested(keys) => self.nested(out, keys, on)?,
             FlagOrNested(keys) => {
                 if self.u.ratio(1, 2)? {
-                    self.nested(out, keys, fields)?;
+                    self.nested(out, keys, on)?;
                 }
             }
         }
@@ -1061,12 +1078,7 @@ impl Gen<'_, '_> {
     }
 
     /// `(key = value, ...)` with one or more of `keys`, every key in a clean crate.
-    fn nested(
-        &mut self,
-        out: &mut String,
-        keys: &[(&'static str, Value)],
-        fields: &[&'static str],
-    ) -> Result<()> {
+    fn nested(&mut self, out: &mut String, keys: &[(&'static str, Value)], on: On) -> Result<()> {
         out.push('(');
         let mut first = true;
         for (k, v) in keys {
@@ -1086,7 +1098,15 @@ impl Gen<'_, '_> {
                 out.push_str(", ");
             }
             first = false;
-            self.entry(out, k, *v, fields, Class::Other)?;
+            self.entry(
+                out,
+                k,
+                *v,
+                On {
+                    class: Class::Other,
+                    ..on
+                },
+            )?;
         }
         out.push(')');
         Ok(())
@@ -1130,18 +1150,15 @@ impl Gen<'_, '_> {
             let text = match choice {
                 0..=2 => {
                     let keys = self.fn_keys(RBAC_KEYS, 3)?;
-                    self.attribute("rbac", &keys, &[], Class::Other)?
+                    self.attribute("rbac", &keys, HANDLER)?
                 }
                 3 => {
                     let keys = self.fn_keys(WEBHOOK_KEYS, WEBHOOK_REQUIRED)?;
-                    self.attribute("webhook", &keys, &[], Class::Other)?
+                    self.attribute("webhook", &keys, HANDLER)?
                 }
-                _ => self.attribute(
-                    "webhook_configuration",
-                    WEBHOOK_CONFIGURATION_KEYS,
-                    &[],
-                    Class::Other,
-                )?,
+                _ => {
+                    self.attribute("webhook_configuration", WEBHOOK_CONFIGURATION_KEYS, HANDLER)?
+                }
             };
             out.push_str(&text);
         }
