@@ -30,8 +30,7 @@ fn copies() -> &'static [Copied] {
     static COPIES: OnceLock<Vec<Copied>> = OnceLock::new();
     COPIES.get_or_init(|| {
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let dir =
-            std::env::temp_dir().join(format!("kubegen-fuzz-fixtures-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("kubegen-fuzz-fixtures-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         copy_all(&repo, &dir)
     })
