@@ -14,10 +14,9 @@ mod support {
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use support::api_source::api_source;
+use support::api_source::write_api_source;
 use support::fixtures::{Copied, copy_all};
 use support::mutate::Edit;
 use support::verdict::{generates_or_locates, package};
@@ -57,18 +56,6 @@ proptest! {
         let copies = copies();
         krate.get(copies).check_mutant(file, &edits);
     }
-}
-
-/// A random API crate's source from `bytes`, written as the root file of a crate in `dir`; the
-/// source parses as a Rust file.
-fn write_api_source(bytes: &[u8], dir: &Path) -> (PathBuf, String) {
-    let source = api_source(&mut Unstructured::new(bytes)).expect("the generator never fails");
-    if let Err(e) = syn::parse_file(&source) {
-        panic!("the generated source does not parse ({e}):\n{source}");
-    }
-    let root = dir.join("lib.rs");
-    std::fs::write(&root, &source).expect("the source is written");
-    (root, source)
 }
 
 fn api_sources_dir() -> PathBuf {

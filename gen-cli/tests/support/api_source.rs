@@ -440,6 +440,18 @@ struct Gen<'a, 'b> {
     hooked: bool,
 }
 
+/// A random API crate's source from `bytes`, written as the root file of a crate in `dir`;
+/// panics unless it parses as a Rust file.
+pub fn write_api_source(bytes: &[u8], dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let source = api_source(&mut Unstructured::new(bytes)).expect("the generator never fails");
+    if let Err(e) = syn::parse_file(&source) {
+        panic!("the generated source does not parse ({e}):\n{source}");
+    }
+    let root = dir.join("lib.rs");
+    std::fs::write(&root, &source).expect("the source is written");
+    (root, source)
+}
+
 /// A random API crate (the text of its root file) from `u`'s bytes.
 pub fn api_source(u: &mut Unstructured) -> Result<String> {
     let noise = if u.ratio(1, 3)? {
