@@ -1,7 +1,8 @@
 //! The engine never panics, whatever the input (property tests; the fuzz targets in `fuzz/`
 //! check the same properties for longer): every attribute's arguments mutated token by token
-//! from those the fixtures write, and arbitrary schema trees through the checks and the YAML
-//! writer, whose output must read back to the same value.
+//! from those the fixtures write, arbitrary schema trees through the checks and the YAML
+//! writer, whose output must read back to the same value, and Go regular expressions put
+//! together from their pieces through the pattern checker.
 
 #![cfg(all(feature = "parse", feature = "k8s"))]
 
@@ -270,6 +271,75 @@ proptest! {
     #[test]
     fn the_yaml_written_reads_back_the_same(value in json(3)) {
         yaml_round_trip(&value);
+    }
+}
+
+/// Pieces of Go regular expressions, whole and cut short, for the pattern checker, which reads
+/// a `pattern` by slicing it (`check::re2`).
+const REGEX_PIECES: &[&str] = &[
+    "a",
+    "é",
+    "\u{1F600}",
+    ".",
+    "^",
+    "$",
+    "|",
+    "(",
+    ")",
+    "(?:",
+    "(?P<",
+    "(?<",
+    "n>",
+    ">",
+    "(?i)",
+    "(?-s:",
+    "(?",
+    "?",
+    "*",
+    "+",
+    "*?",
+    "{",
+    "}",
+    "{2}",
+    "{2,}",
+    "{1,3}",
+    "{1001}",
+    ",",
+    "[",
+    "]",
+    "[^",
+    "-",
+    "[:alpha:]",
+    "[[:digit:]]",
+    "[:",
+    ":]",
+    "\\d",
+    "\\p{Greek}",
+    "\\pL",
+    "\\P{",
+    "\\p",
+    "\\Q",
+    "\\E",
+    "\\x{41}",
+    "\\x4",
+    "\\x",
+    "\\0",
+    "\\123",
+    "\\C",
+    "\\z",
+    "\\b",
+    "\\8",
+    "\\",
+    "\\\\",
+];
+
+proptest! {
+    #![proptest_config(Config { cases: 3000, failure_persistence: None, ..Config::default() })]
+
+    /// Any pattern gets a verdict (compiled or an error), never a panic.
+    #[test]
+    fn regex_patterns_get_a_verdict(pieces in proptest::collection::vec(proptest::sample::select(REGEX_PIECES), 0..12)) {
+        let _ = kubegen_core::check::re2::compile(&pieces.concat());
     }
 }
 

@@ -22,5 +22,4 @@ fn root() -> &'static PathBuf {
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     std::fs::write(root(), data).expect("the source is written");
     verdict::generates_or_locates(root());
-    proc_macro2::extra::invalidate_current_thread_spans();
 });

@@ -194,6 +194,7 @@ fn check_distinct(layouts: &[(&str, &Layout)]) -> Result<(), Vec<Error>> {
         .collect();
     let mut errors = Vec::new();
     for (i, &(p1, k1, path1, owned1)) in outputs.iter().enumerate() {
+        // `i` enumerates `outputs`: `i + 1 <= outputs.len()`.
         for &(p2, k2, path2, owned2) in &outputs[i + 1..] {
             let folder = |path: &Path, owned: bool| -> PathBuf {
                 if owned {

@@ -265,7 +265,8 @@ fn crd_file(
     let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
     let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
     // The size guard, on the CRD as written (descriptions shortened).
-    match crd::size::check(&value, defs[0].markers.loc.as_ref(), &c.spec.names.kind) {
+    let loc = defs.first().and_then(|d| d.markers.loc.as_ref());
+    match crd::size::check(&value, loc, &c.spec.names.kind) {
         Ok(None) => {}
         Ok(Some(warning)) => warnings.push(warning),
         Err(error) => return Err(error),

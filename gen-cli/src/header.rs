@@ -59,6 +59,7 @@ fn plain_lines(text: &str) -> Vec<String> {
         .iter()
         .rposition(|l| !l.is_empty())
         .map_or(0, |e| e + 1);
+    // `start <= end.max(start) <= lines.len()`: both come from positions in `lines`.
     lines[start..end.max(start)].to_vec()
 }
 
@@ -74,6 +75,7 @@ pub fn is_ours(content: &str) -> bool {
         content
             .match_indices(marker)
             .next()
+            // `at` is where `match_indices` found the marker: a character boundary.
             .is_some_and(|(at, _)| is_comment(&content[..at]))
     })
 }

@@ -248,6 +248,7 @@ fn first_clause(text: &str) -> &str {
             '`' => code = !code,
             '(' if !code => depth += 1,
             ')' if !code => depth = depth.saturating_sub(1),
+            // `i` comes from `char_indices`: a character boundary.
             ';' if !code && depth == 0 => return &text[..i],
             _ => {}
         }
@@ -308,6 +309,7 @@ fn row(section: &'static Section, header: &[String], cells: Vec<String>) -> Row 
         let end = span
             .find(|c: char| !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'))
             .unwrap_or(span.len());
+        // `end` is where `find` stopped (or the length): a character boundary.
         let key = &span[..end];
         if key.starts_with(|c: char| c.is_ascii_lowercase()) && !keys.iter().any(|k| k == key) {
             keys.push(key.to_string());
@@ -330,18 +332,19 @@ fn row(section: &'static Section, header: &[String], cells: Vec<String>) -> Row 
 
 /// The cells of a table line, trimmed, with `\|` unescaped.
 fn cells(line: &str) -> Vec<String> {
-    let mut cells = vec![String::new()];
+    let (mut cells, mut cell) = (Vec::new(), String::new());
     let mut chars = line.trim().trim_start_matches('|').chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             '\\' if chars.peek() == Some(&'|') => {
                 chars.next();
-                cells.last_mut().expect("one cell at least").push('|');
+                cell.push('|');
             }
-            '|' => cells.push(String::new()),
-            c => cells.last_mut().expect("one cell at least").push(c),
+            '|' => cells.push(std::mem::take(&mut cell)),
+            c => cell.push(c),
         }
     }
+    cells.push(cell);
     if line.trim_end().ends_with('|') {
         cells.pop();
     }

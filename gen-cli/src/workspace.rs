@@ -78,7 +78,10 @@ pub fn resolved_kubernetes(manifest_path: Option<&Path>) -> Result<Option<u32>, 
         .unwrap_or_default();
     Ok(nodes
         .iter()
-        .filter(|node| metadata[&node.id].name.as_str() == "k8s-openapi")
+        .filter(|node| {
+            let package = metadata.packages.iter().find(|p| p.id == node.id);
+            package.is_some_and(|p| p.name.as_str() == "k8s-openapi")
+        })
         .find_map(|node| {
             let features: Vec<String> = node.features.iter().map(|f| f.to_string()).collect();
             kubernetes_of(&features)

@@ -1,9 +1,11 @@
 //! gen-cli never panics on its input: the repository's API crates mutated token by token (a
-//! token deleted, duplicated or two swapped, as a fuzzer does), run through the library's
-//! `generate`, either generate or report at least one error with a location. The fuzz target
-//! `mutated_fixtures` (`fuzz/`) checks the same property for longer.
+//! token deleted, duplicated or two swapped, as a fuzzer does), and random API crates built by
+//! a structured generator (`support/api_source.rs`), run through the library's `generate`,
+//! either generate or report at least one error with a location. The fuzz targets
+//! `mutated_fixtures` and `api_sources` (`fuzz/`) check the same properties for longer.
 
 mod support {
+    pub mod api_source;
     pub mod fixtures;
     pub mod mutate;
     pub mod verdict;
@@ -14,6 +16,7 @@ use std::sync::OnceLock;
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;
+use support::api_source::write_api_source;
 use support::fixtures::{Copied, copy_all};
 use support::mutate::Edit;
 use support::verdict::{generates_or_locates, package};
@@ -53,6 +56,57 @@ proptest! {
         let copies = copies();
         krate.get(copies).check_mutant(file, &edits);
     }
+}
+
+fn api_sources_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kubegen-api-sources-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    dir
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 300, failure_persistence: None, ..Config::default() })]
+
+    #[test]
+    fn random_api_crates_generate_or_report_a_located_error(
+        bytes in proptest::collection::vec(any::<u8>(), 0..2048),
+    ) {
+        let (root, source) = write_api_source(&bytes, &api_sources_dir());
+        if std::panic::catch_unwind(|| generates_or_locates(&root)).is_err() {
+            panic!("on this source:\n{source}");
+        }
+    }
+}
+
+/// The generator reaches both of gen-cli's paths: of 200 crates from fixed bytes, some
+/// generate their manifests and some are refused with errors.
+#[test]
+fn the_api_source_generator_reaches_output_and_errors() {
+    let dir = api_sources_dir().join("reach");
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let (mut generated, mut refused) = (0, 0);
+    for _ in 0..200 {
+        let bytes: Vec<u8> = (0..1024)
+            .map(|_| {
+                // xorshift: fixed, varied bytes without a dependency.
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state.to_le_bytes()[0]
+            })
+            .collect();
+        let (root, _) = write_api_source(&bytes, &dir);
+        match support::verdict::manifests_and_docs(&package(&root)) {
+            Ok(_) => generated += 1,
+            Err(_) => refused += 1,
+        }
+    }
+    // 62 and 138 when written.
+    assert!(
+        generated >= 40 && refused >= 40,
+        "{generated} generated, {refused} refused"
+    );
 }
 
 /// The unmutated crates generate (so a mutant's error is the mutation's).

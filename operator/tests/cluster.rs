@@ -11,6 +11,7 @@
 //! kube-controller-manager: pods never start and Deployments never get a status there, so the
 //! tests check that the conditions say so, and deletion does not rely on garbage collection.
 
+mod cluster_env;
 mod config_files;
 mod https_client;
 
@@ -23,28 +24,21 @@ use std::time::Duration;
 
 use clap::Parser;
 use k8s_openapi::api::apps::v1::Deployment;
-use k8s_openapi::api::authentication::v1::TokenRequest;
-use k8s_openapi::api::authorization::v1::SubjectAccessReview;
-use k8s_openapi::api::core::v1::{Namespace, ServiceAccount};
 use k8s_openapi::api::events::v1::Event;
-use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
-use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
 use kube::api::{
     ApiResource, DeleteParams, DynamicObject, ListParams, Patch, PatchParams, PostParams,
 };
 use kube::client::ClientBuilder;
-use kube::{Api, Client, Config, Resource, ResourceExt};
+use kube::{Api, Client, Config, ResourceExt};
 use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
 use memcached_operator::cli::Args;
 use memcached_operator::operator;
-use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use cluster_env::{SERVICE_ACCOUNT, TestEnv, WAIT, apply, service_account_token, typed};
 use config_files::documents;
-
-const SERVICE_ACCOUNT: &str = "controller-manager";
-const WAIT: Duration = Duration::from_secs(60);
 
 /// Requests the operator's client made that the apiserver refused with 403.
 #[derive(Clone, Default)]
@@ -101,106 +95,7 @@ where
     }
 }
 
-/// A fresh namespace with the operator's CRD, RBAC and ServiceAccount; removed on drop.
-struct TestEnv {
-    admin: Client,
-    namespace: String,
-    binding: String,
-}
-
-fn typed<T: DeserializeOwned>(value: Value) -> T {
-    serde_json::from_value(value).unwrap()
-}
-
-async fn apply<K>(api: &Api<K>, object: &K)
-where
-    K: Resource + Clone + DeserializeOwned + serde::Serialize + std::fmt::Debug,
-{
-    let params = PatchParams::apply("cluster-test").force();
-    api.patch(&object.name_any(), &params, &Patch::Apply(object))
-        .await
-        .unwrap();
-}
-
 impl TestEnv {
-    async fn new(test: &str) -> Self {
-        let _ = tracing_subscriber::fmt()
-            .with_test_writer()
-            .with_env_filter("info")
-            .try_init();
-        let admin = Client::try_default()
-            .await
-            .expect("a cluster in KUBECONFIG");
-        let suffix = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_millis()
-            % 1_000_000;
-        let namespace = format!("mc-{test}-{suffix}");
-        let binding = format!("memcached-operator-{namespace}");
-        let ns: Namespace = typed(
-            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}),
-        );
-        Api::<Namespace>::all(admin.clone())
-            .create(&PostParams::default(), &ns)
-            .await
-            .unwrap();
-
-        // The generated CRD, as `kubectl apply -f config/crd/bases/` would.
-        let crds: Api<CustomResourceDefinition> = Api::all(admin.clone());
-        for doc in documents("crd/bases/cache.example.com_memcacheds.yaml") {
-            apply(&crds, &typed(doc)).await;
-        }
-        let crd = "memcacheds.cache.example.com";
-        let established = kube::runtime::conditions::is_crd_established();
-        tokio::time::timeout(
-            WAIT,
-            kube::runtime::wait::await_condition(crds, crd, established),
-        )
-        .await
-        .expect("the CRD is established")
-        .unwrap();
-
-        // The generated role, with the hand-written binding and service account, in this
-        // namespace (what kustomize's `namespace:` does); the ClusterRoleBinding gets a name
-        // of its own so that tests can run side by side.
-        for doc in documents("rbac/role.yaml") {
-            match doc["kind"].as_str() {
-                Some("ClusterRole") => {
-                    apply(&Api::<ClusterRole>::all(admin.clone()), &typed(doc)).await
-                }
-                Some("Role") => {
-                    let mut role: Role = typed(doc);
-                    role.metadata.namespace = Some(namespace.clone());
-                    apply(&Api::<Role>::namespaced(admin.clone(), &namespace), &role).await;
-                }
-                other => panic!("unexpected {other:?} in role.yaml"),
-            }
-        }
-        let mut sa: ServiceAccount = typed(documents("rbac/service_account.yaml").remove(0));
-        sa.metadata.namespace = Some(namespace.clone());
-        apply(&Api::namespaced(admin.clone(), &namespace), &sa).await;
-        let mut crb: ClusterRoleBinding = typed(documents("rbac/role_binding.yaml").remove(0));
-        crb.metadata.name = Some(binding.clone());
-        for subject in crb.subjects.iter_mut().flatten() {
-            subject.namespace = Some(namespace.clone());
-        }
-        apply(&Api::all(admin.clone()), &crb).await;
-        let mut rb: RoleBinding =
-            typed(documents("rbac/leader_election_role_binding.yaml").remove(0));
-        rb.metadata.namespace = Some(namespace.clone());
-        for subject in rb.subjects.iter_mut().flatten() {
-            subject.namespace = Some(namespace.clone());
-        }
-        apply(&Api::namespaced(admin.clone(), &namespace), &rb).await;
-        wait_for_rbac(&admin, &namespace).await;
-        Self {
-            admin,
-            namespace,
-            binding,
-        }
-    }
-
     /// A client that impersonates the operator's ServiceAccount and counts 403s.
     async fn operator_client(&self) -> (Client, Forbidden) {
         let mut config = Config::infer().await.unwrap();
@@ -246,49 +141,6 @@ impl TestEnv {
     }
 }
 
-impl Drop for TestEnv {
-    fn drop(&mut self) {
-        // Without kube-controller-manager a deleted namespace keeps its objects (and stays
-        // Terminating), so the test's objects are deleted one by one first, finalizers and all
-        // (a failed test may leave some behind with the operator gone).
-        let (admin, namespace, binding) = (
-            self.admin.clone(),
-            self.namespace.clone(),
-            self.binding.clone(),
-        );
-        let cleanup = async move {
-            let memcacheds: Api<Memcached> = Api::namespaced(admin.clone(), &namespace);
-            let no_finalizers = Patch::Merge(json!({"metadata": {"finalizers": null}}));
-            for mc in memcacheds
-                .list(&ListParams::default())
-                .await
-                .map(|l| l.items)
-                .unwrap_or_default()
-            {
-                let _ = memcacheds
-                    .patch(&mc.name_any(), &PatchParams::default(), &no_finalizers)
-                    .await;
-                let _ = memcacheds
-                    .delete(&mc.name_any(), &DeleteParams::default())
-                    .await;
-            }
-            let deployments: Api<Deployment> = Api::namespaced(admin.clone(), &namespace);
-            let _ = deployments
-                .delete_collection(&DeleteParams::default(), &ListParams::default())
-                .await;
-            let _ = Api::<ClusterRoleBinding>::all(admin.clone())
-                .delete(&binding, &DeleteParams::default())
-                .await;
-            let _ = Api::<Namespace>::all(admin)
-                .delete(&namespace, &DeleteParams::default())
-                .await;
-        };
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            let _ = std::thread::spawn(move || runtime.block_on(cleanup)).join();
-        }
-    }
-}
-
 struct RunningOperator {
     task: tokio::task::JoinHandle<Result<(), operator::Error>>,
     shutdown: CancellationToken,
@@ -314,37 +166,6 @@ impl RunningOperator {
             Vec::<String>::new(),
             "requests refused with 403"
         );
-    }
-}
-
-/// Waits until the API server's RBAC authorizer has seen the bindings just made (it reads them
-/// from a cache): until the ServiceAccount may get the leader Lease in `namespace`, the last
-/// rule bound.
-async fn wait_for_rbac(admin: &Client, namespace: &str) {
-    let review: SubjectAccessReview = typed(json!({
-        "spec": {
-            "user": format!("system:serviceaccount:{namespace}:{SERVICE_ACCOUNT}"),
-            "resourceAttributes": {
-                "group": "coordination.k8s.io", "resource": "leases", "verb": "get",
-                "namespace": namespace,
-            },
-        },
-    }));
-    let reviews: Api<SubjectAccessReview> = Api::all(admin.clone());
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        let reviewed = reviews
-            .create(&PostParams::default(), &review)
-            .await
-            .unwrap();
-        if reviewed.status.is_some_and(|s| s.allowed) {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "RBAC never allowed the leases"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
 
@@ -631,18 +452,6 @@ async fn invalid_memcacheds_are_rejected_by_the_generated_crd() {
     let created: Memcached = typed(serde_json::to_value(created).unwrap());
     assert_eq!((created.spec.size, created.spec.container_port), (1, 11211));
     assert_eq!(created.spec.image, "memcached:1.6.26-alpine3.19");
-}
-
-/// A token of the ServiceAccount `name` in `namespace` (TokenRequest API), created first.
-async fn service_account_token(admin: &Client, namespace: &str, name: &str) -> String {
-    let accounts: Api<ServiceAccount> = Api::namespaced(admin.clone(), namespace);
-    let account: ServiceAccount = typed(json!({"metadata": {"name": name}}));
-    apply(&accounts, &account).await;
-    let request = accounts
-        .create_token_request(name, &PostParams::default(), &TokenRequest::default())
-        .await
-        .unwrap();
-    request.status.and_then(|s| s.token).expect("a token")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

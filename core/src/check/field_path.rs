@@ -171,6 +171,8 @@ fn bad(b: Bad) -> String {
 /// The path's tokens as the apiserver's scanner splits them: `.`, `[` and `]` alone, a quoted
 /// string from `'` to the next `'` not after a backslash (or to the end), and the text between.
 fn tokens(path: &str) -> Vec<&str> {
+    // Indexes stay below `bytes.len()` (`i - 1` only for `i > start`), and every cut is at an
+    // ASCII byte (`.`, `[`, `]`, `'`) or the end: a character boundary of `path`.
     let bytes = path.as_bytes();
     let mut out = Vec::new();
     let mut start = 0;

@@ -13,6 +13,7 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
     };
     let mut node = root;
     for (i, segment) in split(rest).into_iter().enumerate() {
+        // `at` is where `find` found `[`: a character boundary.
         let (name, indexed) = match segment.find('[') {
             Some(at) => (&segment[..at], true),
             None => (segment, false),
@@ -149,6 +150,7 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors>
 
 /// Splits at dots outside brackets.
 fn split(path: &str) -> Vec<&str> {
+    // Cuts are at `char_indices` positions of `.` and one byte after: character boundaries.
     let mut out = Vec::new();
     let (mut depth, mut start) = (0, 0);
     for (i, c) in path.char_indices() {

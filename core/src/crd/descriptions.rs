@@ -33,6 +33,7 @@ fn shorten(d: String, max: usize) -> String {
     while !d.is_char_boundary(cut) {
         cut -= 1;
     }
+    // `cut` is a character boundary (above), and `rfind` gives those of `head`.
     let head = &d[..cut];
     if let Some(end) = head.rfind(['.', '!', '?'])
         && end > 0

@@ -35,6 +35,7 @@ impl KubeVersion {
         let digits = rest
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(rest.len());
+        // `digits` is where `find` stopped (or the length): a character boundary.
         let major = number(&rest[..digits])?;
         let tail = &rest[digits..];
         let (stability, minor) = if tail.is_empty() {

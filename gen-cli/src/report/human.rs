@@ -69,21 +69,18 @@ pub fn render(d: &Diagnostic, sources: &mut Sources, color: bool) -> String {
     for note in &d.notes {
         group = group.element(Kind::NOTE.message(note.as_str()));
     }
-    let mut report: Vec<Group> = vec![group];
-    match (&d.help, patch) {
-        (Some(help), Some((text, file, range, replacement))) => report.push(
+    let report: Vec<Group> = match (&d.help, patch) {
+        (Some(help), Some((text, file, range, replacement))) => vec![
+            group,
             Kind::HELP.secondary_title(help.message.as_str()).element(
                 Snippet::source(text)
                     .path(file)
                     .patch(Patch::new(range, replacement)),
             ),
-        ),
-        (Some(help), None) => {
-            let last = report.pop().expect("the report has its main group");
-            report.push(last.element(Kind::HELP.message(help.message.as_str())));
-        }
-        (None, _) => {}
-    }
+        ],
+        (Some(help), None) => vec![group.element(Kind::HELP.message(help.message.as_str()))],
+        (None, _) => vec![group],
+    };
     let renderer = if color {
         Renderer::styled()
     } else {

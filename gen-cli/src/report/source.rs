@@ -37,6 +37,7 @@ fn offset(text: &str, line: usize, column: usize) -> Option<usize> {
     } else {
         text.match_indices('\n').nth(line - 2)?.0 + 1
     };
+    // `line_start` is 0 or just after a `\n`: a character boundary.
     let rest = &text[line_start..];
     let line_text = rest.split('\n').next().unwrap_or("");
     let by_chars = line_text

@@ -132,6 +132,7 @@ fn add_at_marker(content: &str, marker: &str, lines: &str) -> Option<String> {
     let mut out = String::new();
     for (i, line) in content.lines().enumerate() {
         if i == at {
+            // The length of the leading whitespace `trim_start` removed: a character boundary.
             let indent = &line[..line.len() - line.trim_start().len()];
             for new in lines.lines() {
                 out.push_str(indent);

@@ -87,6 +87,7 @@ fn snake_case(kind: &str) -> String {
     for (i, &c) in chars.iter().enumerate() {
         let starts_word = i > 0
             && c.is_ascii_uppercase()
+            // `i > 0` above.
             && (!chars[i - 1].is_ascii_uppercase()
                 || chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase()));
         if starts_word {

@@ -34,6 +34,7 @@ fn module_scope(krate: &Crate, id: ModuleId) -> Scope {
         }
         let (ident, vis, target) = match item {
             Item::Mod(item) => {
+                // load.rs keeps a `mod` item only after adding its child under this name.
                 let child = module.children[&name(&item.ident)];
                 (&item.ident, &item.vis, BindingTarget::Module(child))
             }

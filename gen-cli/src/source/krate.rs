@@ -37,6 +37,8 @@ pub struct Module {
     pub(super) scope: Scope,
 }
 
+// A `ModuleId` indexes `modules`: only the loader makes one, as it pushes the module (load.rs),
+// and a crate always has its root.
 impl Crate {
     /// Whether a name with visibility `vis` can be seen from `module`.
     pub(super) fn is_visible(&self, vis: Vis, module: ModuleId) -> bool {

@@ -140,6 +140,7 @@ impl Loader<'_, '_> {
                     continue;
                 };
                 let name = decl.ident.unraw().to_string();
+                // Module ids index `self.modules`: `add_module` made them.
                 self.modules[id.0].children.entry(name).or_insert(child);
             }
             items.push(item);

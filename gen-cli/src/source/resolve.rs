@@ -105,6 +105,7 @@ impl Crate {
     }
 
     fn local(&self, module: ModuleId, index: usize) -> Resolved<'_> {
+        // `index` is a binding's (bind.rs), made while enumerating these very items.
         let item = &self.module(module).items[index];
         let kind = match item {
             Item::Struct(item) => ItemKind::Struct(item),
@@ -189,6 +190,8 @@ impl Resolver<'_> {
         mode: Mode,
     ) -> Result<Target, Fail> {
         let krate = self.krate;
+        // `segments[0]` exists: `resolve_type` refuses an empty path, and an import's path
+        // has a segment (bind.rs skips a glob with an empty prefix, `use *;`).
         let (mut target, mut index) = if global {
             // `::name` is always another crate (edition 2018).
             (Target::External(vec![segments[0].clone()]), 1)
@@ -366,6 +369,7 @@ impl Resolver<'_> {
             return Ok(target.clone());
         }
         self.globs.insert((module, index), None);
+        // `index` enumerates this module's globs (`lookup_active`).
         let path = &self.krate.module(module).scope.globs[index].path;
         let target = self.resolve_import(module, path)?;
         self.globs.insert((module, index), Some(target.clone()));
@@ -394,6 +398,7 @@ impl Resolver<'_> {
         what: &str,
     ) -> SourceError {
         let text = format!("{}{}", if global { "::" } else { "" }, segments.join("::"));
+        // Each `Fail`'s `index` is the segment `resolve_path` was at: below `segments.len()`.
         let message = match fail {
             Fail::Import(err) => return err,
             Fail::NotFound {

@@ -23,10 +23,11 @@ pub const CRATES: &[&str] = &[
     "operator/src",
 ];
 
-/// One copied crate: its root file and each source file with its original text.
+/// One copied crate: its root file and each source file with its original text, cut into
+/// tokens.
 pub struct Copied {
     pub root: PathBuf,
-    pub files: Vec<(PathBuf, String)>,
+    pub files: Vec<(PathBuf, Tokens)>,
 }
 
 /// Every crate of [`CRATES`], copied under `into`.
@@ -37,7 +38,7 @@ pub fn copy_all(repo: &Path, into: &Path) -> Vec<Copied> {
             let to = into.join(src);
             let mut files = Vec::new();
             copy_dir(&repo.join(src), &to, &mut files);
-            files.sort();
+            files.sort_by(|a, b| a.0.cmp(&b.0));
             Copied {
                 root: to.join("lib.rs"),
                 files,
@@ -46,7 +47,7 @@ pub fn copy_all(repo: &Path, into: &Path) -> Vec<Copied> {
         .collect()
 }
 
-fn copy_dir(from: &Path, to: &Path, files: &mut Vec<(PathBuf, String)>) {
+fn copy_dir(from: &Path, to: &Path, files: &mut Vec<(PathBuf, Tokens)>) {
     fs::create_dir_all(to).expect("the copy's folder can be created");
     for entry in fs::read_dir(from).expect("the fixture folder can be read") {
         let path = entry.expect("a folder entry").path();
@@ -56,7 +57,7 @@ fn copy_dir(from: &Path, to: &Path, files: &mut Vec<(PathBuf, String)>) {
         } else if path.extension().is_some_and(|e| e == "rs") {
             let text = fs::read_to_string(&path).expect("a fixture file is UTF-8");
             fs::write(&target, &text).expect("the copy can be written");
-            files.push((target, text));
+            files.push((target, Tokens::new(text).expect("a fixture file lexes")));
         }
     }
 }
@@ -65,12 +66,11 @@ impl Copied {
     /// Replaces file `file` (modulo the count) by its mutant under `edits`, checks the crate
     /// with [`generates_or_locates`], and puts the original back. Returns the mutant.
     pub fn check_mutant(&self, file: usize, edits: &[Edit]) -> String {
-        let (path, text) = &self.files[file % self.files.len()];
-        let tokens = Tokens::new(text).expect("a fixture file lexes");
+        let (path, tokens) = &self.files[file % self.files.len()];
         let mutant = tokens.mutate(edits);
         fs::write(path, &mutant).expect("the mutant can be written");
         let outcome = std::panic::catch_unwind(|| generates_or_locates(&self.root));
-        fs::write(path, text).expect("the original can be written back");
+        fs::write(path, tokens.text()).expect("the original can be written back");
         if let Err(panic) = outcome {
             eprintln!("{}:\n{mutant}", path.display());
             std::panic::resume_unwind(panic);

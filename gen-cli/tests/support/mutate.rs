@@ -20,18 +20,21 @@ pub enum Edit {
 }
 
 /// A source cut into tokens: the text before the first token, then each token with the
-/// whitespace and comments after it.
-pub struct Tokens<'a> {
-    prefix: &'a str,
-    pieces: Vec<&'a str>,
+/// whitespace and comments after it. Cut once: lexing is most of a mutant's cost.
+pub struct Tokens {
+    text: String,
+    /// Where each piece starts; the prefix ends at the first.
+    starts: Vec<usize>,
 }
 
-impl<'a> Tokens<'a> {
+impl Tokens {
     /// `src` cut at its tokens; `None` when it does not lex or has no token.
-    pub fn new(src: &'a str) -> Option<Self> {
+    pub fn new(src: String) -> Option<Self> {
         let stream: TokenStream = src.parse().ok()?;
         let mut ranges = Vec::new();
         flatten(stream, &mut ranges);
+        // Spans are only needed here: forget the text proc-macro2 keeps for them.
+        proc_macro2::extra::invalidate_current_thread_spans();
         ranges.sort_by_key(|r| r.start);
         // A doc comment lexes as several tokens sharing its span: keep it once.
         let mut starts: Vec<usize> = Vec::new();
@@ -42,27 +45,32 @@ impl<'a> Tokens<'a> {
                 end = r.end;
             }
         }
-        let first = *starts.first()?;
-        let ends = starts.iter().skip(1).copied().chain([src.len()]);
-        let pieces = starts
-            .iter()
-            .zip(ends)
-            .map(|(&s, e)| src.get(s..e))
-            .collect::<Option<Vec<&str>>>()?;
-        Some(Tokens {
-            prefix: src.get(..first)?,
-            pieces,
-        })
+        // Every cut must fall on a character boundary.
+        if starts.is_empty() || !starts.iter().all(|&s| src.is_char_boundary(s)) {
+            return None;
+        }
+        Some(Tokens { text: src, starts })
+    }
+
+    /// The source, unmutated.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// How many tokens.
     pub fn len(&self) -> usize {
-        self.pieces.len()
+        self.starts.len()
     }
 
     /// The source with `edits` applied in order.
     pub fn mutate(&self, edits: &[Edit]) -> String {
-        let mut pieces = self.pieces.clone();
+        let ends = self.starts.iter().skip(1).copied().chain([self.text.len()]);
+        let mut pieces: Vec<&str> = self
+            .starts
+            .iter()
+            .zip(ends)
+            .map(|(&s, e)| &self.text[s..e])
+            .collect();
         for &edit in edits {
             let n = pieces.len();
             if n == 0 {
@@ -76,7 +84,7 @@ impl<'a> Tokens<'a> {
                 Edit::Swap(i, j) => pieces.swap(i % n, j % n),
             }
         }
-        let mut out = self.prefix.to_owned();
+        let mut out = self.text[..self.starts[0]].to_owned();
         for piece in pieces {
             // A token moved next to another must stay separate from it.
             if !piece.ends_with(char::is_whitespace) {

@@ -47,6 +47,10 @@ pub fn manifests_and_docs(package: &Package) -> Result<Generated, Vec<Diagnostic
 
 /// gen-cli's robustness property: the generators, on the crate whose root file is `root`,
 /// either produce their files or report at least one error with a location. Panics otherwise.
+///
+/// Then forgets the spans of every source this thread parsed: proc-macro2 (with
+/// `span-locations`) keeps each parsed text in a thread-local map that only grows, and a
+/// property test or fuzzer parsing thousands of sources would slow down with it.
 pub fn generates_or_locates(root: &Path) {
     if let Err(errors) = manifests_and_docs(&package(root)) {
         assert!(
@@ -55,4 +59,5 @@ pub fn generates_or_locates(root: &Path) {
             root.display()
         );
     }
+    proc_macro2::extra::invalidate_current_thread_spans();
 }
