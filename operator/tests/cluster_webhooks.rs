@@ -13,6 +13,7 @@
 //! it on the API server's machine. Everything it created is removed at the end, and the CRD
 //! is put back as generated.
 
+mod cluster_env;
 mod config_files;
 
 use std::time::Duration;
@@ -27,18 +28,14 @@ use kube::api::{DeleteParams, PostParams};
 use kube::{Api, Client};
 use memcached_operator::api::{DEFAULT_IMAGE, v1alpha1, v1beta1};
 use memcached_operator::webhook;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use cluster_env::{admin_client, run_id, typed};
 use config_files::documents;
 
 const CRD: &str = "memcacheds.cache.example.com";
 const WAIT: Duration = Duration::from_secs(30);
-
-fn typed<T: DeserializeOwned>(value: Value) -> T {
-    serde_json::from_value(value).unwrap()
-}
 
 /// A CA (its PEM, for `caBundle`) and, in `dir`, a certificate it signed for `127.0.0.1`.
 fn certificates(dir: &std::path::Path) -> String {
@@ -185,18 +182,8 @@ fn alpha(name: &str, size: i32, image: &str) -> v1alpha1::Memcached {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a cluster: KUBECONFIG"]
 async fn the_api_server_calls_the_webhooks_over_tls() {
-    let _ = tracing_subscriber::fmt()
-        .with_test_writer()
-        .with_env_filter("info")
-        .try_init();
-    let client = Client::try_default()
-        .await
-        .expect("a cluster in KUBECONFIG");
-    let run = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis()
-        % 1_000_000;
+    let client = admin_client().await;
+    let run = run_id();
     let namespace = format!("mc-webhooks-{run}");
 
     // The operator's webhook server, on loopback with a certificate of a fresh CA.

@@ -1,7 +1,7 @@
 //! A test namespace on a real API server (`KUBECONFIG`) with the operator's generated CRD and
 //! RBAC role, bound to its ServiceAccount as `config/` binds them: shared by the cluster tests
 //! that run the operator in-process (`cluster.rs`) and as separate processes
-//! (`cluster_leader.rs`).
+//! (`cluster_leader.rs`); `cluster_webhooks.rs` takes its admin client and run id.
 
 #![allow(dead_code)] // each test uses its own part
 
@@ -34,6 +34,26 @@ pub struct TestEnv {
     pub binding: String,
 }
 
+/// The admin client from `KUBECONFIG`, with the tests' logging set up.
+pub async fn admin_client() -> Client {
+    let _ = tracing_subscriber::fmt()
+        .with_test_writer()
+        .with_env_filter("info")
+        .try_init();
+    Client::try_default()
+        .await
+        .expect("a cluster in KUBECONFIG")
+}
+
+/// A number that tells this run's names from earlier runs' (milliseconds, modulo a million).
+pub fn run_id() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
+        % 1_000_000
+}
+
 /// `value` as a `T`.
 pub fn typed<T: DeserializeOwned>(value: Value) -> T {
     serde_json::from_value(value).unwrap()
@@ -54,19 +74,8 @@ impl TestEnv {
     /// A namespace `mc-<test>-<suffix>` with the generated CRD and role bound to the
     /// operator's ServiceAccount, once the API server's authorizer sees the bindings.
     pub async fn new(test: &str) -> Self {
-        let _ = tracing_subscriber::fmt()
-            .with_test_writer()
-            .with_env_filter("info")
-            .try_init();
-        let admin = Client::try_default()
-            .await
-            .expect("a cluster in KUBECONFIG");
-        let suffix = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_millis()
-            % 1_000_000;
-        let namespace = format!("mc-{test}-{suffix}");
+        let admin = admin_client().await;
+        let namespace = format!("mc-{test}-{}", run_id());
         let binding = format!("memcached-operator-{namespace}");
         let ns: Namespace = typed(
             json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}),
