@@ -200,6 +200,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
     let accu = || ACCUMULATOR;
     let expanded = match (name.as_str(), args.len()) {
         ("all" | "exists" | "existsOne" | "exists_one", 3) => {
+            // The match checked `args.len()` (3 here, 3 or 4 and 2 below): `pop` and `args[0]`, `args[1]` exist.
             let pred = args.pop().unwrap();
             let (v1, v2) = (var_name(&args[0])?, var_name(&args[1])?);
             let vars = (v1.as_str(), Some(v2.as_str()));
@@ -239,6 +240,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             comprehension(id, target, vars, accu(), init, cond, step, result)
         }
         ("transformList" | "transformMap" | "transformMapEntry", 3 | 4) => {
+            // `args.len()` is 3 or 4 (the match): the pops and `args[0]`, `args[1]` exist.
             let transform = args.pop().unwrap();
             let filter = (args.len() == 3).then(|| args.pop().unwrap());
             let (v1, v2) = (var_name(&args[0])?, var_name(&args[1])?);
@@ -270,6 +272,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             comprehension(id, target, vars, accu(), init, cond, step, result)
         }
         ("sortBy", 2) => {
+            // `args.len()` is 2 (the match): `pop` and `args[0]` exist.
             let key = args.pop().unwrap();
             let v = var_name(&args[0])?;
             const INPUT: &str = "@__sortBy_input__";
@@ -290,6 +293,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             comprehension(id, empty, vars, INPUT, target, no, step, sorted)
         }
         ("optMap" | "optFlatMap", 2) => {
+            // `args.len()` is 2 (the match): `pop` and `args[0]` exist.
             let f = args.pop().unwrap();
             let v = var_name(&args[0])?;
             let has = call(id, "hasValue", Some(target.clone()), Vec::new());
@@ -433,6 +437,7 @@ impl Checker<'_> {
     fn call(&mut self, id: u64, c: &CallExpr) -> Checking {
         let name = c.func_name.as_str();
         if name == "_?._" {
+            // The parser makes `_?._` only from `a.?b`: the operand and the field name.
             let operand = self.expr(&c.args[0])?;
             let Expr::Literal(LiteralValue::String(field)) = &c.args[1].expr else {
                 return Err("optional selection needs a field name".into());
@@ -487,6 +492,7 @@ impl Checker<'_> {
         let Some(result) = result else {
             let shown: Vec<String> = types.iter().map(ToString::to_string).collect();
             let applied = if member {
+                // A member call's types start with its target's: `shown` is not empty.
                 format!("{}.({})", shown[0], shown[1..].join(", "))
             } else {
                 format!("({})", shown.join(", "))
@@ -567,6 +573,7 @@ fn slot(p: u8) -> usize {
 
 fn unify(param: &Type, arg: &Type, bound: &mut [Option<Type>; 2]) -> bool {
     match (param, arg) {
+        // `slot` maps the library's type parameters `A` and `B` (the only ones) to 0 and 1.
         (Type::Param(p), _) => match bound[slot(*p)].clone() {
             None | Some(Type::Dyn) => {
                 bound[slot(*p)] = Some(arg.clone());
@@ -609,6 +616,7 @@ fn nullable(t: &Type) -> bool {
 
 fn substitute(t: &Type, bound: &[Option<Type>; 2]) -> Type {
     match t {
+        // `slot` gives 0 or 1: `A` and `B` are the library's only type parameters.
         Type::Param(p) => bound[slot(*p)].clone().unwrap_or(Type::Dyn),
         Type::List(e) => Type::List(Box::new(substitute(e, bound))),
         Type::Optional(e) => Type::Optional(Box::new(substitute(e, bound))),
@@ -657,6 +665,7 @@ fn is_duration(s: &str) -> bool {
         let digits = rest
             .find(|c: char| !c.is_ascii_digit() && c != '.')
             .unwrap_or(rest.len());
+        // `digits` is where `find` stopped (or the length), `unit` a prefix of `rest`: boundaries.
         let number = &rest[..digits];
         if number.is_empty() || number == "." || number.matches('.').count() > 1 {
             return false;
@@ -700,6 +709,7 @@ fn is_timestamp(s: &str) -> bool {
         && hour < 24
         && minute < 60
         && second < 60;
+    // `num(17, 2)` read `s[17..19]` above: 19 is a boundary within `s`.
     let mut rest = &s[19.min(s.len())..];
     if let Some(fraction) = rest.strip_prefix('.') {
         let digits = fraction
@@ -708,6 +718,7 @@ fn is_timestamp(s: &str) -> bool {
         if digits == 0 {
             return false;
         }
+        // `digits` is where `find` stopped (or the length): a character boundary.
         rest = &fraction[digits..];
     }
     let zone = match rest {
@@ -715,6 +726,7 @@ fn is_timestamp(s: &str) -> bool {
         _ => {
             let z = rest.as_bytes();
             z.len() == 6
+                // `z.len() == 6` (checked first); bytes 0 and 3 are ASCII, so 1..3 and 4..6 are boundaries.
                 && matches!(z[0], b'+' | b'-')
                 && z[3] == b':'
                 && rest[1..3].parse::<u32>().is_ok_and(|h| h < 24)
