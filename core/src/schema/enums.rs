@@ -46,6 +46,7 @@ impl Builder {
             Style::Unit => None,
             Style::Named => Some(self.object(def, Some(v), &v.fields)),
             Style::Tuple if v.fields.len() == 1 => {
+                // `fields[0]`: the guard checked there is exactly one.
                 let inner = &v.fields[0];
                 let mut value = self.field(def, Some(v), inner).0;
                 // `V(None)` is written `null`, which the apiserver would drop from the object.
@@ -271,6 +272,7 @@ impl Builder {
                     .map(|p| &p.schema)
                     .filter(|s| s.type_str() == *only)
                     .collect();
+                // `windows(2)` gives pairs; `typed` holds at least the part whose type is `only`.
                 if typed.windows(2).all(|w| same_but_docs(w[0], w[1])) {
                     Schema {
                         description: None,
@@ -316,6 +318,7 @@ impl Builder {
                     Some(_) => self.report(site.error(format!(
                         "field `{name}` has different schemas in variants `{}` and `{}`; a CRD \
                          schema has one schema per field name",
+                        // Every name in `object.properties` got its owner when it was inserted above.
                         owner[name], part.name
                     ))),
                 }

@@ -46,6 +46,7 @@ pub fn configurations(
             continue;
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
+        // `windows(2)` gives pairs: `p[0]`, `p[1]` and `pair[0]`, `pair[1]` exist.
         for pair in entries.windows(2).filter(|p| p[0].name == p[1].name) {
             errors.push(Error::new(
                 pair[1].loc.as_ref(),
