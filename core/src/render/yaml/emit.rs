@@ -272,6 +272,7 @@ impl Emitter {
         let mut breaks = false;
         for (i, &c) in v.iter().enumerate() {
             if is_space(c) {
+                // `v[i + 1]` only after `i + 1 < v.len()`.
                 let inner = i > 0 && i + 1 < v.len() && !is_space(v[i + 1]);
                 if allow_breaks && !spaces && self.column > WIDTH && inner {
                     self.write_indent();

@@ -94,6 +94,8 @@ fn round_half_even(digits: &[u8], exp: i32, n: usize) -> (Vec<u8>, i32) {
             std::cmp::Ordering::Greater => true,
             std::cmp::Ordering::Less => false,
             std::cmp::Ordering::Equal => {
+                // `rest` is not empty only when `digits` is longer than `n` >= 1: `out[n - 1]`
+                // exists.
                 tail.iter().any(|d| *d != b'0') || (out[n - 1] - b'0') % 2 == 1
             }
         },
@@ -109,6 +111,7 @@ fn round_half_even(digits: &[u8], exp: i32, n: usize) -> (Vec<u8>, i32) {
                 break;
             }
             i -= 1;
+            // `i` < `n` = `out.len()`.
             if out[i] == b'9' {
                 out[i] = b'0';
             } else {
@@ -125,6 +128,8 @@ fn round_half_even(digits: &[u8], exp: i32, n: usize) -> (Vec<u8>, i32) {
 
 /// The decimal `0.d1d2… × 10^(exp+1)` parses back to exactly `value`.
 fn reads_back_as(digits: &[u8], exp: i32, value: f64) -> bool {
+    // `digits` is not empty: Rust's `{:e}` of a finite number has a mantissa digit, and
+    // rounding keeps at least one (`n.max(1)`); the same holds in `format_g_shortest`.
     let text = format!(
         "{}.{}e{exp}",
         char::from(digits[0]),
@@ -142,6 +147,7 @@ fn format_g_shortest(f: f64) -> String {
     }
     // Shortest mode decides with precision 6: %e when exp < -4 || exp >= 6.
     if !(-4..6).contains(&exp) {
+        // `digits` is not empty (see `reads_back_as`); `digits[1..]` is empty at worst.
         out.push(char::from(digits[0]));
         if digits.len() > 1 {
             out.push('.');

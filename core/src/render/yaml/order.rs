@@ -95,6 +95,7 @@ fn key_less(a: &str, b: &str) -> bool {
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
     for i in 0..ar.len().min(br.len()) {
+        // `i` < both lengths: the loop range.
         if ar[i] == br[i] {
             continue;
         }
@@ -138,6 +139,7 @@ fn key_less(a: &str, b: &str) -> bool {
 /// wrapping like Go on overflow); returns the value and the index just past the run.
 fn digit_run(s: &[char], start: usize, mut n: i64) -> (i64, usize) {
     let mut i = start;
+    // `i` < `s.len()` is checked first.
     while i < s.len() && is_digit(s[i]) {
         n = n
             .wrapping_mul(10)

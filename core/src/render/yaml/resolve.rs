@@ -240,12 +240,14 @@ fn go_parse_float(s: &str) -> bool {
 fn underscore_ok(s: &str) -> bool {
     let b = s.as_bytes();
     let b = match b.first() {
+        // The match saw a first byte.
         Some(b'+' | b'-') => &b[1..],
         _ => b,
     };
     let mut i = 0;
     let mut saw = b'^';
     let mut hex = false;
+    // `b.len() >= 2` is checked first; `i` < `b.len()` in the loop below.
     if b.len() >= 2 && b[0] == b'0' && matches!(b[1].to_ascii_lowercase(), b'b' | b'o' | b'x') {
         i = 2;
         saw = b'0';
@@ -279,6 +281,8 @@ fn go_parse_uint(s: &str, base: u32) -> Option<u64> {
     }
     let b = s.as_bytes();
     let (base, digits) = if base == 0 {
+        // `s` is not empty (above); each `s[2..]` after `b.len() >= 3`, `s[1..]` after an
+        // ASCII `0`.
         if b[0] == b'0' {
             match b.get(1).map(u8::to_ascii_lowercase) {
                 Some(b'b') if b.len() >= 3 => (2, &s[2..]),
@@ -307,6 +311,7 @@ fn go_parse_uint(s: &str, base: u32) -> Option<u64> {
 /// the int64 range.
 fn go_parse_int(s: &str, base: u32) -> Option<i64> {
     let (neg, rest) = match s.as_bytes().first() {
+        // The match saw an ASCII first byte: 1 is a boundary.
         Some(b'+') => (false, &s[1..]),
         Some(b'-') => (true, &s[1..]),
         _ => (false, s),
@@ -325,6 +330,7 @@ fn go_parse_int(s: &str, base: u32) -> Option<i64> {
 /// `2006-1-2 15:4:5.999999999` or `2006-1-2`.
 fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
+    // `b.len() < 5` is checked first.
     if b.len() < 5 || !b[..4].iter().all(u8::is_ascii_digit) || b[4] != b'-' {
         return false;
     }
@@ -366,6 +372,7 @@ impl TimeReader<'_> {
             return None;
         }
         while self.rest.first() == Some(&b' ') {
+            // `rest` starts with a space (the loop condition).
             self.rest = &self.rest[1..];
         }
         Some(())
@@ -378,6 +385,7 @@ impl TimeReader<'_> {
         match digit(1) {
             Some(second) => {
                 let n = first * 10 + u32::from(*second - b'0');
+                // `digit(1)` read a second byte, `digit(0)` a first (below).
                 self.rest = &self.rest[2..];
                 Some(n)
             }
@@ -391,6 +399,7 @@ impl TimeReader<'_> {
 
     /// `.999999999`: an optional fraction, `.` or `,` then any number of digits.
     fn optional_fraction(&mut self) {
+        // `rest.len() >= 2` is checked first; `digits` counts bytes of `rest[1..]`.
         if self.rest.len() >= 2
             && matches!(self.rest[0], b'.' | b',')
             && self.rest[1].is_ascii_digit()
@@ -406,9 +415,11 @@ impl TimeReader<'_> {
     /// `Z07:00`: `Z`, or a sign and `hh:mm`.
     fn zone(&mut self) -> Option<()> {
         if self.rest.first() == Some(&b'Z') {
+            // `rest` starts with `Z`.
             self.rest = &self.rest[1..];
             return Some(());
         }
+        // `rest.len() >= 6` is checked first; `fixed2` gets two-byte slices.
         if self.rest.len() < 6 || self.rest[3] != b':' || !matches!(self.rest[0], b'+' | b'-') {
             return None;
         }
@@ -432,6 +443,7 @@ fn parse_with_layout(value: &[u8], layout: Layout) -> Option<()> {
         return None;
     }
     let year: u32 = std::str::from_utf8(year_digits).ok()?.parse().ok()?;
+    // `get(..4)` above found four bytes.
     r.rest = &r.rest[4..];
     r.literal(b'-')?;
     let month = r.number(false)?;
