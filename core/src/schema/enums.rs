@@ -315,10 +315,11 @@ impl Builder {
                             existing.description = None;
                         }
                     }
+                    // `owner[name]`: every name in `object.properties` got its owner when it
+                    // was inserted (the arm above).
                     Some(_) => self.report(site.error(format!(
                         "field `{name}` has different schemas in variants `{}` and `{}`; a CRD \
                          schema has one schema per field name",
-                        // Every name in `object.properties` got its owner when it was inserted above.
                         owner[name], part.name
                     ))),
                 }

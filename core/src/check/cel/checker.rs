@@ -200,7 +200,8 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
     let accu = || ACCUMULATOR;
     let expanded = match (name.as_str(), args.len()) {
         ("all" | "exists" | "existsOne" | "exists_one", 3) => {
-            // The match checked `args.len()` (3 here, 3 or 4 and 2 below): `pop` and `args[0]`, `args[1]` exist.
+            // The match checked `args.len()` (3 here, 3 or 4 and 2 below): `pop` and
+            // `args[0]`, `args[1]` exist.
             let pred = args.pop().unwrap();
             let (v1, v2) = (var_name(&args[0])?, var_name(&args[1])?);
             let vars = (v1.as_str(), Some(v2.as_str()));
@@ -726,7 +727,8 @@ fn is_timestamp(s: &str) -> bool {
         _ => {
             let z = rest.as_bytes();
             z.len() == 6
-                // `z.len() == 6` (checked first); bytes 0 and 3 are ASCII, so 1..3 and 4..6 are boundaries.
+                // `z.len() == 6` (checked first); bytes 0 and 3 are ASCII, so 1..3 and 4..6
+                // are boundaries.
                 && matches!(z[0], b'+' | b'-')
                 && z[3] == b':'
                 && rest[1..3].parse::<u32>().is_ok_and(|h| h < 24)
