@@ -666,20 +666,21 @@ fn is_duration(s: &str) -> bool {
         let digits = rest
             .find(|c: char| !c.is_ascii_digit() && c != '.')
             .unwrap_or(rest.len());
-        // `digits` is where `find` stopped (or the length), `unit` a prefix of `rest`: boundaries.
-        let number = &rest[..digits];
+        let Some((number, after)) = rest.split_at_checked(digits) else {
+            return false;
+        };
         if number.is_empty() || number == "." || number.matches('.').count() > 1 {
             return false;
         }
-        rest = &rest[digits..];
-        let Some(unit) = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
+        // The longest unit `after` starts with: the shortest text behind one.
+        let Some(behind) = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
             .iter()
-            .filter(|u| rest.starts_with(**u))
-            .max_by_key(|u| u.len())
+            .filter_map(|u| after.strip_prefix(*u))
+            .min_by_key(|behind| behind.len())
         else {
             return false;
         };
-        rest = &rest[unit.len()..];
+        rest = behind;
     }
     !s.is_empty()
 }
@@ -710,29 +711,25 @@ fn is_timestamp(s: &str) -> bool {
         && hour < 24
         && minute < 60
         && second < 60;
-    // `num(17, 2)` read `s[17..19]` above: 19 is a boundary within `s`.
-    let mut rest = &s[19.min(s.len())..];
+    // `num(17, 2)` read `s[17..19]` above, so `s` goes on from 19.
+    let mut rest = s.get(19..).unwrap_or("");
     if let Some(fraction) = rest.strip_prefix('.') {
-        let digits = fraction
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(fraction.len());
-        if digits == 0 {
+        let after = fraction.trim_start_matches(|c: char| c.is_ascii_digit());
+        if after.len() == fraction.len() {
             return false;
         }
-        // `digits` is where `find` stopped (or the length): a character boundary.
-        rest = &fraction[digits..];
+        rest = after;
     }
     let zone = match rest {
         "Z" | "z" => true,
         _ => {
             let z = rest.as_bytes();
+            let two = |r: std::ops::Range<usize>| rest.get(r).and_then(|t| t.parse::<u32>().ok());
             z.len() == 6
-                // `z.len() == 6` (checked first); bytes 0 and 3 are ASCII, so 1..3 and 4..6
-                // are boundaries.
-                && matches!(z[0], b'+' | b'-')
-                && z[3] == b':'
-                && rest[1..3].parse::<u32>().is_ok_and(|h| h < 24)
-                && rest[4..6].parse::<u32>().is_ok_and(|m| m < 60)
+                && matches!(z.first(), Some(b'+' | b'-'))
+                && z.get(3) == Some(&b':')
+                && two(1..3).is_some_and(|h| h < 24)
+                && two(4..6).is_some_and(|m| m < 60)
         }
     };
     date_time && zone
