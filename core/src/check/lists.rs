@@ -138,8 +138,7 @@ pub fn problems(node: &Schema) -> Vec<ListProblem> {
                 .iter()
                 .enumerate()
                 .filter(|(i, key)| {
-                    // `i` comes from `enumerate` over `keys`: at most its length.
-                    let again = keys[..*i].contains(key);
+                    let again = keys.iter().take(*i).any(|k| k == *key);
                     if again {
                         found.push(ListProblem::DuplicateKey(key.to_string()));
                     }

@@ -272,11 +272,16 @@ impl Builder {
                     .map(|p| &p.schema)
                     .filter(|s| s.type_str() == *only)
                     .collect();
-                // `windows(2)` gives pairs; `typed` holds at least the part whose type is `only`.
-                if typed.windows(2).all(|w| same_but_docs(w[0], w[1])) {
+                let alike = typed
+                    .iter()
+                    .zip(typed.iter().skip(1))
+                    .all(|(a, b)| same_but_docs(a, b));
+                if let Some(first) = typed.first()
+                    && alike
+                {
                     Schema {
                         description: None,
-                        ..typed[0].clone()
+                        ..(*first).clone()
                     }
                 } else {
                     self.report(site.error(format!(
