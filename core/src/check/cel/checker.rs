@@ -439,8 +439,11 @@ impl Checker<'_> {
         let name = c.func_name.as_str();
         if name == "_?._" {
             // The parser makes `_?._` only from `a.?b`: the operand and the field name.
-            let operand = self.expr(&c.args[0])?;
-            let Expr::Literal(LiteralValue::String(field)) = &c.args[1].expr else {
+            let [operand, field] = c.args.as_slice() else {
+                return Err("optional selection needs a field name".into());
+            };
+            let operand = self.expr(operand)?;
+            let Expr::Literal(LiteralValue::String(field)) = &field.expr else {
                 return Err("optional selection needs a field name".into());
             };
             let inner = match operand {
@@ -492,11 +495,10 @@ impl Checker<'_> {
         }
         let Some(result) = result else {
             let shown: Vec<String> = types.iter().map(ToString::to_string).collect();
-            let applied = if member {
-                // A member call's types start with its target's: `shown` is not empty.
-                format!("{}.({})", shown[0], shown[1..].join(", "))
-            } else {
-                format!("({})", shown.join(", "))
+            // A member call's types start with its target's.
+            let applied = match shown.split_first() {
+                Some((target, args)) if member => format!("{target}.({})", args.join(", ")),
+                _ => format!("({})", shown.join(", ")),
             };
             let objects = types
                 .iter()

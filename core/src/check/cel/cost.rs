@@ -416,10 +416,13 @@ impl<'c> Coster<'c> {
         let Expr::Call(c) = &e.expr else {
             unreachable!()
         };
-        if c.func_name == "dyn" && c.target.is_none() {
-            // The checker resolved `dyn` to its one overload, `dyn(A)`: one argument.
-            let cost = self.cost(&c.args[0]);
-            self.copy_sizes(e, &c.args[0]);
+        // The checker resolved `dyn` to its one overload, `dyn(A)`: one argument.
+        if c.func_name == "dyn"
+            && c.target.is_none()
+            && let [arg] = c.args.as_slice()
+        {
+            let cost = self.cost(arg);
+            self.copy_sizes(e, arg);
             return Est::fixed(1).add(cost);
         }
         let mut arg_costs = Vec::new();
@@ -462,10 +465,12 @@ impl<'c> Coster<'c> {
                 "index_map" => Some("@values"),
                 _ => None,
             };
-            if let Some(sub) = index {
-                // `index_list` and `index_map` take two arguments: `args[0]` is the list or map.
-                result = self.entry(&c.args[0]).map(|en| en.val);
-                let mut path = self.path(&c.args[0]);
+            // `index_list` and `index_map` take two arguments, the list or map first.
+            if let Some(sub) = index
+                && let Some(indexed) = c.args.first()
+            {
+                result = self.entry(indexed).map(|en| en.val);
+                let mut path = self.path(indexed);
                 path.push(sub.into());
                 self.paths.insert(e.id, path);
             }
