@@ -258,6 +258,8 @@ impl<'a> Parser<'a> {
         last_repeat: Option<usize>,
     ) -> Result<&'a str, Error> {
         let after = after.strip_prefix('?').unwrap_or(after);
+        // `last`, `start` and `end` are offsets `at` gave of tails of `whole`, each later than
+        // the one before: character boundaries, in order, for the cuts below.
         let end = self.at(after);
         if let Some(last) = last_repeat {
             return Err(error(INVALID_REPEAT_OP, &self.whole[last..end]));
