@@ -327,22 +327,23 @@ impl<'a> Parser<'a> {
 
     /// A backslash outside a class: an assertion, `\Q...\E`, a class, or one character.
     fn escape(&mut self, t: &'a str) -> Result<&'a str, Error> {
-        match t.as_bytes().get(1) {
-            Some(b'A' | b'b' | b'B' | b'z') => {
-                self.push(Node::Leaf);
-                // `t[1]` is the ASCII byte matched here (and below), `t[0]` the backslash:
-                // 2 is a boundary.
-                return Ok(&t[2..]);
+        let mut chars = t.chars();
+        // The backslash.
+        chars.next();
+        let body = chars.as_str();
+        if let Some(rest) = body.strip_prefix(['A', 'b', 'B', 'z']) {
+            self.push(Node::Leaf);
+            return Ok(rest);
+        }
+        if body.starts_with('C') {
+            return Err(error(INVALID_ESCAPE, "\\C"));
+        }
+        if let Some(quoted) = body.strip_prefix('Q') {
+            let (quoted, rest) = quoted.split_once("\\E").unwrap_or((quoted, ""));
+            for _ in quoted.chars() {
+                self.push(Node::Literal(1));
             }
-            Some(b'C') => return Err(error(INVALID_ESCAPE, &t[..2])),
-            Some(b'Q') => {
-                let (quoted, rest) = t[2..].split_once("\\E").unwrap_or((&t[2..], ""));
-                for _ in quoted.chars() {
-                    self.push(Node::Literal(1));
-                }
-                return Ok(rest);
-            }
-            _ => {}
+            return Ok(rest);
         }
         if let Some(rest) = unicode_class(t)?.or_else(|| perl_class(t)) {
             self.push(Node::Leaf);
@@ -355,14 +356,20 @@ impl<'a> Parser<'a> {
 
     /// `[...]`: ranges, escapes, `\pN` and Perl classes, POSIX `[:name:]` classes.
     fn class(&mut self, s: &'a str) -> Result<&'a str, Error> {
-        // `s` starts with `[` (the caller matched it); the loop ends only at a `]`, so
-        // `t[1..]` below is a boundary too.
-        let mut t = &s[1..];
+        let mut chars = s.chars();
+        // The `[`.
+        chars.next();
+        let mut t = chars.as_str();
         if let Some(rest) = t.strip_prefix('^') {
             t = rest;
         }
         let mut first = true;
-        while t.is_empty() || !t.starts_with(']') || first {
+        loop {
+            // A `]` right at the start is a character, after that it closes the class.
+            if !first && let Some(rest) = t.strip_prefix(']') {
+                self.push(Node::Leaf);
+                return Ok(rest);
+            }
             first = false;
             if t.len() > 2
                 && t.starts_with("[:")
@@ -390,8 +397,6 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.push(Node::Leaf);
-        Ok(&t[1..])
     }
 }
 
