@@ -116,7 +116,7 @@ pub fn plan(parsed: &Parsed, schema: &syn::Path, whole: &syn::Path) -> Result<Pl
     let mut fields_of = |variant: Option<&Variant>, fields: &[Field], optional: bool| {
         let plans = fields
             .iter()
-            .zip(&types[next..])
+            .zip(types.get(next..).unwrap_or_default())
             .filter(|(f, _)| !f.serde.skip)
             .map(|(f, ty)| cx.field(variant, f, ty, optional))
             .collect::<Result<Vec<_>, _>>();
@@ -183,6 +183,7 @@ fn is_whole(def: &TypeDef) -> bool {
 fn enum_node(variants: &[VariantPlan], tag: Option<&str>, content: Option<&str>) -> NodePlan {
     let content_of = |v: &VariantPlan| match v.style {
         Style::Named => NodePlan::Object(v.fields.iter().map(FieldPlan::described).collect()),
+        // `fields[0]`: the guard checked there is exactly one.
         Style::Tuple if v.fields.len() == 1 => v.fields[0].node.clone(),
         Style::Tuple => NodePlan::List {
             keys: None,

@@ -33,6 +33,7 @@ pub fn problems(crd: &Value) -> Vec<String> {
             format!("`{group}` is not a DNS subdomain with a dot"),
         );
     }
+    // Indexing a `serde_json::Value` by key never panics: a missing key reads as `null`.
     if crd["metadata"]["name"].as_str() != Some(&format!("{plural}.{group}")) {
         report("metadata.name", format!("must be `{plural}.{group}`"));
     }
@@ -99,6 +100,7 @@ pub fn problems(crd: &Value) -> Vec<String> {
 
 /// A version's schema, printer columns, selectable fields and subresources.
 fn version_problems(version: &Value) -> Vec<String> {
+    // `Value` indexing by key: a missing key reads as `null`, it never panics.
     let raw = &version["schema"]["openAPIV3Schema"];
     let mut found = Vec::new();
     forbidden_keys(raw, ".", &mut found);
@@ -171,6 +173,7 @@ fn version_problems(version: &Value) -> Vec<String> {
             Err(e) => found.push(format!("selectable field `{path}`: {e}")),
         }
     }
+    // `Value` indexing by key: a missing key reads as `null`, it never panics.
     let scale = &version["subresources"]["scale"];
     if let Some(path) = scale["labelSelectorPath"].as_str()
         && !path.starts_with(".spec.")

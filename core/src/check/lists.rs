@@ -138,7 +138,7 @@ pub fn problems(node: &Schema) -> Vec<ListProblem> {
                 .iter()
                 .enumerate()
                 .filter(|(i, key)| {
-                    let again = keys[..*i].contains(key);
+                    let again = keys.iter().take(*i).any(|k| k == *key);
                     if again {
                         found.push(ListProblem::DuplicateKey(key.to_string()));
                     }

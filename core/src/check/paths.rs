@@ -13,9 +13,8 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
     };
     let mut node = root;
     for (i, segment) in split(rest).into_iter().enumerate() {
-        // `at` is where `find` found `[`: a character boundary.
-        let (name, indexed) = match segment.find('[') {
-            Some(at) => (&segment[..at], true),
+        let (name, indexed) = match segment.split_once('[') {
+            Some((name, _)) => (name, true),
             None => (segment, false),
         };
         if i == 0 && name == "metadata" {

@@ -70,7 +70,7 @@ pub fn merge(defs: &[ResourceDef]) -> Result<Merged<'_>, Errors> {
             chosen.and_then(|c| c.markers.$field.clone())
         }};
     }
-    for d in &defs[1..] {
+    for d in defs.iter().skip(1) {
         if d.markers.group != first.group || d.markers.kind != first.kind {
             errors.push(Error::new(
                 d.markers.loc.as_ref(),

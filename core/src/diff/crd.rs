@@ -20,6 +20,7 @@ const STORED: &str = "objects stored in this version can no longer be read; the 
 pub(super) fn compare(old: &Value, new: &Value, config: &Config) -> Vec<Change> {
     let mut found = Vec::new();
     let scope = |crd: &Value| {
+        // `Value` indexing by key: a missing key reads as `null`, it never panics.
         crd["spec"]["scope"]
             .as_str()
             .unwrap_or("Namespaced")
@@ -99,6 +100,7 @@ pub(super) fn compare(old: &Value, new: &Value, config: &Config) -> Vec<Change> 
         ));
     }
     let strategy = |crd: &Value| {
+        // `Value` indexing by key: a missing key reads as `null`, it never panics.
         crd["spec"]["conversion"]["strategy"]
             .as_str()
             .unwrap_or("None")
@@ -153,6 +155,7 @@ fn storage<'a>(versions: &[Version<'a>]) -> Option<&'a str> {
 /// The versions objects may be stored in: the status's `storedVersions` (a CRD read from a
 /// cluster) and the storage version (a CRD read from a file, whose objects are stored there).
 fn stored_versions(crd: &Value) -> BTreeSet<&str> {
+    // `Value` indexing by key: a missing key reads as `null`, it never panics.
     let mut stored: BTreeSet<&str> = crd["status"]["storedVersions"]
         .as_array()
         .into_iter()

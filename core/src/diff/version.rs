@@ -18,6 +18,7 @@ pub(super) struct Version<'a> {
 
 /// The CRD's versions, in its order.
 pub(super) fn versions(crd: &Value) -> Vec<Version<'_>> {
+    // `Value` indexing by key: a missing key reads as `null`, it never panics.
     crd["spec"]["versions"]
         .as_array()
         .into_iter()
@@ -33,6 +34,7 @@ pub(super) fn versions(crd: &Value) -> Vec<Version<'_>> {
 
 /// A version's root schema.
 pub(super) fn version_schema(version: &Value) -> &Value {
+    // `Value` indexing by key: a missing key reads as `null`, it never panics.
     &version["schema"]["openAPIV3Schema"]
 }
 
@@ -145,6 +147,7 @@ pub(super) fn same(old: &Value, new: &Value, config: &Config) -> Vec<Change> {
 /// new CRD to each later one (`v1alpha1 -> v1`), minus those the old CRD already had between
 /// the same two versions. A field a later version lacks is `existingFieldRemoval`.
 pub(super) fn served(old: &Value, new: &Value, config: &Config) -> Vec<Change> {
+    // `Value` indexing by key: a missing key reads as `null`, it never panics.
     let webhook = new["spec"]["conversion"]["strategy"] == "Webhook";
     if webhook && config.conversion == ConversionPolicy::Ignore {
         return Vec::new();
@@ -163,7 +166,7 @@ fn pairs(crd: &Value, config: &Config) -> Vec<Change> {
     served.sort_by(|a, b| kube_order(a.name, b.name));
     let mut changes = Vec::new();
     for (i, earlier) in served.iter().enumerate() {
-        for later in &served[i + 1..] {
+        for later in served.iter().skip(i + 1) {
             let pair = Some(format!("{} -> {}", earlier.name, later.name));
             let before = flatten(version_schema(earlier.value));
             let after = flatten(version_schema(later.value));

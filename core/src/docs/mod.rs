@@ -293,6 +293,7 @@ fn page(group: &str, version: &str, kinds: &[Version], minor: u32) -> String {
         out.push_str("\n## Types\n");
     }
     for section in &sections {
+        // `section.kind` is an index into `kinds` the sections were built from.
         let v = &kinds[section.kind];
         let links = PageLinks {
             version: v,
@@ -307,6 +308,7 @@ fn page(group: &str, version: &str, kinds: &[Version], minor: u32) -> String {
         let uses: Vec<String> = section
             .uses
             .iter()
+            // Each use's kind is an index into `kinds`, as `section.kind`.
             .map(|(kind, path)| format!("{} {}", kinds[*kind].kind(), code(path)))
             .collect();
         let _ = writeln!(out, "Used at {}.\n", uses.join(", "));

@@ -42,11 +42,10 @@ pub fn canonical(path: &str) -> String {
 pub(super) fn lookup(path: &str, mut args: Vec<Shape>) -> Option<Result<Shape, String>> {
     let int = |wide, unsigned| Shape::Scalar(Scalar::Int { wide, unsigned });
     let mut arg = |i: usize| {
-        if i < args.len() {
-            std::mem::take(&mut args[i])
-        } else {
-            Shape::Opaque(format!("a generic argument of {path}"))
-        }
+        args.get_mut(i).map_or_else(
+            || Shape::Opaque(format!("a generic argument of {path}")),
+            std::mem::take,
+        )
     };
     let shape = match path {
         "bool" => Shape::Scalar(Scalar::Bool),

@@ -133,6 +133,7 @@ pub const fn map_key(list: &Info, key: &str) -> MapKey {
     };
     let mut i = 0;
     while i < fields.len() {
+        // `i` < `fields.len()`: the loop condition.
         let f = &fields[i];
         if eq(f.name, key) {
             return match f.kind {
@@ -154,6 +155,7 @@ const fn eq(a: &str, b: &str) -> bool {
     }
     let mut i = 0;
     while i < a.len() {
+        // `i` < `a.len()` = `b.len()`: the loop condition and the check above.
         if a[i] != b[i] {
             return false;
         }

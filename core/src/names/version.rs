@@ -35,9 +35,8 @@ impl KubeVersion {
         let digits = rest
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(rest.len());
-        // `digits` is where `find` stopped (or the length): a character boundary.
-        let major = number(&rest[..digits])?;
-        let tail = &rest[digits..];
+        let (major, tail) = rest.split_at_checked(digits)?;
+        let major = number(major)?;
         let (stability, minor) = if tail.is_empty() {
             (Stability::Stable, 0)
         } else if let Some(n) = tail.strip_prefix("beta") {

@@ -26,8 +26,7 @@ pub fn doc(attrs: &[Attribute]) -> Option<String> {
         .collect();
     let first = lines.iter().position(|l| !l.is_empty())?;
     let last = lines.iter().rposition(|l| !l.is_empty())?;
-    // `first <= last < lines.len()`: positions of the same non-empty line or two.
-    Some(lines[first..=last].join("\n"))
+    Some(lines.get(first..=last)?.join("\n"))
 }
 
 #[cfg(test)]

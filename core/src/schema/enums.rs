@@ -46,6 +46,7 @@ impl Builder {
             Style::Unit => None,
             Style::Named => Some(self.object(def, Some(v), &v.fields)),
             Style::Tuple if v.fields.len() == 1 => {
+                // `fields[0]`: the guard checked there is exactly one.
                 let inner = &v.fields[0];
                 let mut value = self.field(def, Some(v), inner).0;
                 // `V(None)` is written `null`, which the apiserver would drop from the object.
@@ -271,10 +272,16 @@ impl Builder {
                     .map(|p| &p.schema)
                     .filter(|s| s.type_str() == *only)
                     .collect();
-                if typed.windows(2).all(|w| same_but_docs(w[0], w[1])) {
+                let alike = typed
+                    .iter()
+                    .zip(typed.iter().skip(1))
+                    .all(|(a, b)| same_but_docs(a, b));
+                if let Some(first) = typed.first()
+                    && alike
+                {
                     Schema {
                         description: None,
-                        ..typed[0].clone()
+                        ..(*first).clone()
                     }
                 } else {
                     self.report(site.error(format!(
@@ -313,6 +320,8 @@ impl Builder {
                             existing.description = None;
                         }
                     }
+                    // `owner[name]`: every name in `object.properties` got its owner when it
+                    // was inserted (the arm above).
                     Some(_) => self.report(site.error(format!(
                         "field `{name}` has different schemas in variants `{}` and `{}`; a CRD \
                          schema has one schema per field name",

@@ -46,15 +46,16 @@ pub fn configurations(
             continue;
         }
         entries.sort_by(|a, b| a.name.cmp(&b.name));
-        for pair in entries.windows(2).filter(|p| p[0].name == p[1].name) {
+        let neighbours = entries.iter().zip(entries.iter().skip(1));
+        for (first, second) in neighbours.filter(|(a, b)| a.name == b.name) {
             errors.push(Error::new(
-                pair[1].loc.as_ref(),
+                second.loc.as_ref(),
                 "",
                 format!(
                     "a second {kind} webhook is named `{}`{}: the API server refuses a \
                      configuration whose webhooks share a name; give each its own `name`",
-                    pair[1].name,
-                    pair[0]
+                    second.name,
+                    first
                         .loc
                         .as_ref()
                         .map(|l| format!(" (the first is at {l})"))

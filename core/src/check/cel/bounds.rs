@@ -113,6 +113,7 @@ pub(super) fn suggest(
     let mut candidates = Vec::new();
     // The lists and maps above the rule multiply its cost; the nodes below size it.
     for n in 0..m.steps.len() {
+        // `n` < `m.steps.len()`: the loop range.
         let above = &m.steps[..n];
         if let Some(b) = at(schema, above)
             .filter(|s| s.type_.as_deref() != Some("string"))

@@ -200,6 +200,8 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
     let accu = || ACCUMULATOR;
     let expanded = match (name.as_str(), args.len()) {
         ("all" | "exists" | "existsOne" | "exists_one", 3) => {
+            // The match checked `args.len()` (3 here, 3 or 4 and 2 below): `pop` and
+            // `args[0]`, `args[1]` exist.
             let pred = args.pop().unwrap();
             let (v1, v2) = (var_name(&args[0])?, var_name(&args[1])?);
             let vars = (v1.as_str(), Some(v2.as_str()));
@@ -239,6 +241,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             comprehension(id, target, vars, accu(), init, cond, step, result)
         }
         ("transformList" | "transformMap" | "transformMapEntry", 3 | 4) => {
+            // `args.len()` is 3 or 4 (the match): the pops and `args[0]`, `args[1]` exist.
             let transform = args.pop().unwrap();
             let filter = (args.len() == 3).then(|| args.pop().unwrap());
             let (v1, v2) = (var_name(&args[0])?, var_name(&args[1])?);
@@ -270,6 +273,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             comprehension(id, target, vars, accu(), init, cond, step, result)
         }
         ("sortBy", 2) => {
+            // `args.len()` is 2 (the match): `pop` and `args[0]` exist.
             let key = args.pop().unwrap();
             let v = var_name(&args[0])?;
             const INPUT: &str = "@__sortBy_input__";
@@ -290,6 +294,7 @@ fn expand_call(own: u64, c: CallExpr, id: &mut u64) -> Result<IdedExpr, String> 
             comprehension(id, empty, vars, INPUT, target, no, step, sorted)
         }
         ("optMap" | "optFlatMap", 2) => {
+            // `args.len()` is 2 (the match): `pop` and `args[0]` exist.
             let f = args.pop().unwrap();
             let v = var_name(&args[0])?;
             let has = call(id, "hasValue", Some(target.clone()), Vec::new());
@@ -433,8 +438,12 @@ impl Checker<'_> {
     fn call(&mut self, id: u64, c: &CallExpr) -> Checking {
         let name = c.func_name.as_str();
         if name == "_?._" {
-            let operand = self.expr(&c.args[0])?;
-            let Expr::Literal(LiteralValue::String(field)) = &c.args[1].expr else {
+            // The parser makes `_?._` only from `a.?b`: the operand and the field name.
+            let [operand, field] = c.args.as_slice() else {
+                return Err("optional selection needs a field name".into());
+            };
+            let operand = self.expr(operand)?;
+            let Expr::Literal(LiteralValue::String(field)) = &field.expr else {
                 return Err("optional selection needs a field name".into());
             };
             let inner = match operand {
@@ -486,10 +495,10 @@ impl Checker<'_> {
         }
         let Some(result) = result else {
             let shown: Vec<String> = types.iter().map(ToString::to_string).collect();
-            let applied = if member {
-                format!("{}.({})", shown[0], shown[1..].join(", "))
-            } else {
-                format!("({})", shown.join(", "))
+            // A member call's types start with its target's.
+            let applied = match shown.split_first() {
+                Some((target, args)) if member => format!("{target}.({})", args.join(", ")),
+                _ => format!("({})", shown.join(", ")),
             };
             let objects = types
                 .iter()
@@ -567,6 +576,7 @@ fn slot(p: u8) -> usize {
 
 fn unify(param: &Type, arg: &Type, bound: &mut [Option<Type>; 2]) -> bool {
     match (param, arg) {
+        // `slot` maps the library's type parameters `A` and `B` (the only ones) to 0 and 1.
         (Type::Param(p), _) => match bound[slot(*p)].clone() {
             None | Some(Type::Dyn) => {
                 bound[slot(*p)] = Some(arg.clone());
@@ -609,6 +619,7 @@ fn nullable(t: &Type) -> bool {
 
 fn substitute(t: &Type, bound: &[Option<Type>; 2]) -> Type {
     match t {
+        // `slot` gives 0 or 1: `A` and `B` are the library's only type parameters.
         Type::Param(p) => bound[slot(*p)].clone().unwrap_or(Type::Dyn),
         Type::List(e) => Type::List(Box::new(substitute(e, bound))),
         Type::Optional(e) => Type::Optional(Box::new(substitute(e, bound))),
@@ -657,19 +668,21 @@ fn is_duration(s: &str) -> bool {
         let digits = rest
             .find(|c: char| !c.is_ascii_digit() && c != '.')
             .unwrap_or(rest.len());
-        let number = &rest[..digits];
+        let Some((number, after)) = rest.split_at_checked(digits) else {
+            return false;
+        };
         if number.is_empty() || number == "." || number.matches('.').count() > 1 {
             return false;
         }
-        rest = &rest[digits..];
-        let Some(unit) = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
+        // The longest unit `after` starts with: the shortest text behind one.
+        let Some(behind) = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
             .iter()
-            .filter(|u| rest.starts_with(**u))
-            .max_by_key(|u| u.len())
+            .filter_map(|u| after.strip_prefix(*u))
+            .min_by_key(|behind| behind.len())
         else {
             return false;
         };
-        rest = &rest[unit.len()..];
+        rest = behind;
     }
     !s.is_empty()
 }
@@ -700,25 +713,25 @@ fn is_timestamp(s: &str) -> bool {
         && hour < 24
         && minute < 60
         && second < 60;
-    let mut rest = &s[19.min(s.len())..];
+    // `num(17, 2)` read `s[17..19]` above, so `s` goes on from 19.
+    let mut rest = s.get(19..).unwrap_or("");
     if let Some(fraction) = rest.strip_prefix('.') {
-        let digits = fraction
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(fraction.len());
-        if digits == 0 {
+        let after = fraction.trim_start_matches(|c: char| c.is_ascii_digit());
+        if after.len() == fraction.len() {
             return false;
         }
-        rest = &fraction[digits..];
+        rest = after;
     }
     let zone = match rest {
         "Z" | "z" => true,
         _ => {
             let z = rest.as_bytes();
+            let two = |r: std::ops::Range<usize>| rest.get(r).and_then(|t| t.parse::<u32>().ok());
             z.len() == 6
-                && matches!(z[0], b'+' | b'-')
-                && z[3] == b':'
-                && rest[1..3].parse::<u32>().is_ok_and(|h| h < 24)
-                && rest[4..6].parse::<u32>().is_ok_and(|m| m < 60)
+                && matches!(z.first(), Some(b'+' | b'-'))
+                && z.get(3) == Some(&b':')
+                && two(1..3).is_some_and(|h| h < 24)
+                && two(4..6).is_some_and(|m| m < 60)
         }
     };
     date_time && zone

@@ -416,9 +416,13 @@ impl<'c> Coster<'c> {
         let Expr::Call(c) = &e.expr else {
             unreachable!()
         };
-        if c.func_name == "dyn" && c.target.is_none() {
-            let cost = self.cost(&c.args[0]);
-            self.copy_sizes(e, &c.args[0]);
+        // The checker resolved `dyn` to its one overload, `dyn(A)`: one argument.
+        if c.func_name == "dyn"
+            && c.target.is_none()
+            && let [arg] = c.args.as_slice()
+        {
+            let cost = self.cost(arg);
+            self.copy_sizes(e, arg);
             return Est::fixed(1).add(cost);
         }
         let mut arg_costs = Vec::new();
@@ -461,9 +465,12 @@ impl<'c> Coster<'c> {
                 "index_map" => Some("@values"),
                 _ => None,
             };
-            if let Some(sub) = index {
-                result = self.entry(&c.args[0]).map(|en| en.val);
-                let mut path = self.path(&c.args[0]);
+            // `index_list` and `index_map` take two arguments, the list or map first.
+            if let Some(sub) = index
+                && let Some(indexed) = c.args.first()
+            {
+                result = self.entry(indexed).map(|en| en.val);
+                let mut path = self.path(indexed);
                 path.push(sub.into());
                 self.paths.insert(e.id, path);
             }
@@ -533,6 +540,7 @@ impl<'c> Coster<'c> {
                 (traverse(t).mul(traverse(sub)).add(arg_sum), None)
             }
             ("logical_or" | "logical_and", _, _) => {
+                // `_||_` and `_&&_` take two arguments; `arg_costs` has one per argument.
                 let (l, r) = (arg_costs[0], arg_costs[1]);
                 let cost = Est {
                     min: l.min,
@@ -545,6 +553,7 @@ impl<'c> Coster<'c> {
                 if let Some(en) = Entry::union(self.entry(yes.expr), self.entry(no.expr)) {
                     self.entries.insert(e.id, en);
                 }
+                // `args` matched `[_, yes, no]`; `arg_costs` has one per argument.
                 let cost = arg_costs[0].add(arg_costs[1].union(arg_costs[2]));
                 (cost, Some(size))
             }
@@ -677,6 +686,7 @@ impl<'c> Coster<'c> {
                     None => (traverse(t), None),
                 })
             }
+            // `args[0]`: the arm's guard checked the argument count.
             "url" if args.len() == 1 => Some((traverse(&args[0]), Some(size(&args[0])))),
             "lowerAscii" | "upperAscii" | "substring" | "trim" => {
                 let t = target?;
@@ -684,6 +694,7 @@ impl<'c> Coster<'c> {
             }
             "replace" if args.len() >= 2 => {
                 let t = target?;
+                // `args[0]`, `args[1]`: the arm's guard checked there are at least two.
                 let (sz, from, with) = (size(t), size(&args[0]), size(&args[1]));
                 let mut count = Est::fixed(0);
                 let mut kept = Est::fixed(0);
@@ -735,6 +746,7 @@ impl<'c> Coster<'c> {
                 let t = target?;
                 let sz = size(t);
                 let s = sz.add(Est::fixed(1)).factor(STRING_TRAVERSAL);
+                // `args[0]`: the arm's guard checked the argument count.
                 let r = size(&args[0]).factor(REGEX_LENGTH);
                 Some((
                     s.mul(r),
@@ -747,11 +759,14 @@ impl<'c> Coster<'c> {
             "cidr" | "isIP" | "isCIDR" | "quantity" | "isQuantity" | "semver" | "isSemver"
                 if !args.is_empty() =>
             {
+                // `args[0]`: the arm's guard checked the argument count.
                 Some((traverse(&args[0]), None))
             }
             "ip" if overload == "cidr_ip" => one,
+            // `args[0]`: the arm's guard checked the argument count.
             "ip" if !args.is_empty() => Some((traverse(&args[0]), None)),
             "ip.isCanonical" if !args.is_empty() => {
+                // `args[0]`: the arm's guard checked the argument count.
                 Some((size(&args[0]).factor(2.0 * STRING_TRAVERSAL), None))
             }
             "containsIP" | "containsCIDR" if !args.is_empty() => {
@@ -764,11 +779,13 @@ impl<'c> Coster<'c> {
                     overload,
                     "cidr_contains_ip_string" | "cidr_contains_cidr_string"
                 ) {
+                    // `args[0]`: the arm's guard checked the argument count.
                     cost = cost.add(traverse(&args[0]));
                 }
                 Some((cost, None))
             }
             "validate" if !args.is_empty() => {
+                // `args[0]`: the arm's guard checked the argument count.
                 Some((traverse(&args[0]).factor(128.0 * REGEX_LENGTH), None))
             }
             "masked"
@@ -798,6 +815,7 @@ impl<'c> Coster<'c> {
             | "getPort"
             | "getEscapedPath"
             | "getQuery" => one,
+            // `args[0]`, `args[1]`: the guard checked there are two (here and below).
             "_==_" if args.len() == 2 && args[0].ty == args[1].ty => match &args[0].ty {
                 Type::Opaque(Opaque::Ip | Opaque::Cidr | Opaque::Quantity | Opaque::Semver) => one,
                 Type::Opaque(Opaque::Format) => {

@@ -311,6 +311,10 @@ list_optindex_optional_int: _[?_](list(A), int) -> optional(A)
 map_optindex_optional_value: _[?_](map(A, B), A) -> optional(B)
 ";
 
+// The `expect`s, `panic!`s and slices from here to `parse_type` read only `declarations()`, the
+// table kubegen ships, never user input; `declarations_parse` parses all of it. In it every
+// call has `(...)` at its end (so `open` is a boundary and the last byte is `)`), every
+// type is known, and the cuts are at `char_indices` positions of ASCII `(`, `)`, `,`.
 fn parse_declaration(line: &str) -> (String, Overload) {
     let (id, rest) = line.split_once(": ").expect("id: signature");
     let (call, result) = rest.split_once(" -> ").expect("-> result");
@@ -403,6 +407,7 @@ fn parse_type(s: &str) -> Type {
         "duration" => Type::Duration,
         "timestamp" => Type::Timestamp,
         "dyn" => Type::Dyn,
+        // `s` is `A` or `B`: one byte.
         "A" | "B" => Type::Param(s.as_bytes()[0]),
         "Quantity" => Type::Opaque(Opaque::Quantity),
         "IP" => Type::Opaque(Opaque::Ip),

@@ -152,6 +152,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The offset of `rest` (a tail of the pattern) in the pattern.
+    // `rest.len()` <= `whole.len()`: `rest` is a tail of `whole`, so no underflow.
     fn at(&self, rest: &str) -> usize {
         self.whole.len() - rest.len()
     }
@@ -160,21 +161,25 @@ impl<'a> Parser<'a> {
         let mut t = self.whole;
         // Where the previous token began, when it was a repetition operator.
         let mut last_repeat: Option<usize> = None;
-        while let Some(c) = t.chars().next() {
+        loop {
+            let mut chars = t.chars();
+            let Some(c) = chars.next() else { break };
+            // The text behind `c`.
+            let after = chars.as_str();
             let start = self.at(t);
             let mut repeat = None;
             t = match c {
-                '(' if t[1..].starts_with('?') => self.perl_flags(t)?,
+                '(' if after.starts_with('?') => self.perl_flags(t)?,
                 '(' => {
                     self.frames.push(Frame::new(true));
-                    &t[1..]
+                    after
                 }
                 '|' => {
                     if let Some(frame) = self.frames.last_mut() {
                         let branch = concat(std::mem::take(&mut frame.current));
                         frame.branches.push(branch);
                     }
-                    &t[1..]
+                    after
                 }
                 ')' => {
                     if self.frames.len() < 2 {
@@ -188,11 +193,11 @@ impl<'a> Parser<'a> {
                     } else {
                         node
                     });
-                    &t[1..]
+                    after
                 }
                 '^' | '$' | '.' => {
                     self.push(Node::Leaf);
-                    &t[1..]
+                    after
                 }
                 '[' => self.class(t)?,
                 '*' | '+' | '?' => {
@@ -202,12 +207,12 @@ impl<'a> Parser<'a> {
                         _ => (0, 1),
                     };
                     repeat = Some(start);
-                    self.repeat(false, min, max, start, &t[1..], last_repeat)?
+                    self.repeat(false, min, max, start, after, last_repeat)?
                 }
                 '{' => match parse_repeat(t) {
                     None => {
                         self.push(Node::Literal(1));
-                        &t[1..]
+                        after
                     }
                     Some((min, max, after)) => {
                         if !(0..=MAX_REPEAT).contains(&min)
@@ -215,6 +220,9 @@ impl<'a> Parser<'a> {
                             || max >= 0 && min > max
                         {
                             let end = self.at(after);
+                            // `start` and `end` are offsets `at` gave of two tails of
+                            // `whole`, the later one second: character boundaries, in
+                            // order (so in `repeat` too).
                             return Err(error(INVALID_REPEAT_SIZE, &self.whole[start..end]));
                         }
                         repeat = Some(start);
@@ -222,9 +230,9 @@ impl<'a> Parser<'a> {
                     }
                 },
                 '\\' => self.escape(t)?,
-                c => {
+                _ => {
                     self.push(Node::Literal(1));
-                    &t[c.len_utf8()..]
+                    after
                 }
             };
             last_repeat = repeat;
@@ -250,6 +258,8 @@ impl<'a> Parser<'a> {
         last_repeat: Option<usize>,
     ) -> Result<&'a str, Error> {
         let after = after.strip_prefix('?').unwrap_or(after);
+        // `last`, `start` and `end` are offsets `at` gave of tails of `whole`, each later than
+        // the one before: character boundaries, in order, for the cuts below.
         let end = self.at(after);
         if let Some(last) = last_repeat {
             return Err(error(INVALID_REPEAT_OP, &self.whole[last..end]));
@@ -273,6 +283,9 @@ impl<'a> Parser<'a> {
     /// `(?flags)`, `(?flags:...`, `(?P<name>...` and `(?<name>...`.
     fn perl_flags(&mut self, t: &'a str) -> Result<&'a str, Error> {
         let b = t.as_bytes();
+        // `t` starts with `(?` (the caller matched it) and the lengths are checked first.
+        // `end` is where `find` saw `>`, past the ASCII `(?<` or `(?P<`, so `begin <= end`
+        // and both are boundaries; `t[2..]` cuts after `(?`, and `rest` is a tail of `t`.
         let with_p = b.len() > 4 && b[2] == b'P' && b[3] == b'<';
         let with_name = b.len() > 3 && b[2] == b'<';
         if with_p || with_name {
@@ -290,8 +303,10 @@ impl<'a> Parser<'a> {
         let mut rest = &t[2..];
         let mut negated = false;
         let mut saw_flag = false;
-        while let Some(c) = rest.chars().next() {
-            rest = &rest[c.len_utf8()..];
+        loop {
+            let mut chars = rest.chars();
+            let Some(c) = chars.next() else { break };
+            rest = chars.as_str();
             match c {
                 'i' | 'm' | 's' | 'U' => saw_flag = true,
                 '-' if !negated => {
@@ -312,20 +327,23 @@ impl<'a> Parser<'a> {
 
     /// A backslash outside a class: an assertion, `\Q...\E`, a class, or one character.
     fn escape(&mut self, t: &'a str) -> Result<&'a str, Error> {
-        match t.as_bytes().get(1) {
-            Some(b'A' | b'b' | b'B' | b'z') => {
-                self.push(Node::Leaf);
-                return Ok(&t[2..]);
+        let mut chars = t.chars();
+        // The backslash.
+        chars.next();
+        let body = chars.as_str();
+        if let Some(rest) = body.strip_prefix(['A', 'b', 'B', 'z']) {
+            self.push(Node::Leaf);
+            return Ok(rest);
+        }
+        if body.starts_with('C') {
+            return Err(error(INVALID_ESCAPE, "\\C"));
+        }
+        if let Some(quoted) = body.strip_prefix('Q') {
+            let (quoted, rest) = quoted.split_once("\\E").unwrap_or((quoted, ""));
+            for _ in quoted.chars() {
+                self.push(Node::Literal(1));
             }
-            Some(b'C') => return Err(error(INVALID_ESCAPE, &t[..2])),
-            Some(b'Q') => {
-                let (quoted, rest) = t[2..].split_once("\\E").unwrap_or((&t[2..], ""));
-                for _ in quoted.chars() {
-                    self.push(Node::Literal(1));
-                }
-                return Ok(rest);
-            }
-            _ => {}
+            return Ok(rest);
         }
         if let Some(rest) = unicode_class(t)?.or_else(|| perl_class(t)) {
             self.push(Node::Leaf);
@@ -338,12 +356,20 @@ impl<'a> Parser<'a> {
 
     /// `[...]`: ranges, escapes, `\pN` and Perl classes, POSIX `[:name:]` classes.
     fn class(&mut self, s: &'a str) -> Result<&'a str, Error> {
-        let mut t = &s[1..];
+        let mut chars = s.chars();
+        // The `[`.
+        chars.next();
+        let mut t = chars.as_str();
         if let Some(rest) = t.strip_prefix('^') {
             t = rest;
         }
         let mut first = true;
-        while t.is_empty() || !t.starts_with(']') || first {
+        loop {
+            // A `]` right at the start is a character, after that it closes the class.
+            if !first && let Some(rest) = t.strip_prefix(']') {
+                self.push(Node::Leaf);
+                return Ok(rest);
+            }
             first = false;
             if t.len() > 2
                 && t.starts_with("[:")
@@ -359,16 +385,18 @@ impl<'a> Parser<'a> {
             let range = t;
             let (lo, rest) = class_char(t, s)?;
             t = rest;
-            if t.len() >= 2 && t.starts_with('-') && !t[1..].starts_with(']') {
-                let (hi, rest) = class_char(&t[1..], s)?;
+            if let Some(tail) = t.strip_prefix('-')
+                && !tail.is_empty()
+                && !tail.starts_with(']')
+            {
+                let (hi, rest) = class_char(tail, s)?;
                 t = rest;
                 if hi < lo {
+                    // `t` is a tail of `range`: the cut is where `t` begins.
                     return Err(error(INVALID_CHAR_RANGE, &range[..range.len() - t.len()]));
                 }
             }
         }
-        self.push(Node::Leaf);
-        Ok(&t[1..])
     }
 }
 
@@ -398,39 +426,42 @@ fn parse_int(s: &str) -> Option<(i32, &str)> {
     if digits == 0 || digits >= 2 && s.starts_with('0') {
         return None;
     }
+    let (number, rest) = s.split_at_checked(digits)?;
     let mut n: i32 = 0;
-    for b in s[..digits].bytes() {
+    for b in number.bytes() {
         if n >= 100_000_000 {
             n = -1;
             break;
         }
         n = n * 10 + i32::from(b - b'0');
     }
-    Some((n, &s[digits..]))
+    Some((n, rest))
 }
 
 /// `\d`, `\D`, `\s`, `\S`, `\w` or `\W` at the start of `t`: the rest.
 fn perl_class(t: &str) -> Option<&str> {
-    let b = t.as_bytes();
-    (b.len() >= 2 && b[0] == b'\\' && b"dDsSwW".contains(&b[1])).then(|| &t[2..])
+    t.strip_prefix('\\')?
+        .strip_prefix(['d', 'D', 's', 'S', 'w', 'W'])
 }
 
 /// `\pN`, `\p{Name}`, `\p{^Name}` (or `\P...`) at the start of `s`: the rest, or `None` when `s`
 /// does not start with `\p` or `\P`; a name Go does not know is an error.
 fn unicode_class(s: &str) -> Result<Option<&str>, Error> {
-    let b = s.as_bytes();
-    if b.len() < 2 || b[0] != b'\\' || !matches!(b[1], b'p' | b'P') {
+    let Some(t) = s.strip_prefix("\\p").or_else(|| s.strip_prefix("\\P")) else {
         return Ok(None);
-    }
-    let t = &s[2..];
-    let c = t.chars().next();
+    };
+    let mut chars = t.chars();
+    let c = chars.next();
     let (seq, name, rest) = if c == Some('{') {
         let Some(end) = s.find('}') else {
             return Err(error(INVALID_CHAR_RANGE, s));
         };
+        // `end` is where `find` saw `}`, past the ASCII `\p{`: 3 <= `end`, all boundaries.
         (&s[..=end], &s[3..end], &s[end + 1..])
     } else {
-        let after = c.map_or(t, |c| &t[c.len_utf8()..]);
+        let after = chars.as_str();
+        // `after` is a tail of `s` behind `\p` and one character: `seq` holds at least
+        // those two bytes.
         let seq = &s[..s.len() - after.len()];
         (seq, &seq[2..], after)
     };
@@ -474,9 +505,10 @@ fn posix_class(t: &str) -> Result<Option<&str>, Error> {
         "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct",
         "space", "upper", "word", "xdigit",
     ];
-    let Some(i) = t[2..].find(":]") else {
+    let Some(i) = t.strip_prefix("[:").and_then(|r| r.find(":]")) else {
         return Ok(None);
     };
+    // `:]` starts at `i` in `t[2..]`: `i + 4` is a boundary within `t`, and `name` is `[:...:]`.
     let (name, rest) = t.split_at(i + 4);
     let inner = &name[2..name.len() - 2];
     if !NAMES.contains(&inner.strip_prefix('^').unwrap_or(inner)) {
@@ -487,22 +519,26 @@ fn posix_class(t: &str) -> Result<Option<&str>, Error> {
 
 /// One character of a class (escapes allowed) and the rest; the class must go on.
 fn class_char<'a>(t: &'a str, class: &str) -> Result<(u32, &'a str), Error> {
-    match t.chars().next() {
+    let mut chars = t.chars();
+    match chars.next() {
         None => Err(error(MISSING_BRACKET, class)),
         Some('\\') => parse_escape(t),
-        Some(c) => Ok((c as u32, &t[c.len_utf8()..])),
+        Some(c) => Ok((c as u32, chars.as_str())),
     }
 }
 
 /// A one-character escape at the start of `s` (`\n`, `\x41`, `\x{263a}`, `\101`, `\.`): the
 /// character and the rest.
 fn parse_escape(s: &str) -> Result<(u32, &str), Error> {
-    let mut t = &s[1..];
+    // `t` is always a tail of `s`.
     let invalid = |t: &str| error(INVALID_ESCAPE, &s[..s.len() - t.len()]);
-    let Some(c) = t.chars().next() else {
+    let mut chars = s.chars();
+    // The backslash.
+    chars.next();
+    let Some(c) = chars.next() else {
         return Err(error(TRAILING_BACKSLASH, ""));
     };
-    t = &t[c.len_utf8()..];
+    let mut t = chars.as_str();
     let octal = |t: &str| {
         t.as_bytes()
             .first()
@@ -517,6 +553,7 @@ fn parse_escape(s: &str) -> Result<(u32, &str), Error> {
                 if !octal(t) {
                     break;
                 }
+                // `octal(t)` saw an ASCII first byte.
                 r = r * 8 + u32::from(t.as_bytes()[0] - b'0');
                 t = &t[1..];
             }
@@ -524,8 +561,9 @@ fn parse_escape(s: &str) -> Result<(u32, &str), Error> {
         }
         'x' => {
             let next = |t: &mut &str| {
-                let c = t.chars().next()?;
-                *t = &t[c.len_utf8()..];
+                let mut chars = t.chars();
+                let c = chars.next()?;
+                *t = chars.as_str();
                 Some(c)
             };
             let Some(c) = next(&mut t) else {

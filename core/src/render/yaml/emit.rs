@@ -272,7 +272,7 @@ impl Emitter {
         let mut breaks = false;
         for (i, &c) in v.iter().enumerate() {
             if is_space(c) {
-                let inner = i > 0 && i + 1 < v.len() && !is_space(v[i + 1]);
+                let inner = i > 0 && v.get(i + 1).is_some_and(|next| !is_space(*next));
                 if allow_breaks && !spaces && self.column > WIDTH && inner {
                     self.write_indent();
                 } else {
@@ -318,7 +318,7 @@ impl Emitter {
                 if allow_breaks && !spaces && self.column > WIDTH && i > 0 && i + 1 < v.len() {
                     self.write_indent();
                     // A space right after the fold would be eaten by the reader: escape it.
-                    if is_space(v[i + 1]) {
+                    if v.get(i + 1).is_some_and(|next| is_space(*next)) {
                         self.put('\\');
                     }
                 } else {

@@ -94,27 +94,26 @@ fn round_half_even(digits: &[u8], exp: i32, n: usize) -> (Vec<u8>, i32) {
             std::cmp::Ordering::Greater => true,
             std::cmp::Ordering::Less => false,
             std::cmp::Ordering::Equal => {
-                tail.iter().any(|d| *d != b'0') || (out[n - 1] - b'0') % 2 == 1
+                tail.iter().any(|d| *d != b'0') || out.last().is_some_and(|d| (d - b'0') % 2 == 1)
             }
         },
     };
     if round_up {
-        let mut i = n;
-        loop {
-            if i == 0 {
-                // 99…9 rounded up: 100…0, one decade higher.
-                out.insert(0, b'1');
-                out.truncate(n);
-                exp += 1;
-                break;
-            }
-            i -= 1;
-            if out[i] == b'9' {
-                out[i] = b'0';
+        let mut carry = true;
+        for d in out.iter_mut().rev() {
+            if *d == b'9' {
+                *d = b'0';
             } else {
-                out[i] += 1;
+                *d += 1;
+                carry = false;
                 break;
             }
+        }
+        if carry {
+            // 99…9 rounded up: 100…0, one decade higher.
+            out.insert(0, b'1');
+            out.truncate(n);
+            exp += 1;
         }
     }
     while out.len() > 1 && out.last() == Some(&b'0') {
@@ -125,10 +124,13 @@ fn round_half_even(digits: &[u8], exp: i32, n: usize) -> (Vec<u8>, i32) {
 
 /// The decimal `0.d1d2… × 10^(exp+1)` parses back to exactly `value`.
 fn reads_back_as(digits: &[u8], exp: i32, value: f64) -> bool {
+    let Some((first, rest)) = digits.split_first() else {
+        return false;
+    };
     let text = format!(
         "{}.{}e{exp}",
-        char::from(digits[0]),
-        String::from_utf8_lossy(&digits[1..])
+        char::from(*first),
+        String::from_utf8_lossy(rest)
     );
     text.parse::<f64>() == Ok(value)
 }
@@ -142,10 +144,12 @@ fn format_g_shortest(f: f64) -> String {
     }
     // Shortest mode decides with precision 6: %e when exp < -4 || exp >= 6.
     if !(-4..6).contains(&exp) {
-        out.push(char::from(digits[0]));
-        if digits.len() > 1 {
-            out.push('.');
-            out.extend(digits[1..].iter().map(|d| char::from(*d)));
+        if let Some((first, rest)) = digits.split_first() {
+            out.push(char::from(*first));
+            if !rest.is_empty() {
+                out.push('.');
+                out.extend(rest.iter().map(|d| char::from(*d)));
+            }
         }
         out.push('e');
         out.push(if exp < 0 { '-' } else { '+' });

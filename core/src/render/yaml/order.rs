@@ -94,14 +94,14 @@ pub(crate) fn sort_by_key_order<T>(items: &mut Vec<T>, key: impl Fn(&T) -> &str)
 fn key_less(a: &str, b: &str) -> bool {
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
-    for i in 0..ar.len().min(br.len()) {
-        if ar[i] == br[i] {
+    for (i, (&ac, &bc)) in ar.iter().zip(&br).enumerate() {
+        if ac == bc {
             continue;
         }
-        let al = is_letter(ar[i]);
-        let bl = is_letter(br[i]);
+        let al = is_letter(ac);
+        let bl = is_letter(bc);
         if al && bl {
-            return ar[i] < br[i];
+            return ac < bc;
         }
         if al || bl {
             // Exactly one is a letter: the non-letter sorts first.
@@ -109,10 +109,11 @@ fn key_less(a: &str, b: &str) -> bool {
         }
         // Neither is a letter: compare the digit runs starting here by value.
         let (mut an, mut bn): (i64, i64) = (0, 0);
-        if ar[i] == '0' || br[i] == '0' {
+        if ac == '0' || bc == '0' {
             // Inside a run that already has a non-zero digit, the zero is significant.
-            let preceding_nonzero = ar[..i]
+            let preceding_nonzero = ar
                 .iter()
+                .take(i)
                 .rev()
                 .take_while(|c| is_digit(**c))
                 .any(|c| *c != '0');
@@ -129,7 +130,7 @@ fn key_less(a: &str, b: &str) -> bool {
         if ai != bi {
             return ai < bi;
         }
-        return ar[i] < br[i];
+        return ac < bc;
     }
     ar.len() < br.len()
 }
@@ -138,10 +139,10 @@ fn key_less(a: &str, b: &str) -> bool {
 /// wrapping like Go on overflow); returns the value and the index just past the run.
 fn digit_run(s: &[char], start: usize, mut n: i64) -> (i64, usize) {
     let mut i = start;
-    while i < s.len() && is_digit(s[i]) {
+    for &c in s.iter().skip(start).take_while(|c| is_digit(**c)) {
         n = n
             .wrapping_mul(10)
-            .wrapping_add(i64::from(u32::from(s[i])) - i64::from(u32::from('0')));
+            .wrapping_add(i64::from(u32::from(c)) - i64::from(u32::from('0')));
         i += 1;
     }
     (n, i)

@@ -238,21 +238,21 @@ fn go_parse_float(s: &str) -> bool {
 /// Go `strconv.underscoreOK`: every underscore sits between two digits (or between a base
 /// prefix and a digit).
 fn underscore_ok(s: &str) -> bool {
-    let b = s.as_bytes();
-    let b = match b.first() {
-        Some(b'+' | b'-') => &b[1..],
-        _ => b,
+    let b = match s.as_bytes().split_first() {
+        Some((b'+' | b'-', rest)) => rest,
+        _ => s.as_bytes(),
     };
-    let mut i = 0;
+    let mut skip = 0;
     let mut saw = b'^';
     let mut hex = false;
-    if b.len() >= 2 && b[0] == b'0' && matches!(b[1].to_ascii_lowercase(), b'b' | b'o' | b'x') {
-        i = 2;
+    if let [b'0', prefix, ..] = b
+        && matches!(prefix.to_ascii_lowercase(), b'b' | b'o' | b'x')
+    {
+        skip = 2;
         saw = b'0';
-        hex = b[1].eq_ignore_ascii_case(&b'x');
+        hex = prefix.eq_ignore_ascii_case(&b'x');
     }
-    while i < b.len() {
-        let c = b[i];
+    for &c in b.iter().skip(skip) {
         if c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()) {
             saw = b'0';
         } else if c == b'_' {
@@ -266,7 +266,6 @@ fn underscore_ok(s: &str) -> bool {
             }
             saw = b'!';
         }
-        i += 1;
     }
     saw != b'_'
 }
@@ -277,15 +276,21 @@ fn go_parse_uint(s: &str, base: u32) -> Option<u64> {
     if s.is_empty() {
         return None;
     }
-    let b = s.as_bytes();
     let (base, digits) = if base == 0 {
-        if b[0] == b'0' {
-            match b.get(1).map(u8::to_ascii_lowercase) {
-                Some(b'b') if b.len() >= 3 => (2, &s[2..]),
-                Some(b'o') if b.len() >= 3 => (8, &s[2..]),
-                Some(b'x') if b.len() >= 3 => (16, &s[2..]),
-                _ => (8, &s[1..]),
-            }
+        // `0b`, `0o` or `0x` with digits behind it; else a leading `0` means octal.
+        let behind = |prefix: [char; 2]| {
+            s.strip_prefix('0')
+                .and_then(|r| r.strip_prefix(prefix))
+                .filter(|r| !r.is_empty())
+        };
+        if let Some(r) = behind(['b', 'B']) {
+            (2, r)
+        } else if let Some(r) = behind(['o', 'O']) {
+            (8, r)
+        } else if let Some(r) = behind(['x', 'X']) {
+            (16, r)
+        } else if let Some(r) = s.strip_prefix('0') {
+            (8, r)
         } else {
             (10, s)
         }
@@ -306,9 +311,9 @@ fn go_parse_uint(s: &str, base: u32) -> Option<u64> {
 /// Go `strconv.ParseInt(s, base, 64)`: an optional sign, then [`go_parse_uint`], within
 /// the int64 range.
 fn go_parse_int(s: &str, base: u32) -> Option<i64> {
-    let (neg, rest) = match s.as_bytes().first() {
-        Some(b'+') => (false, &s[1..]),
-        Some(b'-') => (true, &s[1..]),
+    let (neg, rest) = match (s.strip_prefix('+'), s.strip_prefix('-')) {
+        (Some(rest), _) => (false, rest),
+        (_, Some(rest)) => (true, rest),
         _ => (false, s),
     };
     let magnitude = go_parse_uint(rest, base)?;
@@ -325,7 +330,10 @@ fn go_parse_int(s: &str, base: u32) -> Option<i64> {
 /// `2006-1-2 15:4:5.999999999` or `2006-1-2`.
 fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
-    if b.len() < 5 || !b[..4].iter().all(u8::is_ascii_digit) || b[4] != b'-' {
+    let Some((year, [b'-', ..])) = b.split_at_checked(4) else {
+        return false;
+    };
+    if !year.iter().all(u8::is_ascii_digit) {
         return false;
     }
     [
@@ -365,60 +373,57 @@ impl TimeReader<'_> {
         if self.rest.first().is_some_and(|c| *c != b' ') {
             return None;
         }
-        while self.rest.first() == Some(&b' ') {
-            self.rest = &self.rest[1..];
+        while let Some((b' ', rest)) = self.rest.split_first() {
+            self.rest = rest;
         }
         Some(())
     }
 
     /// Go `getnum(value, fixed)`: one or two digits (exactly two when `fixed`).
     fn number(&mut self, fixed: bool) -> Option<u32> {
-        let digit = |i: usize| self.rest.get(i).filter(|c| c.is_ascii_digit());
-        let first = u32::from(*digit(0)? - b'0');
-        match digit(1) {
-            Some(second) => {
-                let n = first * 10 + u32::from(*second - b'0');
-                self.rest = &self.rest[2..];
-                Some(n)
+        let value = |d: &u8| u32::from(d - b'0');
+        match self.rest {
+            [a, b, rest @ ..] if a.is_ascii_digit() && b.is_ascii_digit() => {
+                self.rest = rest;
+                Some(value(a) * 10 + value(b))
             }
-            None if fixed => None,
-            None => {
-                self.rest = &self.rest[1..];
-                Some(first)
+            [a, rest @ ..] if a.is_ascii_digit() && !fixed => {
+                self.rest = rest;
+                Some(value(a))
             }
+            _ => None,
         }
     }
 
     /// `.999999999`: an optional fraction, `.` or `,` then any number of digits.
     fn optional_fraction(&mut self) {
-        if self.rest.len() >= 2
-            && matches!(self.rest[0], b'.' | b',')
-            && self.rest[1].is_ascii_digit()
+        if let [b'.' | b',', tail @ ..] = self.rest
+            && tail.first().is_some_and(u8::is_ascii_digit)
         {
-            let digits = self.rest[1..]
-                .iter()
-                .take_while(|c| c.is_ascii_digit())
-                .count();
-            self.rest = &self.rest[1 + digits..];
+            let mut rest = tail;
+            while let Some((_, after)) = rest.split_first().filter(|(d, _)| d.is_ascii_digit()) {
+                rest = after;
+            }
+            self.rest = rest;
         }
     }
 
     /// `Z07:00`: `Z`, or a sign and `hh:mm`.
     fn zone(&mut self) -> Option<()> {
-        if self.rest.first() == Some(&b'Z') {
-            self.rest = &self.rest[1..];
+        if let Some(rest) = self.rest.strip_prefix(b"Z") {
+            self.rest = rest;
             return Some(());
         }
-        if self.rest.len() < 6 || self.rest[3] != b':' || !matches!(self.rest[0], b'+' | b'-') {
+        let [b'+' | b'-', h1, h2, b':', m1, m2, rest @ ..] = self.rest else {
             return None;
-        }
-        let fixed2 = |p: &[u8]| {
-            (p[0].is_ascii_digit() && p[1].is_ascii_digit())
-                .then(|| u32::from(p[0] - b'0') * 10 + u32::from(p[1] - b'0'))
         };
-        let hours = fixed2(&self.rest[1..3])?;
-        let minutes = fixed2(&self.rest[4..6])?;
-        self.rest = &self.rest[6..];
+        let fixed2 = |a: &u8, b: &u8| {
+            (a.is_ascii_digit() && b.is_ascii_digit())
+                .then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
+        };
+        let hours = fixed2(h1, h2)?;
+        let minutes = fixed2(m1, m2)?;
+        self.rest = rest;
         (hours <= 24 && minutes <= 60).then_some(())
     }
 }
@@ -427,12 +432,12 @@ impl TimeReader<'_> {
 fn parse_with_layout(value: &[u8], layout: Layout) -> Option<()> {
     let mut r = TimeReader { rest: value };
     // 2006
-    let year_digits = r.rest.get(..4)?;
+    let (year_digits, rest) = r.rest.split_at_checked(4)?;
     if !year_digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
     let year: u32 = std::str::from_utf8(year_digits).ok()?.parse().ok()?;
-    r.rest = &r.rest[4..];
+    r.rest = rest;
     r.literal(b'-')?;
     let month = r.number(false)?;
     r.literal(b'-')?;
