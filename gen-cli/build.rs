@@ -27,9 +27,7 @@ fn main() {
     }
     let date = git(&["log", "-1", "--format=%cs", "HEAD"]).unwrap_or_default();
     println!("cargo:rustc-env=KUBEGEN_COMMIT={commit}");
-    println!(
-        "cargo:rustc-env=KUBEGEN_COMMIT_SHORT={}",
-        &commit[..commit.len().min(7)]
-    );
+    let short: String = commit.chars().take(7).collect();
+    println!("cargo:rustc-env=KUBEGEN_COMMIT_SHORT={short}");
     println!("cargo:rustc-env=KUBEGEN_COMMIT_DATE={date}");
 }
