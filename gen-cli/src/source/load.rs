@@ -145,6 +145,7 @@ impl Loader<'_, '_> {
             }
             items.push(item);
         }
+        // `id` indexes `self.modules`: pushed at the start of this call.
         (self.visit)(id, &self.modules[id.0], &mut items);
         self.modules[id.0].items = items;
         Ok(id)
