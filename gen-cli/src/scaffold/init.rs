@@ -15,8 +15,9 @@ use crate::report::Reporter;
 /// `kubegen init`.
 #[derive(Debug, Clone, Args)]
 pub struct InitArgs {
-    /// The domain of the project's API groups: `--group webapp` is `webapp.<domain>`.
-    #[arg(long)]
+    /// The domain of the project's API groups: `--group webapp` is `webapp.<domain>`
+    /// (kubebuilder's default when not given).
+    #[arg(long, default_value = "my.domain")]
     pub domain: String,
     /// The crate's and the binary's name, also the prefix of its Kubernetes objects
     /// (default: the folder's name).
@@ -258,14 +259,22 @@ mod tests {
     use super::*;
     use clap::Parser;
 
+    #[derive(Parser)]
+    struct Wrap {
+        #[command(flatten)]
+        args: InitArgs,
+    }
+
     fn args(flags: &[&str]) -> InitArgs {
-        #[derive(Parser)]
-        struct Wrap {
-            #[command(flatten)]
-            args: InitArgs,
-        }
         let line = ["init", "--domain", "my.domain"].iter().chain(flags);
         Wrap::parse_from(line).args
+    }
+
+    #[test]
+    fn the_domain_is_kubebuilders_default_unless_given() {
+        assert_eq!(Wrap::parse_from(["init"]).args.domain, "my.domain");
+        let given = Wrap::parse_from(["init", "--domain", "example.com"]);
+        assert_eq!(given.args.domain, "example.com");
     }
 
     #[test]
