@@ -47,8 +47,9 @@ type Defs = Arc<OnceLock<HashMap<String, Arc<TypeDef>>>>;
 /// [`Crate::load_with`], parses each module's attributes as soon as the module is read and drops
 /// the fields and bodies nothing reads later; [`Reader::finish`] resolves the derived types'
 /// field types through the loaded crate.
-#[derive(Default)]
 pub struct Reader {
+    /// The crate's name, the first part of each derived type's key.
+    crate_name: String,
     /// What each module declares, by module: its items' attributes, its derived types, its
     /// `impl` and `trait` items' attributes.
     modules: BTreeMap<ModuleId, Found>,
@@ -63,10 +64,18 @@ struct Found {
 }
 
 impl Reader {
-    /// Reads the attributes of one module's items (`crate_name` is the crate's), then empties
+    /// A reader for the crate named `crate_name`.
+    pub fn new(crate_name: &str) -> Self {
+        Reader {
+            crate_name: crate_name.to_owned(),
+            modules: BTreeMap::new(),
+        }
+    }
+
+    /// Reads the attributes of one module's items, then empties
     /// what later steps do not read: the fields and variants of derived types (parsed here),
     /// function bodies, and the items of `impl` and `trait` blocks.
-    pub fn module(&mut self, crate_name: &str, id: ModuleId, module: &Module, items: &mut [Item]) {
+    pub fn module(&mut self, id: ModuleId, module: &Module, items: &mut [Item]) {
         let mut found = Found::default();
         for item in items.iter() {
             attribute_markers(module, item_attrs(item), &mut found.items);
@@ -81,7 +90,7 @@ impl Reader {
             let Some(input) = take_definition(item) else {
                 continue;
             };
-            let key = key(crate_name, module.path(), &input.ident.to_string());
+            let key = key(&self.crate_name, module.path(), &input.ident.to_string());
             match typedef::parse(&input, key, place, &|span| Some(module.loc(span))) {
                 Ok(parsed) => found.derived.push((parsed, place)),
                 Err(e) => found

@@ -131,9 +131,9 @@ pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec
         // Sources are read through paths relative to the current folder when they are under
         // it, so every location printed is short.
         let root = Path::new(&display(root)).to_path_buf();
-        let mut reader = Reader::default();
+        let mut reader = Reader::new(name);
         let krate = Crate::load_with(name, &root, &mut |id, module, items| {
-            reader.module(name, id, module, items)
+            reader.module(id, module, items)
         })
         .map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
         let c = reader.finish(&krate, kubernetes);
