@@ -3,7 +3,7 @@
 //! crate's modules into shapes, and every `#[rbac]`, `#[webhook]` and
 //! `#[webhook_configuration]` attribute.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::mem;
 use std::sync::{Arc, OnceLock};
 
@@ -13,14 +13,16 @@ use syn::{
 };
 
 use kubegen_core::known::{self, Kubernetes};
-use kubegen_core::model::{Error, Errors, Loc, ResourceDef, Shape, TypeDef};
+use kubegen_core::model::{Error, Errors, Loc, ResourceDef, ResourceMarkers, Shape, TypeDef};
 use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::shape::{Resolver, shape_of};
 use kubegen_core::parse::typedef;
 use kubegen_core::rbac::RbacRule;
 use kubegen_core::webhook::{ConfigurationName, Webhook};
 
-use crate::source::{Crate, ItemKind, Module, ModuleId, Resolved, associated_items, item_attrs};
+use crate::source::{
+    Crate, ItemKind, ModuleId, Origin, Resolved, Visitor, associated_items, derives, item_attrs,
+};
 
 /// What a crate declares.
 #[derive(Default)]
@@ -43,89 +45,140 @@ pub struct Collected {
 /// The derived types of a crate, by key, shared with the shapes that refer to them.
 type Defs = Arc<OnceLock<HashMap<String, Arc<TypeDef>>>>;
 
-/// Reads every kubegen attribute of a crate in two steps: [`Reader::module`], the visitor of
-/// [`Crate::load_with`], parses each module's attributes as soon as the module is read and drops
-/// the fields and bodies nothing reads later; [`Reader::finish`] resolves the derived types'
-/// field types through the loaded crate.
-pub struct Reader {
+/// Reads every kubegen attribute of a crate, as the [`Visitor`] of [`Crate::load_with`]: each
+/// module's attributes as soon as its file is parsed ([`Visitor::read`]), then its derived
+/// types' field types resolved through the complete crate ([`Visitor::finish`]), both on the
+/// thread that parsed the file; [`Reader::collect`] puts the modules together.
+pub struct Reader<'k> {
     /// The crate's name, the first part of each derived type's key.
     crate_name: String,
-    /// What each module declares, by module: its items' attributes, its derived types, its
-    /// `impl` and `trait` items' attributes.
-    modules: BTreeMap<ModuleId, Found>,
+    /// The Kubernetes version whose k8s-openapi types paths resolve to.
+    kubernetes: &'k Kubernetes,
+    /// The derived types, once every module is finished.
+    defs: Defs,
 }
 
-/// What one module declares, before its derived types' fields are resolved.
-#[derive(Default)]
-struct Found {
+/// What one module declares, its derived types not resolved yet.
+pub struct Found {
     items: Collected,
     derived: Vec<(typedef::Parsed, Place)>,
     associated: Collected,
 }
 
-impl Reader {
-    /// A reader for the crate named `crate_name`.
-    pub fn new(crate_name: &str) -> Self {
+/// What one module declares, its derived types resolved.
+pub struct Declared {
+    items: Collected,
+    associated: Collected,
+    /// Each derived type, with its place and, for a spec, its resource keys and status shape.
+    derived: Vec<(TypeDef, Place, ResourceMarkers, Option<Shape>)>,
+    /// Field types that do not resolve.
+    errors: Vec<Error>,
+}
+
+impl<'k> Reader<'k> {
+    /// A reader for the crate named `crate_name`, k8s-openapi types as the Kubernetes version
+    /// `kubernetes` has them.
+    pub fn new(crate_name: &str, kubernetes: &'k Kubernetes) -> Self {
         Reader {
             crate_name: crate_name.to_owned(),
-            modules: BTreeMap::new(),
+            kubernetes,
+            defs: Arc::new(OnceLock::new()),
         }
     }
 
-    /// Reads the attributes of one module's items, then empties
-    /// what later steps do not read: the fields and variants of derived types (parsed here),
-    /// function bodies, and the items of `impl` and `trait` blocks.
-    pub fn module(&mut self, id: ModuleId, module: &Module, items: &mut [Item]) {
-        let mut found = Found::default();
+    /// Everything the crate declares, from each module's [`Declared`] in module order: items
+    /// in the order of the crate's modules and items.
+    pub fn collect(self, modules: Vec<Declared>) -> Collected {
+        let mut out = Collected::default();
+        let mut associated = Vec::with_capacity(modules.len());
+        let mut derived = Vec::new();
+        for module in modules {
+            out.append(module.items);
+            associated.push(module.associated);
+            out.errors.extend(module.errors);
+            derived.push(module.derived);
+        }
+        for found in associated {
+            out.append(found);
+        }
+        let mut table = HashMap::new();
+        for (def, place, markers, status) in derived.into_iter().flatten() {
+            if place == Place::Spec {
+                out.resources.push(ResourceDef {
+                    markers,
+                    spec: named(&def.key, &self.defs),
+                    status,
+                });
+            }
+            out.types.push(named(&def.key, &self.defs));
+            table.insert(def.key.clone(), Arc::new(def));
+        }
+        self.defs.set(table).expect("the table is set once");
+        out
+    }
+}
+
+impl Visitor for Reader<'_> {
+    type Read = Found;
+    type Output = Declared;
+
+    /// Reads the attributes of one module's items, and the derived types' fields and variants
+    /// (moved out of the items, which are dropped afterwards).
+    fn read(&self, origin: &Origin, items: &mut [Item]) -> Found {
+        let mut found = Found {
+            items: Collected::default(),
+            derived: Vec::new(),
+            associated: Collected::default(),
+        };
         for item in items.iter() {
-            attribute_markers(module, item_attrs(item), &mut found.items);
+            attribute_markers(origin, item_attrs(item), &mut found.items);
         }
         for assoc in associated_items(items) {
-            attribute_markers(module, assoc.attrs(), &mut found.associated);
+            attribute_markers(origin, assoc.attrs(), &mut found.associated);
         }
         for item in items.iter_mut() {
-            let Some(place) = derive_place(item_attrs(item)) else {
+            let Some(place) = derive_place(&derives(item_attrs(item))) else {
                 continue;
             };
             let Some(input) = take_definition(item) else {
                 continue;
             };
-            let key = key(&self.crate_name, module.path(), &input.ident.to_string());
-            match typedef::parse(&input, key, place, &|span| Some(module.loc(span))) {
+            let key = key(&self.crate_name, origin.path(), &input.ident.to_string());
+            match typedef::parse(&input, key, place, &|span| Some(origin.loc(span))) {
                 Ok(parsed) => found.derived.push((parsed, place)),
                 Err(e) => found
                     .items
                     .errors
-                    .extend(darling_errors(e, |s| module.first_token_loc(s))),
+                    .extend(darling_errors(e, |s| origin.first_token_loc(s))),
             }
         }
-        for item in items.iter_mut() {
-            match item {
-                Item::Fn(f) => f.block.stmts = Vec::new(),
-                Item::Impl(block) => block.items = Vec::new(),
-                Item::Trait(block) => block.items = Vec::new(),
-                _ => {}
-            }
-        }
-        self.modules.insert(id, found);
+        found
     }
 
-    /// Everything `krate` declares, k8s-openapi types as the Kubernetes version `kubernetes`
-    /// has them, in the order of the crate's modules and items.
-    pub fn finish(self, krate: &Crate, kubernetes: &Kubernetes) -> Collected {
-        let mut out = Collected::default();
-        let mut derived = Vec::new();
-        let mut associated = Vec::new();
-        for (id, found) in self.modules {
-            out.append(found.items);
-            derived.extend(found.derived.into_iter().map(|(p, place)| (id, p, place)));
-            associated.push(found.associated);
+    /// Resolves the field types of the module's derived types into shapes.
+    fn finish(&self, krate: &Crate, module: ModuleId, found: Found) -> Declared {
+        let r = CrateResolver {
+            krate,
+            kubernetes: self.kubernetes,
+            module,
+            defs: &self.defs,
+            generics: Vec::new(),
+        };
+        let mut errors = Vec::new();
+        let derived = found
+            .derived
+            .into_iter()
+            .map(|(parsed, place)| {
+                let (def, markers, status) = r.parsed(parsed, place, &mut errors);
+                (def, place, markers, status)
+            })
+            .collect();
+        Declared {
+            items: found.items,
+            associated: found.associated,
+            derived,
+            errors,
         }
-        for found in associated {
-            out.append(found);
-        }
-        resolve(krate, kubernetes, derived, &mut out);
-        out
     }
 }
 
@@ -183,68 +236,6 @@ fn take_definition(item: &mut Item) -> Option<DeriveInput> {
     })
 }
 
-/// Resolves the field types of the `derived` types of `krate` into shapes, adding the types
-/// and resources to `out`.
-fn resolve(
-    krate: &Crate,
-    kubernetes: &Kubernetes,
-    derived: Vec<(ModuleId, typedef::Parsed, Place)>,
-    out: &mut Collected,
-) {
-    let defs: Defs = Arc::new(OnceLock::new());
-    let mut table = HashMap::new();
-    for (module, parsed, place) in derived {
-        let r = CrateResolver {
-            krate,
-            kubernetes,
-            module,
-            defs: &defs,
-            generics: Vec::new(),
-        };
-        let def = parsed.def;
-        let mut shapes = Vec::new();
-        for (field, ty) in def.fields().zip(&parsed.field_types) {
-            if !def.walks(field) {
-                shapes.push(Shape::default());
-                continue;
-            }
-            match shape_of(ty, &r) {
-                Ok(shape) => shapes.push(shape),
-                Err(e) => {
-                    out.errors
-                        .push(located(krate.module(module).loc(e.span()), e.to_string()));
-                    // Reported: any value stands in, so the type's own checks still run
-                    // without reporting the field again.
-                    shapes.push(Shape::Any);
-                }
-            }
-        }
-        let def = def.with_shapes(shapes);
-        if place == Place::Spec {
-            let mut markers = parsed.resource;
-            markers.loc = def.loc.clone();
-            let status = markers.status.as_ref().map(|s| {
-                let ty: syn::Type = syn::parse_str(s).expect("the parser checked `status`");
-                shape_of(&ty, &r).unwrap_or_else(|e| {
-                    out.errors.push(located(
-                        def.loc.clone().expect("the CLI always has locations"),
-                        format!("`status = \"{s}\"`: {e}"),
-                    ));
-                    Shape::Opaque(s.clone())
-                })
-            });
-            out.resources.push(ResourceDef {
-                markers,
-                spec: named(&def.key, &defs),
-                status,
-            });
-        }
-        out.types.push(named(&def.key, &defs));
-        table.insert(def.key.clone(), Arc::new(def));
-    }
-    defs.set(table).expect("the table is set once");
-}
-
 /// `crate::module::Name`, the same key the derive gives the type at run time.
 fn key(crate_name: &str, module_path: &[String], name: &str) -> String {
     let mut parts = vec![crate_name.to_string()];
@@ -267,31 +258,21 @@ fn named(key: &str, defs: &Defs) -> Shape {
     })
 }
 
-/// Whether the item derives `CustomResource` (a spec struct) or `KubeSchema`.
-fn derive_place(attrs: &[Attribute]) -> Option<Place> {
-    let mut place = None;
-    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            match meta
-                .path
-                .segments
-                .last()
-                .map(|s| s.ident.to_string())
-                .as_deref()
-            {
-                Some("CustomResource") => place = Some(Place::Spec),
-                Some("KubeSchema") if place.is_none() => place = Some(Place::Type),
-                _ => {}
-            }
-            Ok(())
-        });
+/// Whether a type whose derives are `derives` (see [`derives`]) derives `CustomResource` (a
+/// spec struct) or `KubeSchema`.
+fn derive_place(derives: &[String]) -> Option<Place> {
+    if derives.iter().any(|d| d == "CustomResource") {
+        Some(Place::Spec)
+    } else if derives.iter().any(|d| d == "KubeSchema") {
+        Some(Place::Type)
+    } else {
+        None
     }
-    place
 }
 
 /// Every `#[rbac(...)]`, `#[webhook(...)]` and `#[webhook_configuration(...)]` among `attrs`
 /// (also with a path, `#[kubegen::rbac(...)]`).
-fn attribute_markers(m: &Module, attrs: &[Attribute], out: &mut Collected) {
+fn attribute_markers(m: &Origin, attrs: &[Attribute], out: &mut Collected) {
     for attr in attrs {
         let Some(name) = attr.path().segments.last().map(|s| s.ident.to_string()) else {
             continue;
@@ -378,9 +359,9 @@ impl Resolver for CrateResolver<'_> {
                 })
             }
             Resolved::Local { module, name, kind } => match kind {
-                ItemKind::Struct(_) | ItemKind::Enum(_) => {
+                ItemKind::Struct(item) | ItemKind::Enum(item) => {
                     let key = key(self.krate.name(), self.krate.module(module).path(), &name);
-                    if self.krate_derives(module, &name) {
+                    if derive_place(&item.derives).is_some() {
                         Ok(named(&key, self.defs))
                     } else {
                         Err(format!(
@@ -390,20 +371,16 @@ impl Resolver for CrateResolver<'_> {
                     }
                 }
                 ItemKind::TypeAlias(alias) => {
-                    let params: Vec<String> = alias
-                        .generics
-                        .type_params()
-                        .map(|p| p.ident.to_string())
-                        .collect();
                     let inner = CrateResolver {
                         krate: self.krate,
                         kubernetes: self.kubernetes,
                         module,
                         defs: self.defs,
-                        generics: params.into_iter().zip(args).collect(),
+                        generics: alias.params.iter().cloned().zip(args).collect(),
                     };
-                    shape_of(&alias.ty, &inner).map_err(|e| {
-                        let at = self.krate.module(module).loc(e.span());
+                    let ty: syn::Type = alias.ty.parse().map_err(|e| e.to_string())?;
+                    shape_of(&ty, &inner).map_err(|e| {
+                        let at = alias.ty.loc(e.span());
                         format!("in type alias `{name}` ({at}): {e}")
                     })
                 }
@@ -414,16 +391,48 @@ impl Resolver for CrateResolver<'_> {
 }
 
 impl CrateResolver<'_> {
-    /// Whether `name` in `module` derives a schema.
-    fn krate_derives(&self, module: ModuleId, name: &str) -> bool {
-        self.krate
-            .module(module)
-            .items()
-            .iter()
-            .any(|item| match item {
-                Item::Struct(s) if s.ident == name => derive_place(&s.attrs).is_some(),
-                Item::Enum(e) if e.ident == name => derive_place(&e.attrs).is_some(),
-                _ => false,
-            })
+    /// A derived type of this resolver's module with its field types resolved into shapes
+    /// (and, for a spec, its resource keys and status shape); problems go to `errors`.
+    fn parsed(
+        &self,
+        parsed: typedef::Parsed,
+        place: Place,
+        errors: &mut Vec<Error>,
+    ) -> (TypeDef, ResourceMarkers, Option<Shape>) {
+        let module = self.krate.module(self.module);
+        let def = parsed.def;
+        let mut shapes = Vec::with_capacity(parsed.field_types.len());
+        for (field, ty) in def.fields().zip(&parsed.field_types) {
+            if !def.walks(field) {
+                shapes.push(Shape::default());
+                continue;
+            }
+            match shape_of(ty, self) {
+                Ok(shape) => shapes.push(shape),
+                Err(e) => {
+                    errors.push(located(module.loc(e.span()), e.to_string()));
+                    // Reported: any value stands in, so the type's own checks still run
+                    // without reporting the field again.
+                    shapes.push(Shape::Any);
+                }
+            }
+        }
+        let def = def.with_shapes(shapes);
+        let mut markers = parsed.resource;
+        let mut status = None;
+        if place == Place::Spec {
+            markers.loc = def.loc.clone();
+            status = markers.status.as_ref().map(|s| {
+                let ty: syn::Type = syn::parse_str(s).expect("the parser checked `status`");
+                shape_of(&ty, self).unwrap_or_else(|e| {
+                    errors.push(located(
+                        def.loc.clone().expect("the CLI always has locations"),
+                        format!("`status = \"{s}\"`: {e}"),
+                    ));
+                    Shape::Opaque(s.clone())
+                })
+            });
+        }
+        (def, markers, status)
     }
 }

@@ -131,12 +131,12 @@ pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec
         // Sources are read through paths relative to the current folder when they are under
         // it, so every location printed is short.
         let root = Path::new(&display(root)).to_path_buf();
-        let mut reader = Reader::new(name);
-        let krate = Crate::load_with(name, &root, &mut |id, module, items| {
-            reader.module(id, module, items)
-        })
-        .map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
-        let c = reader.finish(&krate, kubernetes);
+        let reader = Reader::new(name, kubernetes);
+        let (krate, modules) = Crate::load_with(name, &root, &reader)
+            .map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
+        // The crate's names are not needed any more.
+        drop(krate);
+        let c = reader.collect(modules);
         all.errors.extend(c.errors);
         all.rbac.extend(
             c.rbac
@@ -158,8 +158,6 @@ pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec
                 .into_iter()
                 .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
         );
-        // The sources' syntax trees are not needed any more.
-        drop(krate);
         if let Err(e) = kubegen_core::schema::each(&c.types, kubernetes) {
             all.errors.extend(e.0);
         }

@@ -245,6 +245,31 @@ fn unknown_types_are_named_with_the_fix() {
 }
 
 #[test]
+fn an_error_inside_a_type_alias_of_another_file_is_located_there() {
+    let ws = Workspace::new("alias");
+    ws.write(
+        "api/src/lib.rs",
+        &WIDGET
+            .replace("pub size: i32,", "pub size: types::Sizes,")
+            .replace("use kubegen::", "mod types;\nuse kubegen::"),
+    );
+    // The alias's type starts on line 2 and the unknown type is on its second line.
+    ws.write(
+        "api/src/types.rs",
+        "/// Sizes by name.\npub type Sizes = std::collections::BTreeMap<\n    String,\n    Duraton,\n>;\n",
+    );
+    let out = ws.run(&["manifests"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("--> api/src/lib.rs:10:15\n"), "{err}");
+    assert!(
+        err.contains("in type alias `Sizes` (api/src/types.rs:4:5): "),
+        "{err}"
+    );
+    assert!(err.contains("cannot resolve type `Duraton`"), "{err}");
+}
+
+#[test]
 fn a_package_that_is_not_a_member_is_an_error() {
     let ws = Workspace::new("member");
     ws.write("api/src/lib.rs", WIDGET);

@@ -1,10 +1,9 @@
-//! Walking the items of a loaded crate, to find the ones carrying kubegen's attributes.
+//! The attributes of a module's items and of the items of its `impl` and `trait` blocks, where
+//! kubegen's attributes are found.
 
 use syn::{Attribute, ImplItem, Item, ItemImpl, ItemTrait, TraitItem};
 
 use super::cfg::is_test_only;
-use super::id::ModuleId;
-use super::krate::Crate;
 
 /// An item inside an `impl` or `trait` block (a method, an associated const or type).
 #[derive(Clone, Copy, Debug)]
@@ -66,27 +65,6 @@ pub fn item_attrs(item: &Item) -> &[Attribute] {
         Item::Union(item) => &item.attrs,
         Item::Use(item) => &item.attrs,
         _ => &[],
-    }
-}
-
-impl Crate {
-    /// Every item of every module with its module: modules as in [`Crate::modules`], items in
-    /// source order, as [`Crate::load_with`]'s visitor left them. Items under `#[cfg(test)]`
-    /// are not there; an inline `mod x { .. }` is there with an empty body (its items come
-    /// with its own module).
-    pub fn items(&self) -> impl Iterator<Item = (ModuleId, &Item)> + '_ {
-        self.modules()
-            .flat_map(|(id, module)| module.items().iter().map(move |item| (id, item)))
-    }
-
-    /// Every item inside every `impl` and `trait` block, with the module of the block, except
-    /// those under `#[cfg(test)]`. Items inside function bodies are not visited.
-    pub fn associated_items(&self) -> impl Iterator<Item = (ModuleId, AssocItem<'_>)> + '_ {
-        self.modules().flat_map(|(id, module)| {
-            associated_items(module.items())
-                .into_iter()
-                .map(move |assoc| (id, assoc))
-        })
     }
 }
 

@@ -1,13 +1,15 @@
-//! The loaded crate: its modules, each with its file, its path from the crate root and its items.
+//! The loaded crate: its modules, each with its file, its path from the crate root, the type
+//! items it defines and the names it binds.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use kubegen_core::model::Loc;
 use proc_macro2::Span;
 
-use super::error::span_loc;
 use super::id::ModuleId;
+use super::origin::Origin;
+use super::outline::TypeItem;
 use super::scope::{Scope, Vis};
 
 /// A crate's module tree with every item, read from its sources (see [`Crate::load`]).
@@ -21,16 +23,11 @@ pub struct Crate {
 /// One module: the crate root, a `mod x;` with its own file, or an inline `mod x { .. }`.
 #[derive(Debug)]
 pub struct Module {
-    /// Names from the crate root: empty for the root, `["api", "v1"]` for `crate::api::v1`.
-    pub(super) path: Vec<String>,
-    /// The file holding the module's items (an inline module's is its parent's file).
-    pub(super) file: PathBuf,
-    /// `file` as written in [`Loc`]s.
-    pub(super) file_name: String,
+    pub(super) origin: Origin,
     pub(super) parent: Option<ModuleId>,
-    /// The items, without those under `#[cfg(test)]`. An inline module's items are moved into
-    /// its own `Module`: its `Item::Mod` left here has an empty body.
-    pub(super) items: Vec<syn::Item>,
+    /// The structs, enums, unions, type aliases, traits and trait aliases it defines, in
+    /// source order, without those under `#[cfg(test)]`.
+    pub(super) types: Vec<TypeItem>,
     /// The child modules by name.
     pub(super) children: HashMap<String, ModuleId>,
     /// The names the module defines and imports, for resolution.
@@ -91,7 +88,7 @@ impl Crate {
     /// `crate::a::b` for a module, as messages show it.
     pub(super) fn display_path(&self, id: ModuleId) -> String {
         std::iter::once("crate")
-            .chain(self.modules[id.0].path.iter().map(String::as_str))
+            .chain(self.modules[id.0].path().iter().map(String::as_str))
             .collect::<Vec<_>>()
             .join("::")
     }
@@ -100,28 +97,23 @@ impl Crate {
 impl Module {
     /// The module's names from the crate root (`["api", "v1"]` for `crate::api::v1`).
     pub fn path(&self) -> &[String] {
-        &self.path
+        self.origin.path()
     }
 
     /// The file the module's items are in.
     pub fn file(&self) -> &Path {
-        &self.file
+        self.origin.file()
     }
 
-    /// The module's items in source order, without those under `#[cfg(test)]`. An inline
-    /// `mod x { .. }` appears with an empty body: its items are in its own [`Module`].
-    pub fn items(&self) -> &[syn::Item] {
-        &self.items
+    /// The structs, enums, unions, type aliases, traits and trait aliases the module defines,
+    /// in source order, without those under `#[cfg(test)]`.
+    pub fn types(&self) -> &[TypeItem] {
+        &self.types
     }
 
-    /// Where `span` (of something in this module) is.
+    /// Where `span` is: a span of the module's file as parsed on this thread (see
+    /// [`Origin::loc`]).
     pub fn loc(&self, span: Span) -> Loc {
-        span_loc(&self.file_name, span)
-    }
-
-    /// The first token of `span`: where the derive, which cannot join spans on stable Rust,
-    /// places an error about several tokens (darling's, about a whole `key = value`).
-    pub fn first_token_loc(&self, span: Span) -> Loc {
-        super::error::first_token(&self.file, &self.file_name, span)
+        self.origin.loc(span)
     }
 }

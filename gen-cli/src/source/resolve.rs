@@ -13,13 +13,13 @@ use std::fmt::Write as _;
 
 use kubegen_core::model::Loc;
 use syn::spanned::Spanned;
-use syn::{Item, ItemEnum, ItemStruct, ItemType};
 
 use super::error::SourceError;
 use super::id::ModuleId;
 use super::krate::Crate;
+use super::outline::{Alias, TypeItem, TypeKind, name};
 use super::prelude::{self, PRELUDE, PRIMITIVES};
-use super::scope::{BindingTarget, ImportPath, Vis, name, type_item};
+use super::scope::{BindingTarget, ImportPath, Vis};
 
 /// What a type path names.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,17 +45,30 @@ pub enum Resolved<'a> {
 }
 
 /// The kind of a local item a type path names.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub enum ItemKind<'a> {
     /// A struct.
-    Struct(&'a ItemStruct),
+    Struct(&'a TypeItem),
     /// An enum.
-    Enum(&'a ItemEnum),
-    /// A type alias, not substituted: resolve its `ty` from the alias's module
-    /// ([`Resolved::Local`]'s `module`), with its `generics` substituted by the caller.
-    TypeAlias(&'a ItemType),
+    Enum(&'a TypeItem),
+    /// A type alias, not substituted: resolve its type from the alias's module
+    /// ([`Resolved::Local`]'s `module`), with its parameters substituted by the caller.
+    TypeAlias(&'a Alias),
     /// Any other item in the type namespace: a trait, trait alias or union.
-    Other(&'a Item),
+    Other(&'a TypeItem),
+}
+
+impl PartialEq for ItemKind<'_> {
+    /// The same kind of the same item.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ItemKind::Struct(a), ItemKind::Struct(b))
+            | (ItemKind::Enum(a), ItemKind::Enum(b))
+            | (ItemKind::Other(a), ItemKind::Other(b)) => std::ptr::eq(*a, *b),
+            (ItemKind::TypeAlias(a), ItemKind::TypeAlias(b)) => std::ptr::eq(*a, *b),
+            _ => false,
+        }
+    }
 }
 
 impl Crate {
@@ -105,18 +118,19 @@ impl Crate {
     }
 
     fn local(&self, module: ModuleId, index: usize) -> Resolved<'_> {
-        // `index` is a binding's (bind.rs), made while enumerating these very items.
-        let item = &self.module(module).items[index];
-        let kind = match item {
-            Item::Struct(item) => ItemKind::Struct(item),
-            Item::Enum(item) => ItemKind::Enum(item),
-            Item::Type(item) => ItemKind::TypeAlias(item),
-            item => ItemKind::Other(item),
+        // `index` is a binding's (bind.rs), made from this very list of types.
+        let item = &self.module(module).types[index];
+        let kind = match &item.kind {
+            TypeKind::Struct => ItemKind::Struct(item),
+            TypeKind::Enum => ItemKind::Enum(item),
+            TypeKind::Alias(alias) => ItemKind::TypeAlias(alias),
+            TypeKind::Other => ItemKind::Other(item),
         };
-        let name = type_item(item)
-            .map(|(ident, _)| name(ident))
-            .unwrap_or_default();
-        Resolved::Local { module, name, kind }
+        Resolved::Local {
+            module,
+            name: item.name.clone(),
+            kind,
+        }
     }
 }
 
@@ -319,7 +333,7 @@ impl Resolver<'_> {
                     Found::Target(target, vis) if krate.is_visible(vis, module) => match &found {
                         Some((first, _, first_glob)) if *first != target => {
                             return Err(SourceError::new(
-                                krate.module(module).loc(glob.path.span),
+                                glob.path.loc.clone(),
                                 format!(
                                     "`{name}` is ambiguous: the glob imports `{}::*` and `{}::*` \
                                      both bring one in",
@@ -383,8 +397,13 @@ impl Resolver<'_> {
     ) -> Result<Target, SourceError> {
         self.resolve_path(module, path.global, &path.segments, Mode::Import)
             .map_err(|fail| {
-                let loc = self.krate.module(module).loc(path.span);
-                self.error(fail, path.global, &path.segments, loc, "import")
+                self.error(
+                    fail,
+                    path.global,
+                    &path.segments,
+                    path.loc.clone(),
+                    "import",
+                )
             })
     }
 

@@ -4,9 +4,7 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::Span;
-use syn::ext::IdentExt;
-use syn::{Ident, Item, Visibility};
+use kubegen_core::model::Loc;
 
 use super::id::ModuleId;
 
@@ -30,7 +28,7 @@ pub(super) struct Binding {
 /// What a name in a module stands for, before resolving imports.
 #[derive(Debug)]
 pub(super) enum BindingTarget {
-    /// The item at this index of the module's items (struct, enum, union, type alias, trait).
+    /// The type item at this index of the module's [`types`](super::krate::Module::types).
     Item(usize),
     /// A child module.
     Module(ModuleId),
@@ -43,13 +41,13 @@ pub(super) enum BindingTarget {
 }
 
 /// The path of a `use`, as written.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct ImportPath {
     /// Written with a leading `::`.
     pub(super) global: bool,
     pub(super) segments: Vec<String>,
-    /// The imported name (or `*`), for errors.
-    pub(super) span: Span,
+    /// Where the imported name (or `*`) is, for errors.
+    pub(super) loc: Loc,
 }
 
 /// `use path::*;`.
@@ -66,23 +64,4 @@ pub(super) enum Vis {
     Public,
     /// In this module and the modules inside it (private, `pub(super)`, `pub(in path)`).
     Within(ModuleId),
-}
-
-/// The name and visibility of an item in the type namespace that is not a module: a struct,
-/// enum, union, type alias, trait or trait alias.
-pub(super) fn type_item(item: &Item) -> Option<(&Ident, &Visibility)> {
-    match item {
-        Item::Struct(item) => Some((&item.ident, &item.vis)),
-        Item::Enum(item) => Some((&item.ident, &item.vis)),
-        Item::Union(item) => Some((&item.ident, &item.vis)),
-        Item::Type(item) => Some((&item.ident, &item.vis)),
-        Item::Trait(item) => Some((&item.ident, &item.vis)),
-        Item::TraitAlias(item) => Some((&item.ident, &item.vis)),
-        _ => None,
-    }
-}
-
-/// An identifier as a name: `r#type` is `type`.
-pub(super) fn name(ident: &Ident) -> String {
-    ident.unraw().to_string()
 }

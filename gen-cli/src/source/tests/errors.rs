@@ -1,7 +1,7 @@
 //! Errors: each at the right `file:line:col`, with a message that says what to fix.
 
-use super::{TempCrate, lib, module};
-use crate::source::Crate;
+use super::{TempCrate, lib, lib_with, module};
+use crate::source::{Crate, ModuleId, Origin, SourceError, Visitor};
 use syn::Item;
 
 #[test]
@@ -142,52 +142,61 @@ fn unreadable_root_file() {
     );
 }
 
-/// The type of field `field` of struct `name` in the crate root.
-fn field_type<'a>(krate: &'a Crate, name: &str, field: &str) -> &'a syn::Path {
-    krate
-        .items()
-        .find_map(|(_, item)| match item {
-            Item::Struct(s) if s.ident == name => s
-                .fields
-                .iter()
-                .find(|f| f.ident.as_ref().is_some_and(|i| i == field))
-                .map(|f| match &f.ty {
-                    syn::Type::Path(p) => &p.path,
-                    other => panic!("not a path: {other:?}"),
-                }),
-            _ => None,
-        })
-        .unwrap()
+/// Resolves the type of each field of each struct in a module, on the thread that parsed it.
+struct FieldTypes;
+
+impl Visitor for FieldTypes {
+    type Read = Vec<(String, syn::Path)>;
+    type Output = Vec<(String, Result<(), SourceError>)>;
+
+    fn read(&self, _: &Origin, items: &mut [Item]) -> Self::Read {
+        let mut paths = Vec::new();
+        for item in items.iter() {
+            let Item::Struct(s) = item else { continue };
+            for field in &s.fields {
+                if let (Some(ident), syn::Type::Path(ty)) = (&field.ident, &field.ty) {
+                    paths.push((format!("{}.{ident}", s.ident), ty.path.clone()));
+                }
+            }
+        }
+        paths
+    }
+
+    fn finish(&self, krate: &Crate, id: ModuleId, read: Self::Read) -> Self::Output {
+        read.into_iter()
+            .map(|(field, path)| (field, krate.resolve_type(id, &path).map(|_| ())))
+            .collect()
+    }
 }
 
 #[test]
 fn unresolved_path_with_suggestion() {
-    let (temp, krate) = lib(
+    let (temp, _krate, found) = lib_with(
         "pub struct MemcachedSpec;\nstruct Root {\n    spec: MemcachedSpc,\n    other: Strng,\n    far: Zzzzzz,\n}\n",
+        &FieldTypes,
     );
-    let root = krate.root();
-    let err = krate
-        .resolve_type(root, field_type(&krate, "Root", "spec"))
-        .unwrap_err();
+    let error = |field: &str| {
+        found[0]
+            .iter()
+            .find(|(f, _)| f == field)
+            .and_then(|(_, r)| r.clone().err())
+            .unwrap_or_else(|| panic!("{field} does not resolve"))
+    };
     assert_eq!(
-        err.to_string(),
+        error("Root.spec").to_string(),
         format!(
             "{}:3:11: cannot resolve type `MemcachedSpc`: no `MemcachedSpc` in module `crate` \
              nor in the prelude; did you mean `MemcachedSpec`?",
             temp.file("src/lib.rs")
         )
     );
-    let err = krate
-        .resolve_type(root, field_type(&krate, "Root", "other"))
-        .unwrap_err();
+    let err = error("Root.other");
     assert!(
         err.message.ends_with("did you mean `String`?"),
         "{}",
         err.message
     );
-    let err = krate
-        .resolve_type(root, field_type(&krate, "Root", "far"))
-        .unwrap_err();
+    let err = error("Root.far");
     assert!(!err.message.contains("did you mean"), "{}", err.message);
 }
 
@@ -282,5 +291,43 @@ fn ambiguous_local_globs() {
         krate
             .resolve_type(module(&krate, "same"), &syn::parse_str("Thing").unwrap())
             .is_ok()
+    );
+}
+
+#[test]
+fn the_first_error_in_module_order_is_reported_however_the_files_are_read() {
+    // `a` (read on some thread) fails inside its own child; `b` and a later `#[path]` fail too.
+    let temp = TempCrate::new(&[
+        (
+            "src/lib.rs",
+            "mod a;\nmod b;\nmod inline { mod c; }\n#[path = 5] mod d;\n",
+        ),
+        ("src/a.rs", "pub struct A;\nmod deep;\n"),
+        ("src/a/deep.rs", "mod missing;\n"),
+        ("src/b.rs", "pub struct B {\n"),
+        ("src/inline/c.rs", "fn (\n"),
+    ]);
+    for _ in 0..20 {
+        let err = temp.load().unwrap_err();
+        assert_eq!(err.loc.file, temp.file("src/a/deep.rs"));
+        assert!(
+            err.message
+                .starts_with("file not found for module `missing`"),
+            "{}",
+            err.message
+        );
+    }
+    // Without it, the next one in order: `b`'s syntax error.
+    std::fs::write(temp.path("src/a/deep.rs"), "").unwrap();
+    let err = temp.load().unwrap_err();
+    assert_eq!(err.loc.file, temp.file("src/b.rs"));
+    std::fs::write(temp.path("src/b.rs"), "").unwrap();
+    let err = temp.load().unwrap_err();
+    assert_eq!(err.loc.file, temp.file("src/inline/c.rs"));
+    std::fs::write(temp.path("src/inline/c.rs"), "").unwrap();
+    let err = temp.load().unwrap_err();
+    assert_eq!(
+        (err.loc.line, err.message.as_str()),
+        (4, "expected a string literal: `#[path = \"file.rs\"]`")
     );
 }

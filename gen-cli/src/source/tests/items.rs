@@ -1,7 +1,7 @@
-//! Finding items and their attributes across modules.
+//! What the visitor sees of each module, and what the crate keeps of its items.
 
-use super::{lib, module};
-use crate::source::{AssocItem, item_attrs};
+use super::{Each, lib, lib_with, module};
+use crate::source::{AssocItem, TypeKind, item_attrs};
 use syn::Item;
 
 fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
@@ -10,7 +10,14 @@ fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
 
 #[test]
 fn items_come_with_their_module() {
-    let (_temp, krate) = lib("
+    let count_rbac = Each(|_: &_, items: &mut [Item]| {
+        items
+            .iter()
+            .filter(|item| has_attr(item_attrs(item), "rbac"))
+            .count()
+    });
+    let (_temp, krate, rbac) = lib_with(
+        "
         #[derive(CustomResource)] pub struct RootSpec;
         pub mod api { pub mod v1 {
             #[derive(KubeSchema)] pub enum Phase { A }
@@ -19,38 +26,94 @@ fn items_come_with_their_module() {
         #[rbac(groups = \"apps\")] async fn reconcile() {}
         #[rbac(groups = \"\")] const C: u8 = 1;
         #[rbac(groups = \"x\")] mod m {}
-    ");
-    let derived: Vec<(Vec<String>, String)> = krate
-        .items()
-        .filter_map(|(id, item)| match item {
-            Item::Struct(s) if has_attr(&s.attrs, "derive") => Some((id, s.ident.to_string())),
-            Item::Enum(e) if has_attr(&e.attrs, "derive") => Some((id, e.ident.to_string())),
-            _ => None,
-        })
-        .map(|(id, name)| (krate.module(id).path().to_vec(), name))
+    ",
+        &count_rbac,
+    );
+    let derived: Vec<(Vec<String>, String, Vec<String>)> = krate
+        .modules()
+        .flat_map(|(_, m)| m.types().iter().map(move |t| (m, t)))
+        .filter(|(_, t)| !t.derives.is_empty())
+        .map(|(m, t)| (m.path().to_vec(), t.name.clone(), t.derives.clone()))
         .collect();
     assert_eq!(
         derived,
         [
-            (vec![], "RootSpec".to_string()),
+            (
+                vec![],
+                "RootSpec".to_string(),
+                vec!["CustomResource".to_string()]
+            ),
             (
                 vec!["api".to_string(), "v1".to_string()],
-                "Phase".to_string()
+                "Phase".to_string(),
+                vec!["KubeSchema".to_string()]
             ),
         ]
     );
-    let rbac = krate
-        .items()
-        .filter(|(_, item)| has_attr(item_attrs(item), "rbac"))
-        .count();
-    assert_eq!(rbac, 3);
+    // One output per module, in module order: the root holds the three.
+    assert_eq!(rbac, [3, 0, 0, 0]);
     let v1 = module(&krate, "api::v1");
-    assert_eq!(krate.items().filter(|(id, _)| *id == v1).count(), 2);
+    assert_eq!(krate.module(v1).types().len(), 2);
+}
+
+#[test]
+fn the_crate_keeps_each_type_item_with_what_it_is() {
+    let (_temp, krate) = lib("
+        pub struct S; enum E { A } pub(crate) type Map<V> = std::collections::BTreeMap<String, V>;
+        trait T {} union U { a: u8 } mod m {} use std::fmt::Debug; fn f() {}
+        #[cfg(test)] struct OnlyInTests;
+    ");
+    let types: Vec<String> = krate
+        .module(krate.root())
+        .types()
+        .iter()
+        .map(|t| match &t.kind {
+            TypeKind::Struct => format!("struct {}", t.name),
+            TypeKind::Enum => format!("enum {}", t.name),
+            TypeKind::Alias(alias) => format!(
+                "alias {}<{}> = {}",
+                t.name,
+                alias.params.join(", "),
+                quote::ToTokens::to_token_stream(&alias.ty.parse::<syn::Type>().unwrap())
+            ),
+            TypeKind::Other => format!("other {}", t.name),
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "struct S",
+            "enum E",
+            "alias Map<V> = std :: collections :: BTreeMap < String , V >",
+            "other T",
+            "other U",
+        ]
+    );
 }
 
 #[test]
 fn associated_items_of_impls_and_traits() {
-    let (_temp, krate) = lib("
+    let describe = Each(|_: &_, items: &mut [Item]| {
+        crate::source::associated_items(items)
+            .into_iter()
+            .filter(|assoc| has_attr(assoc.attrs(), "rbac"))
+            .map(|assoc| match assoc {
+                AssocItem::Impl { block, item } => match item {
+                    syn::ImplItem::Fn(f) => {
+                        format!("impl {:?} fn {}", block.trait_.is_some(), f.sig.ident)
+                    }
+                    _ => "impl other".to_string(),
+                },
+                AssocItem::Trait { block, item } => match item {
+                    syn::TraitItem::Fn(f) => format!("trait {} fn {}", block.ident, f.sig.ident),
+                    syn::TraitItem::Const(c) => format!("trait {} const {}", block.ident, c.ident),
+                    _ => "trait other".to_string(),
+                },
+            })
+            .collect::<Vec<_>>()
+    });
+    let (_temp, krate, found) = lib_with(
+        "
         struct R;
         impl R {
             #[rbac(groups = \"apps\")] fn reconcile(&self) {}
@@ -63,26 +126,13 @@ fn associated_items_of_impls_and_traits() {
                 #[rbac(groups = \"x\")] const N: u8;
             }
         }
-    ");
+    ",
+        &describe,
+    );
     let found: Vec<(Vec<String>, String)> = krate
-        .associated_items()
-        .filter(|(_, assoc)| has_attr(assoc.attrs(), "rbac"))
-        .map(|(id, assoc)| {
-            let what = match assoc {
-                AssocItem::Impl { block, item } => match item {
-                    syn::ImplItem::Fn(f) => {
-                        format!("impl {:?} fn {}", block.trait_.is_some(), f.sig.ident)
-                    }
-                    _ => "impl other".to_string(),
-                },
-                AssocItem::Trait { block, item } => match item {
-                    syn::TraitItem::Fn(f) => format!("trait {} fn {}", block.ident, f.sig.ident),
-                    syn::TraitItem::Const(c) => format!("trait {} const {}", block.ident, c.ident),
-                    _ => "trait other".to_string(),
-                },
-            };
-            (krate.module(id).path().to_vec(), what)
-        })
+        .modules()
+        .zip(found)
+        .flat_map(|((_, m), found)| found.into_iter().map(|f| (m.path().to_vec(), f)))
         .collect();
     assert_eq!(
         found,
@@ -99,50 +149,50 @@ fn associated_items_of_impls_and_traits() {
 
 #[test]
 fn locations_of_items() {
-    let (temp, krate) = lib("struct A;\n\n  /// doc\n  pub struct B;\n");
-    let root = krate.module(krate.root());
-    let Item::Struct(b) = &root.items()[1] else {
-        panic!("expected a struct")
-    };
-    let loc = root.loc(b.ident.span());
+    let loc_of_b = Each(|origin: &crate::source::Origin, items: &mut [Item]| {
+        items.iter().find_map(|item| match item {
+            Item::Struct(s) if s.ident == "B" => Some(origin.loc(s.ident.span())),
+            _ => None,
+        })
+    });
+    let (temp, _krate, found) = lib_with("struct A;\n\n  /// doc\n  pub struct B;\n", &loc_of_b);
+    let loc = found[0].clone().expect("struct B is in the root");
     assert_eq!(loc.to_string(), format!("{}:4:14", temp.file("src/lib.rs")));
 }
 
 #[test]
-fn the_visitor_sees_each_module_once_children_first_and_what_it_leaves_stays() {
+fn the_visitor_sees_each_module_once_and_its_outputs_come_in_module_order() {
     let temp = super::TempCrate::new(&[
         (
             "src/lib.rs",
-            "pub mod a; pub mod b { pub struct InB { pub x: u8 } } pub struct Root { pub y: u8 }",
+            "pub mod a; pub mod b { pub struct InB { pub x: u8 } mod c; } pub struct Root { pub y: u8 }",
         ),
-        ("src/a.rs", "pub struct InA { pub z: u8 }"),
+        ("src/a.rs", "pub struct InA { pub z: u8 } pub mod d { }"),
+        ("src/b/c.rs", "pub struct InC;"),
     ]);
-    let mut seen = Vec::new();
-    let krate = super::Crate::load_with("demo", &temp.path("src/lib.rs"), &mut |id, m, items| {
-        seen.push((id, m.path().join("::"), items.len()));
-        // Shrink every struct, as a visitor that has read them may.
-        for item in items {
-            if let Item::Struct(s) = item {
-                s.fields = syn::Fields::Unit;
-            }
-        }
-    })
-    .unwrap();
-    let paths: Vec<(&str, usize)> = seen.iter().map(|(_, p, n)| (p.as_str(), *n)).collect();
-    assert_eq!(paths, [("a", 1), ("b", 1), ("", 3)]);
-    for (id, path, _) in &seen {
-        assert_eq!(krate.module(*id).path().join("::"), *path);
-    }
-    let fields: usize = krate
-        .items()
-        .map(|(_, item)| match item {
-            Item::Struct(s) => s.fields.len(),
-            _ => 0,
-        })
-        .sum();
+    let seen = std::sync::Mutex::new(Vec::new());
+    let visitor = Each(|origin: &crate::source::Origin, items: &mut [Item]| {
+        let path = origin.path().join("::");
+        seen.lock().unwrap().push(path.clone());
+        (path, items.len())
+    });
+    let (krate, outputs) =
+        super::Crate::load_with("demo", &temp.path("src/lib.rs"), &visitor).unwrap();
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort();
+    assert_eq!(seen, ["", "a", "a::d", "b", "b::c"], "each module once");
+    // Module ids as rustc meets the modules: depth first, in source order.
     assert_eq!(
-        fields, 0,
-        "the crate keeps the items as the visitor left them"
+        outputs,
+        [
+            (String::new(), 3),
+            ("a".to_string(), 2),
+            ("a::d".to_string(), 0),
+            ("b".to_string(), 2),
+            ("b::c".to_string(), 1),
+        ]
     );
-    assert_eq!(module(&krate, "b"), seen[1].0);
+    for ((_, module), (path, _)) in krate.modules().zip(&outputs) {
+        assert_eq!(module.path().join("::"), *path);
+    }
 }

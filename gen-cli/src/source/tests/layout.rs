@@ -116,15 +116,17 @@ fn inline_modules() {
 
 #[test]
 fn inline_module_items_move_to_the_inline_module() {
-    let (_temp, krate) = super::lib("mod x { pub struct A; pub struct B; } struct C;");
-    let root = krate.module(krate.root());
-    assert_eq!(root.items().len(), 2);
-    match &root.items()[0] {
-        syn::Item::Mod(m) => assert!(m.content.as_ref().unwrap().1.is_empty()),
-        other => panic!("expected the mod item, got {other:?}"),
-    }
-    let x = krate.module(super::module(&krate, "x"));
-    assert_eq!(x.items().len(), 2);
+    let count = super::Each(|_: &_, items: &mut [syn::Item]| items.len());
+    let (_temp, krate, items) =
+        super::lib_with("mod x { pub struct A; pub struct B; } struct C;", &count);
+    // The root has its `mod` item and `C`; `x` has `A` and `B`.
+    assert_eq!(items, [2, 2]);
+    let names = |id| -> Vec<&str> {
+        let types = krate.module(id).types().iter();
+        types.map(|t| t.name.as_str()).collect()
+    };
+    assert_eq!(names(krate.root()), ["C"]);
+    assert_eq!(names(super::module(&krate, "x")), ["A", "B"]);
 }
 
 #[test]
@@ -158,12 +160,9 @@ fn test_only_modules_and_items_are_skipped() {
         layout(&temp, &krate),
         pairs(&[("", "src/lib.rs"), ("extra", "src/extra.rs")])
     );
-    let names: Vec<String> = krate
-        .items()
-        .filter_map(|(_, item)| match item {
-            syn::Item::Struct(s) => Some(s.ident.to_string()),
-            _ => None,
-        })
+    let names: Vec<&str> = krate
+        .modules()
+        .flat_map(|(_, m)| m.types().iter().map(|t| t.name.as_str()))
         .collect();
     assert_eq!(names, ["NotInTests", "Always"]);
 }

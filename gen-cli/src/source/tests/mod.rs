@@ -5,7 +5,7 @@ mod items;
 mod layout;
 mod resolve;
 
-use super::{Crate, ModuleId, SourceError};
+use super::{Crate, ModuleId, Origin, SourceError, Visitor};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -79,4 +79,26 @@ pub(super) fn layout(temp: &TempCrate, krate: &Crate) -> Vec<(String, String)> {
             (m.path().join("::"), rel.display().to_string())
         })
         .collect()
+}
+
+/// A visitor that gives, for each module, what `F` reads of its items (module order).
+pub(super) struct Each<F>(pub(super) F);
+
+impl<T: Send, F: Fn(&Origin, &mut [syn::Item]) -> T + Sync> Visitor for Each<F> {
+    type Read = T;
+    type Output = T;
+    fn read(&self, origin: &Origin, items: &mut [syn::Item]) -> T {
+        (self.0)(origin, items)
+    }
+    fn finish(&self, _: &Crate, _: ModuleId, read: T) -> T {
+        read
+    }
+}
+
+/// Loads a crate whose only file is `src/lib.rs` with `visitor`.
+pub(super) fn lib_with<V: Visitor>(text: &str, visitor: &V) -> (TempCrate, Crate, Vec<V::Output>) {
+    let temp = TempCrate::new(&[("src/lib.rs", text)]);
+    let (krate, outputs) = Crate::load_with("demo", &temp.path("src/lib.rs"), visitor)
+        .unwrap_or_else(|err| panic!("{err}"));
+    (temp, krate, outputs)
 }

@@ -53,8 +53,9 @@ fn type_alias_is_returned_not_substituted() {
         } => {
             assert_eq!(name, "Map");
             assert_eq!(k.module(module).path(), ["a"]);
-            assert_eq!(alias.generics.params.len(), 1);
-            let syn::Type::Path(ty) = &*alias.ty else {
+            assert_eq!(alias.params, ["V"]);
+            let ty: syn::Type = alias.ty.parse().unwrap();
+            let syn::Type::Path(ty) = &ty else {
                 panic!("expected a path type")
             };
             // The caller resolves the aliased type from the alias's module.
