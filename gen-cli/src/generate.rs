@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use kubegen_core::crd;
 use kubegen_core::known::Kubernetes;
-use kubegen_core::model::{Diagnostic, Error, Errors, ResourceDef, Warning};
+use kubegen_core::model::{Diagnostic, Error, Errors, ResourceDef, Shape, Warning};
 use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 use kubegen_core::webhook;
@@ -158,8 +158,15 @@ pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec
                 .into_iter()
                 .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
         );
-        if let Err(e) = kubegen_core::schema::each(&c.types, kubernetes) {
-            all.errors.extend(e.0);
+        // Each type checked alone, a share of the types on each core (a type embedded in
+        // several shares is built once in each).
+        let shares: Vec<&[Shape]> = c.types.chunks(share(c.types.len())).collect();
+        for checked in parallel(&shares, |types| {
+            kubegen_core::schema::each(types, kubernetes)
+        }) {
+            if let Err(e) = checked {
+                all.errors.extend(e.0);
+            }
         }
     }
     if all.errors.is_empty() {
@@ -272,13 +279,17 @@ fn crd_file(
     Ok((file, render::manifest(&[value]), warnings))
 }
 
+/// How many of `len` items each core takes.
+fn share(len: usize) -> usize {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    len.div_ceil(threads).max(1)
+}
+
 /// `f` over `items` on every core, results in the items' order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = items.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = items
-            .chunks(chunk)
+            .chunks(share(items.len()))
             .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
             .collect();
         handles
