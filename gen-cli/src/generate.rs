@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kubegen_core::crd;
 use kubegen_core::known::Kubernetes;
@@ -122,8 +123,13 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
 }
 
 /// Everything the package's sources declare, from all its targets (a file shared by two
-/// targets counts once).
-pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec<Error>> {
+/// targets counts once), with the problems found while reading them.
+///
+/// # Errors
+///
+/// A target whose sources cannot be loaded (a file that cannot be read or parsed, a missing
+/// module file).
+fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec<Error>> {
     let mut all = Collected::default();
     let mut seen_attributes = HashSet::new();
     let mut seen_kinds = HashSet::new();
@@ -138,6 +144,7 @@ pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec
         drop(krate);
         let c = reader.collect(modules);
         all.errors.extend(c.errors);
+        all.types.extend(c.types);
         all.rbac.extend(
             c.rbac
                 .into_iter()
@@ -158,24 +165,22 @@ pub fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec
                 .into_iter()
                 .filter(|r| seen_kinds.insert(r.markers.loc.clone())),
         );
-        // Each type checked alone, a share of the types on each core (a type embedded in
-        // several shares is built once in each).
-        let shares: Vec<&[Shape]> = c.types.chunks(share(c.types.len())).collect();
-        for checked in parallel(&shares, |types| {
-            kubegen_core::schema::each(types, kubernetes)
-        }) {
-            if let Err(e) = checked {
-                all.errors.extend(e.0);
-            }
-        }
     }
-    if all.errors.is_empty() {
-        Ok(all)
-    } else {
-        all.errors.sort_by(|a, b| a.loc.cmp(&b.loc));
-        all.errors.dedup();
-        Err(all.errors)
-    }
+    Ok(all)
+}
+
+/// A piece of the work done on every core.
+enum Job<'a> {
+    /// Some types, each checked alone as the derive checks it.
+    Check(&'a [Shape]),
+    /// One kind's CRD file.
+    Crd(&'a [ResourceDef]),
+}
+
+/// What a [`Job`] gave.
+enum Done {
+    Checked(Result<(), Errors>),
+    Crd(Result<(String, String, Vec<Warning>), Errors>),
 }
 
 /// Builds the package's manifests where its [`Layout`] puts them, k8s-openapi types as the
@@ -189,23 +194,52 @@ pub fn generate(
     let collected = read(package, kubernetes)?;
     let mut plan = Plan::default();
     let mut crd_dir = None;
-    let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources.clone()).into_values().collect();
-    if what.crds {
-        let crd_options = crd::Options {
-            max_desc_len: layout.max_desc_len,
-            kubernetes: kubernetes.clone(),
-        };
-        for result in parallel(&kinds, |defs| crd_file(defs, &crd_options)) {
-            match result {
-                Ok((file, content, w)) => {
-                    plan.files.insert(layout.crd_dir.join(file), content);
-                    warnings.extend(w);
-                }
-                Err(e) => errors.extend(e.0),
-            }
+    let crd_options = crd::Options {
+        max_desc_len: layout.max_desc_len,
+        kubernetes: kubernetes.clone(),
+    };
+    // Every type's own check, a few types at a time (a type embedded in several shares is
+    // built in each), and, while the sources are sound, every kind's CRD: on every core.
+    let mut jobs: Vec<Job> = collected
+        .types
+        .chunks(CHECKED_TOGETHER)
+        .map(Job::Check)
+        .collect();
+    let crds = what.crds && collected.errors.is_empty();
+    if crds {
+        jobs.extend(kinds.iter().map(|defs| Job::Crd(defs)));
+    }
+    let done = parallel(&jobs, |job| match job {
+        Job::Check(types) => Done::Checked(kubegen_core::schema::each(types, kubernetes)),
+        Job::Crd(defs) => Done::Crd(crd_file(defs, &crd_options)),
+    });
+    let mut errors = collected.errors;
+    let mut files = Vec::new();
+    for done in done {
+        match done {
+            Done::Checked(checked) => errors.extend(checked.err().into_iter().flat_map(|e| e.0)),
+            Done::Crd(file) => files.push(file),
         }
+    }
+    if !errors.is_empty() {
+        // What the sources say is wrong, each once; the CRDs of an unsound API are not
+        // reported on.
+        errors.sort_by(|a, b| a.loc.cmp(&b.loc));
+        errors.dedup();
+        return Err(errors);
+    }
+    for file in files {
+        match file {
+            Ok((file, content, w)) => {
+                plan.files.insert(layout.crd_dir.join(file), content);
+                warnings.extend(w);
+            }
+            Err(e) => errors.extend(e.0),
+        }
+    }
+    if crds {
         plan.owned_dirs.push(layout.crd_dir.clone());
         crd_dir = Some(layout.crd_dir.clone());
     }
@@ -279,24 +313,37 @@ fn crd_file(
     Ok((file, render::manifest(&[value]), warnings))
 }
 
-/// How many of `len` items each core takes.
-fn share(len: usize) -> usize {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    len.div_ceil(threads).max(1)
-}
+/// How many types one [`Job::Check`] checks: enough to share the schemas a few neighbours
+/// embed, few enough to spread over the cores.
+const CHECKED_TOGETHER: usize = 64;
 
-/// `f` over `items` on every core, results in the items' order.
+/// `f` over `items` on every core, each core taking the next item when it is free; results in
+/// the items' order.
 fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(share(items.len()))
-            .map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>()))
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(index) else {
+                            break done;
+                        };
+                        done.push((index, f(item)));
+                    }
+                })
+            })
             .collect();
         handles
             .into_iter()
             .flat_map(|h| h.join().expect("a generator thread does not panic"))
             .collect()
-    })
+    });
+    done.sort_by_key(|(index, _)| *index);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The versions of each kind, keyed by (group, kind) so files come out in a stable order.

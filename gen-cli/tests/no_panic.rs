@@ -19,7 +19,7 @@ use proptest::test_runner::Config;
 use support::api_source::write_api_source;
 use support::fixtures::{Copied, copy_all};
 use support::mutate::Edit;
-use support::verdict::{generates_or_locates, package};
+use support::verdict::{generates_or_locates, manifests_and_docs, package};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -117,20 +117,17 @@ fn the_api_crates_generate() {
     }
 }
 
-/// The errors (message, line, column; 0 and 0 without a location) gen-cli's `read` gives on a
-/// crate whose root file is `source`, after checking that `generate` does not panic.
+/// The errors (message, line, column; 0 and 0 without a location) gen-cli's generators give
+/// on a crate whose root file is `source`, after checking that they do not panic.
 fn errors_of(name: &str, source: &str) -> Vec<(String, usize, usize)> {
     let dir = std::env::temp_dir().join(format!("kubegen-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let root = dir.join("lib.rs");
     std::fs::write(&root, source).expect("the source is written");
     generates_or_locates(&root);
-    let errors = gen_cli::generate::read(
-        &package(&root),
-        &kubegen_core::known::Kubernetes::compiled(),
-    )
-    .err()
-    .unwrap_or_default();
+    let errors = manifests_and_docs(&package(&root))
+        .err()
+        .unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
     errors
         .iter()

@@ -4,9 +4,11 @@
 //! files: `mod x;` is `x.rs` or `x/mod.rs` next to a `mod.rs`/root file and in `a/` for a file
 //! `a.rs`; `#[path = ".."]` is relative to the current file's directory (on an inline module
 //! it names the directory of its children); `mod y;` inside inline `mod x { .. }` is in `x/`.
-//! Each file is parsed once with syn. [`Crate::items`] and [`Crate::associated_items`] walk
-//! every item, and [`Crate::resolve_type`] says what a type path names: a [`Resolved::Local`]
-//! item, an [`Resolved::External`] one by the canonical path it was imported from, or a
+//! Each file is parsed once with syn, files on every core: [`Crate::load_with`] shows a
+//! [`Visitor`] each module's items on the thread that parsed them (syntax trees cannot leave
+//! it), and the crate keeps only what resolution reads (each module's type items and names).
+//! [`Crate::resolve_type`] says what a type path names: a [`Resolved::Local`] item, an
+//! [`Resolved::External`] one by the canonical path it was imported from, or a
 //! [`Resolved::Primitive`].
 //!
 //! # What a source walk cannot see
