@@ -231,15 +231,19 @@ pub fn go_len(v: &Value) -> usize {
     }
 }
 
-/// A string's length as a Go JSON string: serde_json's escapes, plus Go's HTML-safe ones.
+/// A string's length as a Go JSON string: serde_json's escapes (`\"`, `\\`, `\n`-style for
+/// five control characters, `\u00XX` for the others), plus Go's HTML-safe ones (`\u003c` for
+/// `<`, `>`, `&`; `\u2028`, `\u2029`), counted without writing it.
 fn go_str_len(s: &str) -> usize {
-    let html = s.chars().filter(|c| matches!(c, '<' | '>' | '&')).count();
-    let separators = s
+    let escaped: usize = s
         .chars()
-        .filter(|c| matches!(c, '\u{2028}' | '\u{2029}'))
-        .count();
-    let plain = serde_json::to_string(s).map_or(s.len() + 2, |j| j.len());
-    plain + 5 * html + 3 * separators
+        .map(|c| match c {
+            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
+            '\0'..='\u{1f}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => 6,
+            c => c.len_utf8(),
+        })
+        .sum();
+    escaped + 2
 }
 
 fn strip_descriptions(v: &mut Value) {
@@ -269,6 +273,32 @@ mod tests {
         );
         assert_eq!(thousands(1_572_864), "1,572,864");
         assert_eq!(thousands(999), "999");
+    }
+
+    #[test]
+    fn string_lengths_count_every_escape_as_written() {
+        // Written out by serde_json, then Go's HTML-safe escapes added.
+        let written = |s: &str| {
+            let html = s.chars().filter(|c| matches!(c, '<' | '>' | '&')).count();
+            let separators = s.chars().filter(|c| matches!(c, '\u{2028}' | '\u{2029}'));
+            serde_json::to_string(s).unwrap().len() + 5 * html + 3 * separators.count()
+        };
+        let mut samples: Vec<String> = (0u8..0x80).map(|b| char::from(b).to_string()).collect();
+        samples.extend(
+            [
+                "",
+                "plain",
+                "a\"b\\c",
+                "x<y>&z",
+                "\u{2028}\u{2029}",
+                "é€𝄞",
+                "\u{7f}\u{80}\u{a0}",
+            ]
+            .map(String::from),
+        );
+        for s in samples {
+            assert_eq!(go_str_len(&s), written(&s), "{s:?}");
+        }
     }
 
     fn crd(description: &str) -> Value {
