@@ -132,9 +132,12 @@ impl Crate {
                 None => Ok(outputs),
             }
         })?;
-        let Some(Some(assembled)) = shared.assembled.into_inner() else {
-            unreachable!("the crate was assembled: no error was returned")
-        };
+        // Set before the threads were joined: `None` only when loading failed, returned above.
+        let assembled = shared
+            .assembled
+            .into_inner()
+            .flatten()
+            .expect("the crate was assembled");
         outputs.sort_by_key(|(id, _)| *id);
         let outputs = outputs.into_iter().map(|(_, output)| output).collect();
         Ok((assembled.krate, outputs))
@@ -251,6 +254,7 @@ impl<V: Visitor> Shared<'_, V> {
 
     fn done(&self, id: usize, result: FileResult) {
         let mut queue = self.lock();
+        // `id` is the number `push` gave: an index of `results`.
         queue.results[id] = Some(result);
         queue.busy -= 1;
         if queue.busy == 0 {
@@ -279,7 +283,7 @@ impl<V: Visitor> Shared<'_, V> {
     fn work(&self) -> Vec<(ModuleId, V::Output)> {
         let mut reads = Vec::new();
         {
-            let _running = Running(self.queue_ref());
+            let _running = Running(self);
             while let Some((id, job)) = self.next() {
                 let result = self.read_file(id, job, &mut reads);
                 self.done(id, result);
@@ -300,14 +304,10 @@ impl<V: Visitor> Shared<'_, V> {
         reads
             .into_iter()
             .filter_map(|(job, index, read)| {
-                let id = assembled.ids[job][index]?;
+                let id = assembled.ids.get(job)?.get(index).copied().flatten()?;
                 Some((id, self.visitor.finish(&assembled.krate, id, read)))
             })
             .collect()
-    }
-
-    fn queue_ref(&self) -> (&Mutex<Queue>, &Condvar) {
-        (&self.queue, &self.changed)
     }
 
     /// Reads and parses one file and the inline modules in it.
@@ -345,14 +345,13 @@ impl<V: Visitor> Shared<'_, V> {
 }
 
 /// Marks the queue when its loader thread panics, so that nobody waits for it.
-struct Running<'a>((&'a Mutex<Queue>, &'a Condvar));
+struct Running<'s, 'v, V: Visitor>(&'s Shared<'v, V>);
 
-impl Drop for Running<'_> {
+impl<V: Visitor> Drop for Running<'_, '_, V> {
     fn drop(&mut self) {
         if thread::panicking() {
-            let (queue, changed) = self.0;
-            queue.lock().unwrap_or_else(|e| e.into_inner()).panicked = true;
-            changed.notify_all();
+            self.0.lock().panicked = true;
+            self.0.changed.notify_all();
         }
     }
 }
@@ -387,6 +386,7 @@ impl<V: Visitor> FileReader<'_, '_, V> {
                     Ok(read) => read,
                     Err(failed) => (Child::Failed(failed), true),
                 };
+                // `index` was pushed at the start of this call.
                 self.modules[index].children.push(child);
                 if stopped {
                     return (index, true);
@@ -527,7 +527,8 @@ impl Assembly {
         job: usize,
         parent: Option<ModuleId>,
     ) -> Result<Option<ModuleId>, SourceError> {
-        // Every job pushed was done before assembly starts; each is met once (its `mod` item).
+        // Job numbers index `files` (`push` made both); every job was done before assembly
+        // started, and each is met once (at its `mod` item).
         let Some(modules) = self.files[job].take().expect("every job is done")? else {
             return Ok(None);
         };
@@ -543,9 +544,10 @@ impl Assembly {
         index: usize,
         parent: Option<ModuleId>,
     ) -> Result<ModuleId, SourceError> {
-        // `Child::Inline` indexes are those `FileReader::module` gave, each met once.
+        // `file` put the job's modules in `read` and `ids`, one entry each; `index` is one that
+        // `FileReader::module` gave, and each is met once.
         let read = self.read.get_mut(&job).and_then(|m| m[index].take());
-        let read = read.expect("each inline module is met once");
+        let read = read.expect("each module is met once");
         let id = ModuleId(self.modules.len());
         self.ids[job][index] = Some(id);
         let Outline {
@@ -568,6 +570,7 @@ impl Assembly {
                 Child::Failed(e) => return Err(e),
             };
             if let Some(child) = child {
+                // `id` was pushed above.
                 self.modules[id.0].children.entry(name).or_insert(child);
             }
         }
