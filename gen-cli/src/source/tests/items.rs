@@ -196,3 +196,21 @@ fn the_visitor_sees_each_module_once_and_its_outputs_come_in_module_order() {
         assert_eq!(module.path().join("::"), *path);
     }
 }
+
+#[test]
+#[should_panic(expected = "a visitor that panics")]
+fn a_panic_while_reading_reaches_the_caller_instead_of_hanging() {
+    let temp = super::TempCrate::new(&[
+        ("src/lib.rs", "mod a; mod b; mod c;"),
+        ("src/a.rs", ""),
+        ("src/b.rs", "struct Boom;"),
+        ("src/c.rs", ""),
+    ]);
+    let visitor = Each(|_: &crate::source::Origin, items: &mut [Item]| {
+        let boom = items
+            .iter()
+            .any(|item| matches!(item, Item::Struct(s) if s.ident == "Boom"));
+        assert!(!boom, "a visitor that panics");
+    });
+    let _ = super::Crate::load_with("demo", &temp.path("src/lib.rs"), &visitor);
+}
