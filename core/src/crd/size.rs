@@ -235,15 +235,22 @@ pub fn go_len(v: &Value) -> usize {
 /// five control characters, `\u00XX` for the others), plus Go's HTML-safe ones (`\u003c` for
 /// `<`, `>`, `&`; `\u2028`, `\u2029`), counted without writing it.
 fn go_str_len(s: &str) -> usize {
-    let escaped: usize = s
-        .chars()
-        .map(|c| match c {
-            '"' | '\\' | '\n' | '\r' | '\t' | '\u{8}' | '\u{c}' => 2,
-            '\0'..='\u{1f}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => 6,
-            c => c.len_utf8(),
+    // Byte by byte: every byte below 0x80 is a whole character, and U+2028/U+2029 are the
+    // only escaped characters beyond it (3 bytes written as 6).
+    let extra: usize = s
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+            0x00..=0x1f | b'<' | b'>' | b'&' => 5,
+            _ => 0,
         })
         .sum();
-    escaped + 2
+    let separators = if s.is_ascii() {
+        0
+    } else {
+        s.matches(['\u{2028}', '\u{2029}']).count()
+    };
+    s.len() + 2 + extra + 3 * separators
 }
 
 fn strip_descriptions(v: &mut Value) {
