@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::rename::RenameRule;
-use super::{Loc, SchemaMarkers, Shape};
+use super::{FieldMarkers, Loc, SchemaMarkers, Shape};
 
 /// One Rust type deriving `KubeSchema`, with its fields' shapes filled in.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -135,7 +135,7 @@ pub struct Field {
     /// The doc comment, processed.
     pub doc: Option<String>,
     /// Field-level schema keys.
-    pub markers: SchemaMarkers,
+    pub markers: FieldMarkers,
     /// Field-level serde attributes.
     pub serde: FieldAttrs,
     /// Where the field is declared.
@@ -237,7 +237,7 @@ mod tests {
             ident: Some("f".into()),
             ty: "T".into(),
             doc: None,
-            markers,
+            markers: markers.into(),
             serde: FieldAttrs {
                 skip,
                 ..FieldAttrs::default()

@@ -93,7 +93,7 @@ pub fn parse_all(
                     if let Err(e) = e.finish() {
                         errors.push(e);
                     }
-                    m.schema
+                    m.schema.into()
                 },
                 serde: errors
                     .handle(serde_attrs::field(&f.attrs).map_err(Error::from))

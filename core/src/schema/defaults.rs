@@ -228,7 +228,8 @@ mod tests {
                         markers: SchemaMarkers {
                             default: default.map(Value::from),
                             ..SchemaMarkers::default()
-                        },
+                        }
+                        .into(),
                         serde: FieldAttrs {
                             default: serde.clone(),
                             ..FieldAttrs::default()

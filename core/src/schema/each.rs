@@ -60,7 +60,8 @@ fn embedded(types: &[Shape]) -> HashSet<String> {
 mod tests {
     use super::*;
     use crate::model::{
-        ContainerAttrs, Data, Field, FieldAttrs, Scalar, SchemaMarkers, Style, TypeDef,
+        ContainerAttrs, Data, Field, FieldAttrs, FieldMarkers, Scalar, SchemaMarkers, Style,
+        TypeDef,
     };
 
     /// A struct `name` whose one field has `shape`.
@@ -78,7 +79,7 @@ mod tests {
                         ident: Some("f".into()),
                         ty: "T".into(),
                         doc: None,
-                        markers: SchemaMarkers::default(),
+                        markers: FieldMarkers::default(),
                         serde: FieldAttrs::default(),
                         loc: None,
                         shape: shape.clone(),
