@@ -103,26 +103,26 @@ impl SchemaMarkers {
     }
 }
 
-/// A field's [`SchemaMarkers`], allocated only once one is set: most fields have none and the
-/// markers take over 500 bytes, so unset ones cost a pointer.
+/// [`SchemaMarkers`] allocated only once one is set, for fields and types: most have none and
+/// the markers take over 500 bytes, so unset ones cost a pointer.
 ///
-/// It reads as `SchemaMarkers` (`field.markers.minimum`, through `Deref`) and allocates on the
-/// first write through `DerefMut`. Its JSON form and its `Debug` output are those of
+/// They read as `SchemaMarkers` (`field.markers.minimum`, through `Deref`) and allocate on the
+/// first write through `DerefMut`. Their JSON form and their `Debug` output are those of
 /// `SchemaMarkers`, and allocated markers with nothing set equal unset ones.
 #[derive(Clone, Default)]
-pub struct FieldMarkers(Option<Box<SchemaMarkers>>);
+pub struct BoxedMarkers(Option<Box<SchemaMarkers>>);
 
-/// What unset [`FieldMarkers`] read as.
+/// What unset [`BoxedMarkers`] read as.
 static UNSET: LazyLock<SchemaMarkers> = LazyLock::new(SchemaMarkers::default);
 
-impl From<SchemaMarkers> for FieldMarkers {
+impl From<SchemaMarkers> for BoxedMarkers {
     /// Allocates only if a key is set.
     fn from(markers: SchemaMarkers) -> Self {
-        FieldMarkers((markers != *UNSET).then(|| Box::new(markers)))
+        BoxedMarkers((markers != *UNSET).then(|| Box::new(markers)))
     }
 }
 
-impl Deref for FieldMarkers {
+impl Deref for BoxedMarkers {
     type Target = SchemaMarkers;
 
     fn deref(&self) -> &SchemaMarkers {
@@ -130,33 +130,33 @@ impl Deref for FieldMarkers {
     }
 }
 
-impl DerefMut for FieldMarkers {
+impl DerefMut for BoxedMarkers {
     fn deref_mut(&mut self) -> &mut SchemaMarkers {
         self.0.get_or_insert_default()
     }
 }
 
-impl PartialEq for FieldMarkers {
+impl PartialEq for BoxedMarkers {
     fn eq(&self, other: &Self) -> bool {
         **self == **other
     }
 }
 
-impl fmt::Debug for FieldMarkers {
+impl fmt::Debug for BoxedMarkers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         (**self).fmt(f)
     }
 }
 
-impl Serialize for FieldMarkers {
+impl Serialize for BoxedMarkers {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         (**self).serialize(serializer)
     }
 }
 
-impl<'de> Deserialize<'de> for FieldMarkers {
+impl<'de> Deserialize<'de> for BoxedMarkers {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        SchemaMarkers::deserialize(deserializer).map(FieldMarkers::from)
+        SchemaMarkers::deserialize(deserializer).map(BoxedMarkers::from)
     }
 }
 
@@ -274,17 +274,17 @@ mod tests {
     }
 
     #[test]
-    fn unset_field_markers_read_as_empty_without_allocating() {
-        let unset = FieldMarkers::default();
+    fn unset_markers_read_as_empty_without_allocating() {
+        let unset = BoxedMarkers::default();
         assert!(unset.0.is_none());
         assert_eq!(*unset, SchemaMarkers::default());
         assert_eq!(unset.minimum, None);
-        assert!(FieldMarkers::from(SchemaMarkers::default()).0.is_none());
+        assert!(BoxedMarkers::from(SchemaMarkers::default()).0.is_none());
     }
 
     #[test]
-    fn writing_a_key_allocates_the_field_markers() {
-        let mut markers = FieldMarkers::default();
+    fn writing_a_key_allocates_the_markers() {
+        let mut markers = BoxedMarkers::default();
         markers.minimum = Some(2.0);
         assert!(markers.0.is_some());
         assert_eq!(markers.minimum, Some(2.0));
@@ -295,36 +295,36 @@ mod tests {
                 ..SchemaMarkers::default()
             }
         );
-        assert!(FieldMarkers::from(some_keys()).0.is_some());
+        assert!(BoxedMarkers::from(some_keys()).0.is_some());
     }
 
     #[test]
-    fn allocated_empty_field_markers_equal_unset_ones() {
-        let mut written = FieldMarkers::default();
+    fn allocated_empty_markers_equal_unset_ones() {
+        let mut written = BoxedMarkers::default();
         written.immutable = false;
         assert!(written.0.is_some());
-        assert_eq!(written, FieldMarkers::default());
-        assert_eq!(written.clone(), FieldMarkers::default());
-        let keys = FieldMarkers::from(some_keys());
-        assert_ne!(keys, FieldMarkers::default());
+        assert_eq!(written, BoxedMarkers::default());
+        assert_eq!(written.clone(), BoxedMarkers::default());
+        let keys = BoxedMarkers::from(some_keys());
+        assert_ne!(keys, BoxedMarkers::default());
         assert_eq!(keys.clone(), keys);
         written.minimum = Some(1.0);
         assert_ne!(written, keys);
     }
 
     #[test]
-    fn field_markers_have_the_json_and_debug_forms_of_schema_markers() {
+    fn boxed_markers_have_the_json_and_debug_forms_of_schema_markers() {
         for markers in [SchemaMarkers::default(), some_keys()] {
             let json = serde_json::to_string(&markers).expect("serializes");
-            let field = FieldMarkers::from(markers.clone());
-            assert_eq!(serde_json::to_string(&field).expect("serializes"), json);
-            assert_eq!(format!("{field:?}"), format!("{markers:?}"));
-            assert_eq!(format!("{field:#?}"), format!("{markers:#?}"));
-            let back: FieldMarkers = serde_json::from_str(&json).expect("deserializes");
+            let boxed = BoxedMarkers::from(markers.clone());
+            assert_eq!(serde_json::to_string(&boxed).expect("serializes"), json);
+            assert_eq!(format!("{boxed:?}"), format!("{markers:?}"));
+            assert_eq!(format!("{boxed:#?}"), format!("{markers:#?}"));
+            let back: BoxedMarkers = serde_json::from_str(&json).expect("deserializes");
             assert_eq!(*back, markers);
             assert_eq!(back.0.is_some(), markers != SchemaMarkers::default());
         }
-        let unknown = serde_json::from_str::<FieldMarkers>(r#"{"minimun": 1}"#);
+        let unknown = serde_json::from_str::<BoxedMarkers>(r#"{"minimun": 1}"#);
         let expected = serde_json::from_str::<SchemaMarkers>(r#"{"minimun": 1}"#);
         assert_eq!(
             unknown.expect_err("an unknown key").to_string(),

@@ -158,7 +158,7 @@ pub fn parse_all(
         key,
         name,
         doc: docs::doc(&input.attrs),
-        markers: m.schema,
+        markers: m.schema.into(),
         serde,
         data,
         loc: loc(input.ident.span()),
