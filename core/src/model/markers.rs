@@ -1,6 +1,10 @@
 //! Schema markers: the `#[kube_marker(...)]` keys that shape an OpenAPI schema node.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::Loc;
@@ -99,6 +103,63 @@ impl SchemaMarkers {
     }
 }
 
+/// [`SchemaMarkers`] allocated only once one is set, for fields and types: most have none and
+/// the markers take over 500 bytes, so unset ones cost a pointer.
+///
+/// They read as `SchemaMarkers` (`field.markers.minimum`, through `Deref`) and allocate on the
+/// first write through `DerefMut`. Their JSON form and their `Debug` output are those of
+/// `SchemaMarkers`, and allocated markers with nothing set equal unset ones.
+#[derive(Clone, Default)]
+pub struct BoxedMarkers(Option<Box<SchemaMarkers>>);
+
+/// What unset [`BoxedMarkers`] read as.
+static UNSET: LazyLock<SchemaMarkers> = LazyLock::new(SchemaMarkers::default);
+
+impl From<SchemaMarkers> for BoxedMarkers {
+    /// Allocates only if a key is set.
+    fn from(markers: SchemaMarkers) -> Self {
+        BoxedMarkers((markers != *UNSET).then(|| Box::new(markers)))
+    }
+}
+
+impl Deref for BoxedMarkers {
+    type Target = SchemaMarkers;
+
+    fn deref(&self) -> &SchemaMarkers {
+        self.0.as_deref().unwrap_or(&UNSET)
+    }
+}
+
+impl DerefMut for BoxedMarkers {
+    fn deref_mut(&mut self) -> &mut SchemaMarkers {
+        self.0.get_or_insert_default()
+    }
+}
+
+impl PartialEq for BoxedMarkers {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl fmt::Debug for BoxedMarkers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl Serialize for BoxedMarkers {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for BoxedMarkers {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        SchemaMarkers::deserialize(deserializer).map(BoxedMarkers::from)
+    }
+}
+
 /// One `x_validation(...)`: a CEL rule, serialized as an `x-kubernetes-validations` item.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "camelCase")]
@@ -192,4 +253,84 @@ pub struct ExternalDocs {
     /// A short description of it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some_keys() -> SchemaMarkers {
+        SchemaMarkers {
+            minimum: Some(1.0),
+            pattern: Some("^[a-z]+$".into()),
+            items: Some(Box::new(SchemaMarkers {
+                max_length: Some(63),
+                ..SchemaMarkers::default()
+            })),
+            x_validations: vec![Rule::new("self > 0", "positive")],
+            default: Some(serde_json::json!({"a": [1, 2]})),
+            ..SchemaMarkers::default()
+        }
+    }
+
+    #[test]
+    fn unset_markers_read_as_empty_without_allocating() {
+        assert_eq!(size_of::<BoxedMarkers>(), size_of::<usize>());
+        let unset = BoxedMarkers::default();
+        assert!(unset.0.is_none());
+        assert_eq!(*unset, SchemaMarkers::default());
+        assert_eq!(unset.minimum, None);
+        assert!(BoxedMarkers::from(SchemaMarkers::default()).0.is_none());
+    }
+
+    #[test]
+    fn writing_a_key_allocates_the_markers() {
+        // Unset, as `default()` is (clippy takes a write through `DerefMut` for a field's).
+        let mut markers = BoxedMarkers(None);
+        markers.minimum = Some(2.0);
+        assert!(markers.0.is_some());
+        assert_eq!(markers.minimum, Some(2.0));
+        assert_eq!(
+            *markers,
+            SchemaMarkers {
+                minimum: Some(2.0),
+                ..SchemaMarkers::default()
+            }
+        );
+        assert!(BoxedMarkers::from(some_keys()).0.is_some());
+    }
+
+    #[test]
+    fn allocated_empty_markers_equal_unset_ones() {
+        let mut written = BoxedMarkers(None);
+        written.immutable = false;
+        assert!(written.0.is_some());
+        assert_eq!(written, BoxedMarkers::default());
+        assert_eq!(written.clone(), BoxedMarkers::default());
+        let keys = BoxedMarkers::from(some_keys());
+        assert_ne!(keys, BoxedMarkers::default());
+        assert_eq!(keys.clone(), keys);
+        written.minimum = Some(1.0);
+        assert_ne!(written, keys);
+    }
+
+    #[test]
+    fn boxed_markers_have_the_json_and_debug_forms_of_schema_markers() {
+        for markers in [SchemaMarkers::default(), some_keys()] {
+            let json = serde_json::to_string(&markers).expect("serializes");
+            let boxed = BoxedMarkers::from(markers.clone());
+            assert_eq!(serde_json::to_string(&boxed).expect("serializes"), json);
+            assert_eq!(format!("{boxed:?}"), format!("{markers:?}"));
+            assert_eq!(format!("{boxed:#?}"), format!("{markers:#?}"));
+            let back: BoxedMarkers = serde_json::from_str(&json).expect("deserializes");
+            assert_eq!(*back, markers);
+            assert_eq!(back.0.is_some(), markers != SchemaMarkers::default());
+        }
+        let unknown = serde_json::from_str::<BoxedMarkers>(r#"{"minimun": 1}"#);
+        let expected = serde_json::from_str::<SchemaMarkers>(r#"{"minimun": 1}"#);
+        assert_eq!(
+            unknown.expect_err("an unknown key").to_string(),
+            expected.expect_err("an unknown key").to_string()
+        );
+    }
 }

@@ -14,7 +14,7 @@ mod typedef;
 
 pub use diagnostic::{Diagnostic, Error, Errors, Help, Label, Level, Warning};
 pub use loc::Loc;
-pub use markers::{ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
+pub use markers::{BoxedMarkers, ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
 pub use rename::RenameRule;
 pub use resource::{
     Conversion, Deprecation, PathKey, PrintColumn, ResourceDef, ResourceMarkers, Scale, Scope,

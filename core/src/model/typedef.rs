@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::rename::RenameRule;
-use super::{Loc, SchemaMarkers, Shape};
+use super::{BoxedMarkers, Loc, Shape};
 
 /// One Rust type deriving `KubeSchema`, with its fields' shapes filled in.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -16,7 +16,7 @@ pub struct TypeDef {
     /// The doc comment, processed.
     pub doc: Option<String>,
     /// Type-level schema keys: they apply wherever the type is used.
-    pub markers: SchemaMarkers,
+    pub markers: BoxedMarkers,
     /// Container-level serde attributes.
     pub serde: ContainerAttrs,
     /// Fields or variants.
@@ -135,7 +135,7 @@ pub struct Field {
     /// The doc comment, processed.
     pub doc: Option<String>,
     /// Field-level schema keys.
-    pub markers: SchemaMarkers,
+    pub markers: BoxedMarkers,
     /// Field-level serde attributes.
     pub serde: FieldAttrs,
     /// Where the field is declared.
@@ -231,13 +231,14 @@ pub struct VariantAttrs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::SchemaMarkers;
 
     fn field(markers: SchemaMarkers, skip: bool) -> Field {
         Field {
             ident: Some("f".into()),
             ty: "T".into(),
             doc: None,
-            markers,
+            markers: markers.into(),
             serde: FieldAttrs {
                 skip,
                 ..FieldAttrs::default()
@@ -262,7 +263,7 @@ mod tests {
             key: "k::Url".into(),
             name: "Url".into(),
             doc: None,
-            markers: SchemaMarkers::default(),
+            markers: BoxedMarkers::default(),
             serde: ContainerAttrs::default(),
             data: Data::Struct {
                 style: Style::Named,

@@ -71,8 +71,15 @@ pub fn parse_all(
     let serde = errors
         .handle(serde_attrs::container(&input.attrs).map_err(Error::from))
         .unwrap_or_default();
-    let mut sites = vec![(name.clone(), input.ident.span())];
-    let mut field_types = Vec::new();
+    // Sized exactly: the CLI holds these for every type of a crate at once.
+    let field_count = match &input.data {
+        SynData::Struct(s) => s.fields.len(),
+        SynData::Enum(e) => e.variants.iter().map(|v| v.fields.len()).sum(),
+        SynData::Union(_) => 0,
+    };
+    let mut sites = Vec::with_capacity(1 + field_count);
+    sites.push((name.clone(), input.ident.span()));
+    let mut field_types = Vec::with_capacity(field_count);
     let mut fields_of = |owner: &str, fields: &Fields, errors: &mut darling::error::Accumulator| {
         let mut out = Vec::with_capacity(fields.len());
         for (i, f) in fields.iter().enumerate() {
@@ -93,7 +100,7 @@ pub fn parse_all(
                     if let Err(e) = e.finish() {
                         errors.push(e);
                     }
-                    m.schema
+                    m.schema.into()
                 },
                 serde: errors
                     .handle(serde_attrs::field(&f.attrs).map_err(Error::from))
@@ -151,7 +158,7 @@ pub fn parse_all(
         key,
         name,
         doc: docs::doc(&input.attrs),
-        markers: m.schema,
+        markers: m.schema.into(),
         serde,
         data,
         loc: loc(input.ident.span()),

@@ -200,7 +200,9 @@ fn is_empty(value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ContainerAttrs, Data, FieldAttrs, Scalar, SchemaMarkers, Style};
+    use crate::model::{
+        BoxedMarkers, ContainerAttrs, Data, FieldAttrs, Scalar, SchemaMarkers, Style,
+    };
     use serde_json::json;
 
     /// A struct `S` with integer fields: (name, kubegen default, serde default).
@@ -212,7 +214,7 @@ mod tests {
             key: "t::S".into(),
             name: "S".into(),
             doc: None,
-            markers: SchemaMarkers::default(),
+            markers: BoxedMarkers::default(),
             serde: ContainerAttrs {
                 default: container,
                 ..ContainerAttrs::default()
@@ -228,7 +230,8 @@ mod tests {
                         markers: SchemaMarkers {
                             default: default.map(Value::from),
                             ..SchemaMarkers::default()
-                        },
+                        }
+                        .into(),
                         serde: FieldAttrs {
                             default: serde.clone(),
                             ..FieldAttrs::default()

@@ -60,7 +60,7 @@ fn embedded(types: &[Shape]) -> HashSet<String> {
 mod tests {
     use super::*;
     use crate::model::{
-        ContainerAttrs, Data, Field, FieldAttrs, Scalar, SchemaMarkers, Style, TypeDef,
+        BoxedMarkers, ContainerAttrs, Data, Field, FieldAttrs, Scalar, Style, TypeDef,
     };
 
     /// A struct `name` whose one field has `shape`.
@@ -70,7 +70,7 @@ mod tests {
                 key: format!("t::{name}"),
                 name: name.into(),
                 doc: None,
-                markers: SchemaMarkers::default(),
+                markers: BoxedMarkers::default(),
                 serde: ContainerAttrs::default(),
                 data: Data::Struct {
                     style: Style::Named,
@@ -78,7 +78,7 @@ mod tests {
                         ident: Some("f".into()),
                         ty: "T".into(),
                         doc: None,
-                        markers: SchemaMarkers::default(),
+                        markers: BoxedMarkers::default(),
                         serde: FieldAttrs::default(),
                         loc: None,
                         shape: shape.clone(),
