@@ -570,6 +570,8 @@ mod tests {
             "#[serde(transparent)] struct Name { inner: String }",
             "enum Mode { A, B }",
             "#[serde(untagged)] enum U { A { x: i32 }, B(String) }",
+            // Its variants serde writes are units.
+            "enum Mode { A, B, #[serde(skip)] C { x: i32 } }",
             r#"#[kube_marker(schema_type = "string")] struct Q { v: i32 }"#,
         ] {
             assert!(matches!(plan_of(src).form, Form::Whole), "{src}");
