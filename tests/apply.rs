@@ -607,10 +607,8 @@ mod enums {
                 json!({"t": "On", "c": {"logLevel": "info"}}),
             ),
             (
-                serde_json::to_value(AdjApply::Boxed(Box::new(
-                    OciApply::default().with_tag("2"),
-                )))
-                .unwrap(),
+                serde_json::to_value(AdjApply::Boxed(Box::new(OciApply::default().with_tag("2"))))
+                    .unwrap(),
                 json!({"t": "Boxed", "c": {"tag": "2"}}),
             ),
         ];
@@ -679,10 +677,7 @@ mod enums {
                 extra: None
             }
         );
-        assert_eq!(
-            format!("{on:?}"),
-            "On { some_level: Some(1), extra: None }"
-        );
+        assert_eq!(format!("{on:?}"), "On { some_level: Some(1), extra: None }");
         assert_eq!(format!("{:?}", AdjApply::Off), "Off");
         assert_eq!(
             format!("{:?}", ExtApply::Newtype(OciApply::default())),

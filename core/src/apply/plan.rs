@@ -5,8 +5,8 @@
 
 use proc_macro2::Span;
 use quote::{ToTokens, quote_spanned};
-use syn::Type;
 use syn::spanned::Spanned;
+use syn::{GenericArgument, PathArguments, Type};
 
 use crate::model::{Data, Field, ListType, Shape, Style, Topology, TypeDef, Variant};
 use crate::parse::shape::{Syntactic, shape_of};
@@ -284,14 +284,23 @@ impl Cx<'_> {
     /// The configuration type of a value of type `ty`: its `Apply` projection, the template
     /// spanned at `ty`; with `peel`, the configuration inside an outer `Option` (the field's
     /// own `Option` is added by the caller), named through the whole `Option` so that a type
-    /// without a schema fails where the schema's `<ty as KubeSchema>::shape()` does.
+    /// without a schema fails where the schema's `<ty as KubeSchema>::shape()` does (a known
+    /// type's, which cannot fail, is named directly: less for the compiler to resolve).
     fn config_type(&self, ty: &Type, peel: bool) -> Type {
         let schema = self.schema;
-        let (first, last) = ends(ty);
-        let optional = matches!(shape_of(ty, &Syntactic), Ok(Shape::Optional(_)));
+        let inner = match shape_of(ty, &Syntactic) {
+            Ok(Shape::Optional(inner)) if peel => Some(inner),
+            _ => None,
+        };
+        let (ty, through_option) = match (inner, first_arg(ty)) {
+            (None, _) => (ty, false),
+            (Some(inner), Some(arg)) if known(&inner) => (arg, false),
+            (Some(_), _) => (ty, true),
+        };
         // What comes before the type is spanned at its first token, what follows at its last:
         // the compiler's span of the whole is then the type's.
-        let (open, close) = match peel && optional {
+        let (first, last) = ends(ty);
+        let (open, close) = match through_option {
             true => (
                 quote_spanned!(first=> <<),
                 quote_spanned!(last=> as #schema>::Apply as ::core::iter::IntoIterator>::Item),
@@ -303,6 +312,28 @@ impl Cx<'_> {
         };
         syn::parse_quote!(#open #ty #close)
     }
+}
+
+/// Whether a type of this shape is made of types kubegen knows (scalars, k8s-openapi types, any
+/// JSON, and containers of them): it has a schema, so naming it alone cannot fail.
+fn known(shape: &Shape) -> bool {
+    match shape {
+        Shape::Scalar(_) | Shape::Known(_) | Shape::Any => true,
+        Shape::Optional(inner) | Shape::Seq { item: inner, .. } | Shape::Map(inner) => known(inner),
+        Shape::Named(_) | Shape::Opaque(_) => false,
+    }
+}
+
+/// The first type argument of a path type (`T` of `Option<T>`).
+fn first_arg(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|a| match a {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
 }
 
 /// The spans of the first and last tokens of `tokens` (the call site when there are none).
@@ -324,14 +355,18 @@ fn node_of(ty: &Type, field: &Field) -> Result<NodePlan, syn::Error> {
         Some(ListType::Set) => Some(Vec::new()),
         Some(ListType::Atomic) | None => None,
     };
-    let items = || Box::new(NodePlan::ItemsOf(Box::new(ty.clone())));
-    let list = || NodePlan::List {
-        keys: keys(),
-        item: items(),
+    // Items of a known type are values (the compiler need not resolve their description).
+    let items = |of: Option<&Shape>| match of {
+        Some(shape) if known(shape) => Box::new(NodePlan::Value),
+        _ => Box::new(NodePlan::ItemsOf(Box::new(ty.clone()))),
     };
-    let map = |map_type: Option<Topology>| NodePlan::Map {
+    let list = |of| NodePlan::List {
+        keys: keys(),
+        item: items(of),
+    };
+    let map = |of, map_type: Option<Topology>| NodePlan::Map {
         atomic: map_type == Some(Topology::Atomic),
-        value: items(),
+        value: items(of),
     };
     let mut shape = shape_of(ty, &Syntactic)?;
     while let Shape::Optional(inner) = shape {
@@ -343,10 +378,12 @@ fn node_of(ty: &Type, field: &Field) -> Result<NodePlan, syn::Error> {
             keys: set.then(Vec::new),
             item: Box::new(NodePlan::Value),
         },
-        Shape::Seq { .. } => list(),
-        Shape::Map(_) => map(markers.map_type),
-        Shape::Named(_) | Shape::Opaque(_) if markers.list_type.is_some() => list(),
-        Shape::Named(_) | Shape::Opaque(_) if markers.map_type.is_some() => map(markers.map_type),
+        Shape::Seq { item, .. } => list(Some(&item)),
+        Shape::Map(value) => map(Some(&value), markers.map_type),
+        Shape::Named(_) | Shape::Opaque(_) if markers.list_type.is_some() => list(None),
+        Shape::Named(_) | Shape::Opaque(_) if markers.map_type.is_some() => {
+            map(None, markers.map_type)
+        }
         // A named type, or one the syntax does not see into (an alias).
         _ => NodePlan::Type(Box::new(ty.clone())),
     })
@@ -398,11 +435,7 @@ mod tests {
         assert_eq!(
             types(&p),
             [
-                (
-                    "replicaCount".into(),
-                    "< < Option < i32 > as A > :: Apply as :: core :: iter :: IntoIterator > :: Item"
-                        .into()
-                ),
+                ("replicaCount".into(), "< i32 as A > :: Apply".into()),
                 ("ports".into(), "< Vec < Port > as A > :: Apply".into()),
                 (
                     "byName".into(),
@@ -456,6 +489,7 @@ mod tests {
                 #[kube_marker(list_type = "map", list_map_keys = "name")]
                 keyed: Option<Vec<Port>>,
                 boxed: Box<Inner>,
+                names: Option<Vec<String>>,
             }"#,
         );
         assert_eq!(
@@ -472,6 +506,8 @@ mod tests {
                         .into()
                 ),
                 ("boxed".into(), "< Box < Inner > as A > :: Apply".into()),
+                // Known types cannot fail: named alone.
+                ("names".into(), "< Vec < String > as A > :: Apply".into()),
             ]
         );
         let Form::Struct(fields) = &p.form else {
@@ -493,6 +529,10 @@ mod tests {
             "list Some([\"name\"]) of items of Option < Vec < Port > >"
         );
         assert_eq!(named(&fields[2].node), "Box < Inner >");
+        assert!(matches!(
+            &fields[3].node,
+            NodePlan::List { keys: None, item } if matches!(**item, NodePlan::Value)
+        ));
     }
 
     #[test]
