@@ -32,14 +32,14 @@ pub fn enumeration(
         let variants = #private::Variants { name: #name_str, tagging: #private::Tagging::#tagging };
     };
     let arms: Vec<Arms> = variants.iter().zip(0u32..).map(Arms::of).collect();
-    let defs: Vec<_> = arms.iter().map(|a| &a.def).collect();
-    let clones: Vec<_> = arms.iter().map(|a| &a.clone).collect();
-    let equals: Vec<_> = arms.iter().map(|a| &a.eq).collect();
+    let defs = arms.iter().map(|a| &a.def);
+    let clones = arms.iter().map(|a| &a.clone);
+    let equals = arms.iter().map(|a| &a.eq);
     let different = (arms.len() > 1).then(|| quote!(_ => false,));
-    let debugs: Vec<_> = arms.iter().map(|a| &a.debug).collect();
-    let writes: Vec<_> = arms.iter().map(|a| &a.write).collect();
-    let reads: Vec<_> = arms.iter().map(|a| &a.read).collect();
-    let names: Vec<_> = variants.iter().map(|v| &v.json).collect();
+    let debugs = arms.iter().map(|a| &a.debug);
+    let writes = arms.iter().map(|a| &a.write);
+    let reads = arms.iter().map(|a| &a.read);
+    let names = variants.iter().map(|v| &v.json);
     quote! {
         // As a struct's: the variants' fields are public, and their types projections.
         #[doc = #doc]
@@ -178,14 +178,16 @@ impl Arms {
                 )
             }
             Style::Tuple => {
+                let call = quote!(variants.newtype(serializer, #index, #json, #arg));
                 let span = ours
                     .first()
                     .map_or_else(proc_macro2::Span::call_site, |p| p.span);
                 (
-                    newtype(
-                        &ours,
-                        quote!(variants.newtype(serializer, #index, #json, #arg)),
-                    ),
+                    // Stretched over a newtype's one field (see `Part::stretch`).
+                    match ours.as_slice() {
+                        [one] => one.stretch(call),
+                        _ => call,
+                    },
                     quote_spanned!(span=> {
                         let #content = content.value()?;
                         ::core::result::Result::Ok(#value)
@@ -205,13 +207,5 @@ impl Arms {
             write: quote!(&#pattern => #write,),
             read: quote!(#json => #read,),
         }
-    }
-}
-
-/// A newtype variant's `call` stretched over its field's type (see `Part::stretch`).
-fn newtype(parts: &[Part], call: TokenStream) -> TokenStream {
-    match parts {
-        [one] => one.stretch(call),
-        _ => call,
     }
 }
