@@ -441,3 +441,247 @@ mod aliases {
         );
     }
 }
+
+/// Enum configurations under every tagging read and write the type's own JSON: a value of the
+/// type, serialized by its own serde derive, becomes the configuration that sets all of it
+/// (`configuration`), which serializes to the same JSON without its `null`s.
+mod enums {
+    use super::*;
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[serde(rename_all = "kebab-case", rename_all_fields = "camelCase")]
+    pub enum Ext {
+        StructVariant {
+            inner_field: i32,
+            #[serde(rename = "x")]
+            other: Option<String>,
+        },
+        Newtype(Oci),
+        #[serde(rename = "bare")]
+        Empty {},
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[serde(tag = "type", rename_all = "UPPERCASE")]
+    pub enum Int {
+        Git {
+            url: String,
+            #[kube_marker(list_type = "map", list_map_keys = "name")]
+            #[serde(default)]
+            ports: Vec<Port>,
+        },
+        Oci(Oci),
+        Off,
+    }
+
+    #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+    #[serde(tag = "t", content = "c", rename_all_fields = "SCREAMING_SNAKE_CASE")]
+    pub enum Adj {
+        On {
+            some_level: i32,
+            #[serde(flatten)]
+            extra: Extra,
+        },
+        Boxed(Box<Oci>),
+        Off,
+    }
+
+    /// `value`'s JSON, and its configuration's after a round trip through JSON.
+    fn both<T>(value: &T) -> (serde_json::Value, serde_json::Value)
+    where
+        T: KubeSchema + Serialize,
+        T::Apply: Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        let json = serde_json::to_value(value).unwrap();
+        let cfg = kubegen::apply::configuration(value).unwrap();
+        let text = serde_json::to_string(&cfg).unwrap();
+        let back: T::Apply = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, cfg, "{text}");
+        (json, serde_json::to_value(&cfg).unwrap())
+    }
+
+    #[test]
+    fn every_variant_shape_round_trips_under_every_tagging() {
+        let oci = || Oci {
+            image: "i".into(),
+            tag: Some("1".into()),
+        };
+        let values: Vec<(serde_json::Value, serde_json::Value)> = vec![
+            both(&Ext::StructVariant {
+                inner_field: 1,
+                other: Some("o".into()),
+            }),
+            both(&Ext::StructVariant {
+                inner_field: 1,
+                other: None,
+            }),
+            both(&Ext::Newtype(oci())),
+            both(&Ext::Empty {}),
+            both(&Int::Git {
+                url: "u".into(),
+                ports: vec![Port {
+                    name: "http".into(),
+                    container_port: 80,
+                    protocol: None,
+                }],
+            }),
+            both(&Int::Oci(oci())),
+            both(&Int::Off),
+            both(&Adj::On {
+                some_level: 2,
+                extra: Extra {
+                    log_level: Some("debug".into()),
+                },
+            }),
+            both(&Adj::Boxed(Box::new(oci()))),
+            both(&Adj::Off),
+        ];
+        // The configuration leaves out what is `None` (the type writes `null`), and is the same
+        // JSON otherwise.
+        fn without_nulls(json: &serde_json::Value) -> serde_json::Value {
+            match json {
+                serde_json::Value::Object(fields) => fields
+                    .iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| (k.clone(), without_nulls(v)))
+                    .collect(),
+                serde_json::Value::Array(items) => items.iter().map(without_nulls).collect(),
+                other => other.clone(),
+            }
+        }
+        for (json, cfg) in &values {
+            assert_eq!(&without_nulls(json), cfg);
+        }
+        // What the type's own serde writes, spelled out once.
+        let jsons: Vec<&serde_json::Value> = values.iter().map(|(j, _)| j).collect();
+        assert_eq!(
+            jsons,
+            [
+                &json!({"struct-variant": {"innerField": 1, "x": "o"}}),
+                &json!({"struct-variant": {"innerField": 1, "x": null}}),
+                &json!({"newtype": {"image": "i", "tag": "1"}}),
+                &json!({"bare": {}}),
+                &json!({"type": "GIT", "url": "u", "ports": [{"name": "http", "containerPort": 80, "protocol": null}]}),
+                &json!({"type": "OCI", "image": "i", "tag": "1"}),
+                &json!({"type": "OFF"}),
+                &json!({"t": "On", "c": {"SOME_LEVEL": 2, "logLevel": "debug"}}),
+                &json!({"t": "Boxed", "c": {"image": "i", "tag": "1"}}),
+                &json!({"t": "Off"}),
+            ]
+        );
+    }
+
+    #[test]
+    fn unset_fields_are_left_out_and_the_json_reads_back() {
+        let cases = [
+            (
+                serde_json::to_value(ExtApply::StructVariant {
+                    inner_field: None,
+                    other: Some("o".into()),
+                })
+                .unwrap(),
+                json!({"struct-variant": {"x": "o"}}),
+            ),
+            (
+                serde_json::to_value(ExtApply::Empty {}).unwrap(),
+                json!({"bare": {}}),
+            ),
+            (
+                serde_json::to_value(IntApply::Git {
+                    url: None,
+                    ports: None,
+                })
+                .unwrap(),
+                json!({"type": "GIT"}),
+            ),
+            (
+                serde_json::to_value(IntApply::Oci(OciApply::default())).unwrap(),
+                json!({"type": "OCI"}),
+            ),
+            (
+                serde_json::to_value(AdjApply::On {
+                    some_level: None,
+                    extra: Some(ExtraApply::default().with_log_level("info")),
+                })
+                .unwrap(),
+                json!({"t": "On", "c": {"logLevel": "info"}}),
+            ),
+            (
+                serde_json::to_value(AdjApply::Boxed(Box::new(OciApply::default().with_tag("2"))))
+                    .unwrap(),
+                json!({"t": "Boxed", "c": {"tag": "2"}}),
+            ),
+        ];
+        for (written, expected) in cases {
+            assert_eq!(written, expected);
+        }
+        let read = |json: serde_json::Value| serde_json::from_value::<AdjApply>(json);
+        assert_eq!(
+            read(json!({"c": {"SOME_LEVEL": 3}, "t": "On"})).unwrap(),
+            AdjApply::On {
+                some_level: Some(3),
+                extra: None,
+            }
+        );
+        assert_eq!(read(json!({"t": "Off"})).unwrap(), AdjApply::Off);
+        assert_eq!(
+            serde_json::from_value::<ExtApply>(json!({"newtype": {"image": "i"}})).unwrap(),
+            ExtApply::Newtype(OciApply::default().with_image("i"))
+        );
+        assert_eq!(
+            serde_json::from_value::<IntApply>(json!({"url": "u", "type": "GIT"})).unwrap(),
+            IntApply::Git {
+                url: Some("u".into()),
+                ports: None,
+            }
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_variant_is_refused() {
+        let e = serde_json::from_value::<IntApply>(json!({"type": "SVN"})).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown variant `SVN`, expected one of `GIT`, `OCI`, `OFF`"
+        );
+        let e = serde_json::from_value::<IntApply>(json!({"url": "u"})).unwrap_err();
+        assert_eq!(e.to_string(), "missing field `type`");
+        let e = serde_json::from_value::<AdjApply>(json!({"t": "Boxed"})).unwrap_err();
+        assert_eq!(e.to_string(), "missing field `c`");
+        let e = serde_json::from_value::<ExtApply>(json!({"bare": {}, "newtype": {}})).unwrap_err();
+        assert!(e.to_string().contains("an object with one entry"), "{e}");
+        // A list map item in a variant must carry its keys, as in a struct.
+        let keyless = IntApply::Git {
+            url: None,
+            ports: Some(vec![PortApply::default().with_container_port(80)]),
+        };
+        let e = serde_json::to_value(&keyless).unwrap_err().to_string();
+        assert!(
+            e.starts_with("item 0 of the list map `ports` has no `name`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn clone_equality_and_debug_are_the_derived_ones() {
+        let on = AdjApply::On {
+            some_level: Some(1),
+            extra: None,
+        };
+        assert_eq!(on.clone(), on);
+        assert_ne!(on, AdjApply::Off);
+        assert_ne!(
+            on,
+            AdjApply::On {
+                some_level: Some(2),
+                extra: None
+            }
+        );
+        assert_eq!(format!("{on:?}"), "On { some_level: Some(1), extra: None }");
+        assert_eq!(format!("{:?}", AdjApply::Off), "Off");
+        assert_eq!(
+            format!("{:?}", ExtApply::Newtype(OciApply::default())),
+            "Newtype(OciApply { image: None, tag: None })"
+        );
+    }
+}

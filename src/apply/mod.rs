@@ -174,6 +174,7 @@ impl<'de, T> Deserialize<'de> for Whole<T> {
 #[doc(hidden)]
 pub mod __private {
     use serde::Serializer;
+    use serde::de::Error as _;
     use serde::ser::{Error as _, SerializeMap as _};
     use serde_json::Value;
 
@@ -294,6 +295,17 @@ pub mod __private {
             serde_json::Map::deserialize(deserializer).map(Object)
         }
 
+        /// Takes the string at `key`: the tag of an internally or adjacently tagged enum.
+        fn tag<E: serde::de::Error>(&mut self, key: &'static str) -> Result<String, E> {
+            match self.0.remove(key) {
+                Some(Value::String(name)) => Ok(name),
+                Some(other) => Err(E::custom(format_args!(
+                    "the tag `{key}` must be a variant's name, not `{other}`"
+                ))),
+                None => Err(E::missing_field(key)),
+            }
+        }
+
         /// Takes the field `name`: `None` when absent or `null`.
         pub fn take<T: DeserializeOwned, E: serde::de::Error>(
             &mut self,
@@ -316,6 +328,165 @@ pub mod __private {
             let empty =
                 matches!(serde_json::to_value(&value), Ok(Value::Object(m)) if m.is_empty());
             Ok((!empty).then_some(value))
+        }
+    }
+
+    /// How a configuration enum's variants are written: its name and the tagging of the type
+    /// it configures. Its `Serialize` and `Deserialize` are written out (so that a field whose
+    /// type has no schema is one error), through these.
+    pub struct Variants {
+        /// The configuration's name (what serde's enum methods are given).
+        pub name: &'static str,
+        /// The tagging.
+        pub tagging: Tagging,
+    }
+
+    /// The serde tagging of an enum.
+    pub enum Tagging {
+        /// `{"variant": content}`; unit variants are `"variant"`.
+        External,
+        /// `{"tag": "variant", ...fields}` (`#[serde(tag)]`).
+        Internal(&'static str),
+        /// `{"tag": "variant", "content": content}` (`#[serde(tag, content)]`).
+        Adjacent(&'static str, &'static str),
+    }
+
+    /// The object a struct variant's fields are written to ([`Writer`] over a JSON value).
+    pub type Fields = Writer<serde_json::value::Serializer>;
+
+    impl Variants {
+        /// Writes the unit variant `variant`, the `index`th.
+        pub fn unit<S: Serializer>(
+            &self,
+            serializer: S,
+            index: u32,
+            variant: &'static str,
+        ) -> Result<S::Ok, S::Error> {
+            match self.tagging {
+                Tagging::External => serializer.serialize_unit_variant(self.name, index, variant),
+                Tagging::Internal(tag) | Tagging::Adjacent(tag, _) => {
+                    let mut object = serializer.serialize_map(Some(1))?;
+                    object.serialize_entry(tag, variant)?;
+                    object.end()
+                }
+            }
+        }
+
+        /// Writes the newtype variant `variant`, the `index`th, holding `value`.
+        pub fn newtype<S: Serializer, T: Serialize>(
+            &self,
+            serializer: S,
+            index: u32,
+            variant: &'static str,
+            value: &T,
+        ) -> Result<S::Ok, S::Error> {
+            match self.tagging {
+                Tagging::External => {
+                    serializer.serialize_newtype_variant(self.name, index, variant, value)
+                }
+                Tagging::Internal(tag) => {
+                    let mut object = Writer::new(serializer)?;
+                    object.0.serialize_entry(tag, variant)?;
+                    object
+                        .flatten(&Some(value))
+                        .map_err(|e| S::Error::custom(format_args!("variant `{variant}`: {e}")))?;
+                    object.end()
+                }
+                Tagging::Adjacent(tag, content) => {
+                    let mut object = serializer.serialize_map(Some(2))?;
+                    object.serialize_entry(tag, variant)?;
+                    object.serialize_entry(content, value)?;
+                    object.end()
+                }
+            }
+        }
+
+        /// Writes the struct variant `variant`, the `index`th, whose fields `write` writes.
+        pub fn fields<S: Serializer>(
+            &self,
+            serializer: S,
+            index: u32,
+            variant: &'static str,
+            write: impl FnOnce(&mut Fields) -> Result<(), serde_json::Error>,
+        ) -> Result<S::Ok, S::Error> {
+            let mut fields =
+                Writer::new(serde_json::value::Serializer).map_err(S::Error::custom)?;
+            write(&mut fields).map_err(S::Error::custom)?;
+            let fields = fields.end().map_err(S::Error::custom)?;
+            self.newtype(serializer, index, variant, &fields)
+        }
+
+        /// Reads a variant: its name, and its content (absent for a unit variant written as its
+        /// name, or without the adjacent content).
+        pub fn read<'de, D: serde::Deserializer<'de>>(
+            &self,
+            deserializer: D,
+        ) -> Result<(String, Content), D::Error> {
+            let (name, value, key) = match self.tagging {
+                Tagging::External => {
+                    let expected = || {
+                        D::Error::custom(format_args!(
+                            "expected a variant of `{}`: its name, or an object with one entry, \
+                             the variant's name and its content",
+                            self.name
+                        ))
+                    };
+                    match Value::deserialize(deserializer)? {
+                        Value::String(name) => (name, None, None),
+                        Value::Object(object) => {
+                            let mut entries = object.into_iter();
+                            match (entries.next(), entries.next()) {
+                                (Some((name, content)), None) => (name, Some(content), None),
+                                _ => return Err(expected()),
+                            }
+                        }
+                        _ => return Err(expected()),
+                    }
+                }
+                Tagging::Internal(tag) => {
+                    let mut object = Object::read(deserializer)?;
+                    let name = object.tag(tag)?;
+                    (name, Some(Value::Object(object.0)), None)
+                }
+                Tagging::Adjacent(tag, content) => {
+                    let mut object = Object::read(deserializer)?;
+                    let name = object.tag(tag)?;
+                    (name, object.0.remove(content), Some(content))
+                }
+            };
+            Ok((name, Content { value, key }))
+        }
+    }
+
+    /// A variant's content as read by [`Variants::read`].
+    pub struct Content {
+        value: Option<Value>,
+        /// The key it is under (adjacent tagging), for the error when it is absent.
+        key: Option<&'static str>,
+    }
+
+    impl Content {
+        /// The content of a newtype variant.
+        pub fn value<T: DeserializeOwned, E: serde::de::Error>(self) -> Result<T, E> {
+            T::deserialize(self.present()?).map_err(E::custom)
+        }
+
+        /// The fields of a struct variant.
+        pub fn fields<E: serde::de::Error>(self) -> Result<Object, E> {
+            match self.present()? {
+                Value::Object(fields) => Ok(Object(fields)),
+                other => Err(E::custom(format_args!(
+                    "expected an object of the variant's fields, not `{other}`"
+                ))),
+            }
+        }
+
+        fn present<E: serde::de::Error>(self) -> Result<Value, E> {
+            match (self.value, self.key) {
+                (Some(value), _) => Ok(value),
+                (None, Some(key)) => Err(E::missing_field(key)),
+                (None, None) => Err(E::custom("the variant's content is missing")),
+            }
         }
     }
 

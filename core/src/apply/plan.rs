@@ -3,6 +3,8 @@
 //! applied whole), each field's JSON name and configuration type, and the description
 //! `extract` reads ([`crate::model::describe`]). The derive only turns this plan into tokens.
 
+use proc_macro2::Span;
+use quote::{ToTokens, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{GenericArgument, PathArguments, Type};
 
@@ -62,7 +64,9 @@ pub struct FieldPlan {
     /// An `Option`, left out when `None` (the fields of structs and struct variants).
     pub optional: bool,
     /// The value's type in the configuration (inside the `Option`): the `Apply` projection of
-    /// the field's type (the compiler resolves aliases and containers), or `Whole` of it.
+    /// the field's type (the compiler resolves aliases and containers), or `Whole` of it. It
+    /// names the field's type as written, with its spans, wherever it names it: a type without
+    /// a schema is then the schema's own error, which the compiler reports once.
     pub ty: Type,
     /// A list map's keys (JSON names), which its items must carry: checked when the
     /// configuration is serialized, before anything is sent.
@@ -74,14 +78,16 @@ pub struct FieldPlan {
 }
 
 /// A node of the description `extract` reads, as [`crate::model::describe::Node`] but with types.
+/// The types are fields' types as written: the inside of a container is described by its
+/// type's `apply_node` or `apply_item_node`, never by naming the item type alone.
 #[derive(Clone)]
 pub enum NodePlan {
     /// [`crate::model::describe::Node::Value`]
     Value,
     /// [`crate::model::describe::Node::Type`]: the described type (its `KubeSchema::apply_node`).
     Type(Box<Type>),
-    /// [`crate::model::describe::Node::Type`] of the items of a list or the values of a map whose
-    /// type is named by an alias (its `KubeSchema::apply_item_node`).
+    /// [`crate::model::describe::Node::Type`] of the items of a list or the values of a map of
+    /// this type, a container or an alias of one (its `KubeSchema::apply_item_node`).
     ItemsOf(Box<Type>),
     /// [`crate::model::describe::Node::Object`]: (JSON name, flatten, defaulted, node) per field.
     Object(Vec<(String, bool, bool, NodePlan)>),
@@ -172,8 +178,8 @@ fn is_whole(def: &TypeDef) -> bool {
         || match &def.data {
             Data::Struct { style, .. } => *style != Style::Named,
             Data::Enum(variants) => {
-                variants.iter().all(|v| v.style == Style::Unit)
-                    || variants.iter().any(|v| v.serde.untagged)
+                let mut live = variants.iter().filter(|v| !v.serde.skip);
+                live.clone().all(|v| v.style == Style::Unit) || live.any(|v| v.serde.untagged)
             }
         }
 }
@@ -246,7 +252,7 @@ impl Cx<'_> {
         }
         let m = &field.markers;
         let (ty, node) = if self.def.walks(field) {
-            (self.config_type(ty, optional), node_of(ty, Some(field))?)
+            (self.config_type(ty, optional), node_of(ty, field)?)
         } else {
             (self.whole_of(ty), NodePlan::Value)
         };
@@ -275,108 +281,112 @@ impl Cx<'_> {
         syn::parse_quote!(#whole<#ty>)
     }
 
-    /// The configuration type of a value of type `ty`: its `Apply` projection, spanned at
-    /// `ty` (where a type without a schema is reported, once); `peel` drops an outer
-    /// `Option` (the field's own `Option` is added by the caller).
+    /// The configuration type of a value of type `ty`: its `Apply` projection, the template
+    /// spanned at `ty`; with `peel`, the configuration inside an outer `Option` (the field's
+    /// own `Option` is added by the caller), named through the whole `Option` so that a type
+    /// without a schema fails where the schema's `<ty as KubeSchema>::shape()` does (a known
+    /// type's, which cannot fail, is named directly: less for the compiler to resolve).
     fn config_type(&self, ty: &Type, peel: bool) -> Type {
-        let inner = match peel {
-            true if matches!(shape_of(ty, &Syntactic), Ok(Shape::Optional(_))) => {
-                type_args(ty).next().unwrap_or(ty)
-            }
-            _ => ty,
-        };
         let schema = self.schema;
-        syn::parse_quote_spanned!(inner.span()=> <#inner as #schema>::Apply)
+        let inner = match shape_of(ty, &Syntactic) {
+            Ok(Shape::Optional(inner)) if peel => Some(inner),
+            _ => None,
+        };
+        let (ty, through_option) = match (inner, first_arg(ty)) {
+            (None, _) => (ty, false),
+            (Some(inner), Some(arg)) if known(&inner) => (arg, false),
+            (Some(_), _) => (ty, true),
+        };
+        // What comes before the type is spanned at its first token, what follows at its last:
+        // the compiler's span of the whole is then the type's.
+        let (first, last) = ends(ty);
+        let (open, close) = match through_option {
+            true => (
+                quote_spanned!(first=> <<),
+                quote_spanned!(last=> as #schema>::Apply as ::core::iter::IntoIterator>::Item),
+            ),
+            false => (
+                quote_spanned!(first=> <),
+                quote_spanned!(last=> as #schema>::Apply),
+            ),
+        };
+        syn::parse_quote!(#open #ty #close)
     }
 }
 
-/// What `extract` knows of a value of type `ty`, as far as its syntax and `field`'s markers
-/// (list and map types) tell; a named type is described by its own `apply_node`, and an alias
-/// the markers call a list or a map by its items' (`apply_item_node`).
-fn node_of(ty: &Type, field: Option<&Field>) -> Result<NodePlan, syn::Error> {
-    if let Some(inner) = wrapped(ty, &["Box", "Arc", "Rc"]) {
-        return node_of(inner, field);
+/// Whether a type of this shape is made of types kubegen knows (scalars, k8s-openapi types, any
+/// JSON, and containers of them): it has a schema, so naming it alone cannot fail.
+fn known(shape: &Shape) -> bool {
+    match shape {
+        Shape::Scalar(_) | Shape::Known(_) | Shape::Any => true,
+        Shape::Optional(inner) | Shape::Seq { item: inner, .. } | Shape::Map(inner) => known(inner),
+        Shape::Named(_) | Shape::Opaque(_) => false,
     }
-    let markers = field.map(|f| &f.markers);
-    let keys = || match markers.and_then(|m| m.list_type) {
-        Some(ListType::Map) => Some(
-            markers
-                .and_then(|m| m.list_map_keys.clone())
-                .unwrap_or_default(),
-        ),
+}
+
+/// The first type argument of a path type (`T` of `Option<T>`).
+fn first_arg(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|a| match a {
+        GenericArgument::Type(t) => Some(t),
+        _ => None,
+    })
+}
+
+/// The spans of the first and last tokens of `tokens` (the call site when there are none).
+pub fn ends(tokens: &impl ToTokens) -> (Span, Span) {
+    let mut trees = tokens.to_token_stream().into_iter();
+    let first = trees.next().map_or_else(Span::call_site, |t| t.span());
+    (first, trees.last().map_or(first, |t| t.span()))
+}
+
+/// What `extract` knows of a field of type `ty`, as far as its syntax and the field's markers
+/// (list and map types) tell. The inside of a list or map is its type's `apply_item_node`,
+/// anything else with a description its type's `apply_node` (an `Option` or a pointer
+/// describes its content): a named type is described by its own, and an alias the markers
+/// call a list or a map by its items'.
+fn node_of(ty: &Type, field: &Field) -> Result<NodePlan, syn::Error> {
+    let markers = &field.markers;
+    let keys = || match markers.list_type {
+        Some(ListType::Map) => Some(markers.list_map_keys.clone().unwrap_or_default()),
         Some(ListType::Set) => Some(Vec::new()),
         Some(ListType::Atomic) | None => None,
     };
-    let map_type = markers.and_then(|m| m.map_type);
-    let arg = |i: usize| type_args(ty).nth(i);
-    Ok(match shape_of(ty, &Syntactic)? {
+    // Items of a known type are values (the compiler need not resolve their description).
+    let items = |of: Option<&Shape>| match of {
+        Some(shape) if known(shape) => Box::new(NodePlan::Value),
+        _ => Box::new(NodePlan::ItemsOf(Box::new(ty.clone()))),
+    };
+    let list = |of| NodePlan::List {
+        keys: keys(),
+        item: items(of),
+    };
+    let map = |of, map_type: Option<Topology>| NodePlan::Map {
+        atomic: map_type == Some(Topology::Atomic),
+        value: items(of),
+    };
+    let mut shape = shape_of(ty, &Syntactic)?;
+    while let Shape::Optional(inner) = shape {
+        shape = *inner;
+    }
+    Ok(match shape {
         Shape::Scalar(_) | Shape::Known(_) | Shape::Any => NodePlan::Value,
-        Shape::Optional(_) => match arg(0) {
-            Some(inner) => node_of(inner, field)?,
-            None => NodePlan::Value,
-        },
         Shape::Seq { set, len, .. } if set || len.is_some() => NodePlan::List {
             keys: set.then(Vec::new),
             item: Box::new(NodePlan::Value),
         },
-        Shape::Seq { .. } => NodePlan::List {
-            keys: keys(),
-            item: Box::new(match arg(0) {
-                Some(item) => node_of(item, None)?,
-                None => NodePlan::Value,
-            }),
-        },
-        Shape::Map(_) => NodePlan::Map {
-            atomic: map_type == Some(Topology::Atomic),
-            value: Box::new(match arg(1) {
-                Some(value) => node_of(value, None)?,
-                None => NodePlan::Value,
-            }),
-        },
-        Shape::Named(_) | Shape::Opaque(_) => {
-            let items = || Box::new(NodePlan::ItemsOf(Box::new(ty.clone())));
-            if markers.is_some_and(|m| m.list_type.is_some()) {
-                NodePlan::List {
-                    keys: keys(),
-                    item: items(),
-                }
-            } else if let Some(map_type) = map_type {
-                NodePlan::Map {
-                    atomic: map_type == Topology::Atomic,
-                    value: items(),
-                }
-            } else {
-                NodePlan::Type(Box::new(ty.clone()))
-            }
+        Shape::Seq { item, .. } => list(Some(&item)),
+        Shape::Map(value) => map(Some(&value), markers.map_type),
+        Shape::Named(_) | Shape::Opaque(_) if markers.list_type.is_some() => list(None),
+        Shape::Named(_) | Shape::Opaque(_) if markers.map_type.is_some() => {
+            map(None, markers.map_type)
         }
+        // A named type, or one the syntax does not see into (an alias).
+        _ => NodePlan::Type(Box::new(ty.clone())),
     })
-}
-
-/// The type argument of `ty` when it is one of the `wrappers` (by last path segment).
-fn wrapped<'a>(ty: &'a Type, wrappers: &[&str]) -> Option<&'a Type> {
-    let Type::Path(p) = ty else { return None };
-    let last = p.path.segments.last()?;
-    if !wrappers.iter().any(|w| last.ident == w) {
-        return None;
-    }
-    type_args(ty).next()
-}
-
-/// The type arguments of a path type's last segment.
-fn type_args(ty: &Type) -> impl Iterator<Item = &Type> {
-    let args = match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| &s.arguments),
-        _ => None,
-    };
-    args.into_iter()
-        .flat_map(|a| match a {
-            PathArguments::AngleBracketed(a) => a.args.iter().collect::<Vec<_>>(),
-            _ => Vec::new(),
-        })
-        .filter_map(|a| match a {
-            GenericArgument::Type(t) => Some(t),
-            _ => None,
-        })
 }
 
 #[cfg(test)]
@@ -445,11 +455,15 @@ mod tests {
         };
         let described = |i: usize| match &fields[i].node {
             NodePlan::List { keys, item } => match &**item {
-                NodePlan::Type(t) => format!("list {keys:?} of {}", t.to_token_stream()),
+                NodePlan::ItemsOf(t) => {
+                    format!("list {keys:?} of items of {}", t.to_token_stream())
+                }
                 _ => "list of other".into(),
             },
             NodePlan::Map { atomic, value } => match &**value {
-                NodePlan::Type(t) => format!("map {atomic} of {}", t.to_token_stream()),
+                NodePlan::ItemsOf(t) => {
+                    format!("map {atomic} of values of {}", t.to_token_stream())
+                }
                 _ => "map of other".into(),
             },
             NodePlan::Type(t) => t.to_token_stream().to_string(),
@@ -457,9 +471,68 @@ mod tests {
             _ => "other".into(),
         };
         assert_eq!(described(0), "value");
-        assert_eq!(described(1), "list None of Port");
-        assert_eq!(described(2), "map false of Port");
+        assert_eq!(described(1), "list None of items of Vec < Port >");
+        assert_eq!(
+            described(2),
+            "map false of values of std :: collections :: BTreeMap < String , Box < Port > >"
+        );
         assert_eq!(described(4), "Inner");
+    }
+
+    /// A type without a schema must fail only where the schema's `<T as KubeSchema>::shape()`
+    /// does, at the field's type as written: the plan never names a part of it alone.
+    #[test]
+    fn field_types_are_named_whole() {
+        let p = plan_of(
+            r#"struct S {
+                maybe: Option<Inner>,
+                #[kube_marker(list_type = "map", list_map_keys = "name")]
+                keyed: Option<Vec<Port>>,
+                boxed: Box<Inner>,
+                names: Option<Vec<String>>,
+            }"#,
+        );
+        assert_eq!(
+            types(&p),
+            [
+                (
+                    "maybe".into(),
+                    "< < Option < Inner > as A > :: Apply as :: core :: iter :: IntoIterator > :: Item"
+                        .into()
+                ),
+                (
+                    "keyed".into(),
+                    "< < Option < Vec < Port > > as A > :: Apply as :: core :: iter :: IntoIterator > :: Item"
+                        .into()
+                ),
+                ("boxed".into(), "< Box < Inner > as A > :: Apply".into()),
+                // Known types cannot fail: named alone.
+                ("names".into(), "< Vec < String > as A > :: Apply".into()),
+            ]
+        );
+        let Form::Struct(fields) = &p.form else {
+            panic!()
+        };
+        let named = |n: &NodePlan| match n {
+            NodePlan::Type(t) | NodePlan::ItemsOf(t) => t.to_token_stream().to_string(),
+            NodePlan::List { keys, item } => {
+                let NodePlan::ItemsOf(t) = &**item else {
+                    panic!("items not described by their list's type")
+                };
+                format!("list {keys:?} of items of {}", t.to_token_stream())
+            }
+            _ => "other".into(),
+        };
+        assert_eq!(named(&fields[0].node), "Option < Inner >");
+        assert_eq!(
+            named(&fields[1].node),
+            "list Some([\"name\"]) of items of Option < Vec < Port > >"
+        );
+        assert_eq!(named(&fields[2].node), "Box < Inner >");
+        assert!(matches!(
+            &fields[3].node,
+            NodePlan::List { keys: None, item } if matches!(**item, NodePlan::Value)
+        ));
     }
 
     #[test]
@@ -537,6 +610,8 @@ mod tests {
             "#[serde(transparent)] struct Name { inner: String }",
             "enum Mode { A, B }",
             "#[serde(untagged)] enum U { A { x: i32 }, B(String) }",
+            // Its variants serde writes are units.
+            "enum Mode { A, B, #[serde(skip)] C { x: i32 } }",
             r#"#[kube_marker(schema_type = "string")] struct Q { v: i32 }"#,
         ] {
             assert!(matches!(plan_of(src).form, Form::Whole), "{src}");

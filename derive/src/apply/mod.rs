@@ -1,15 +1,19 @@
 //! The apply configuration beside a derived type (kubegen's `apply` feature): tokens for the
 //! engine's plan (`kubegen_core::apply::plan`), and the root's `<Kind>Apply`.
 
+mod enums;
+mod parts;
+
 use darling::error::Accumulator;
-use proc_macro2::{Group, Span, TokenStream, TokenTree};
-use quote::{format_ident, quote};
-use syn::spanned::Spanned;
+use proc_macro2::TokenStream;
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{DeriveInput, Ident};
 
-use kubegen_core::apply::plan::{self, FieldPlan, Form, NodePlan, VariantPlan};
+use kubegen_core::apply::plan::{self, FieldPlan, Form};
 use kubegen_core::model::Style;
 use kubegen_core::parse::typedef::Parsed;
+
+use parts::node;
 
 /// The apply configuration of a type: the items beside it, and the `KubeSchema` items that
 /// name it (`type Apply`, `apply_node`).
@@ -64,7 +68,7 @@ pub fn configuration(
             tag,
             content,
             variants,
-        } => enumeration(vis, &name, &doc, tag, content, variants),
+        } => enums::enumeration(vis, &name, &doc, tag, content, variants),
     };
     let node = node(&plan.node);
     Configuration {
@@ -83,70 +87,50 @@ pub fn configuration(
 /// function of the crate calls are `#[inline]`, so that they are compiled where they are used.
 fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan]) -> TokenStream {
     let p = quote!(::kubegen::__private::serde);
-    let idents: Vec<Ident> = fields
-        .iter()
-        .map(|f| ident(f.ident.as_deref().unwrap_or_default()))
-        .collect();
-    let spans: Vec<Span> = fields.iter().map(|f| f.ty.span()).collect();
-    let each = |part: &dyn Fn(&FieldPlan, &Ident) -> TokenStream| -> Vec<TokenStream> {
-        fields
-            .iter()
-            .zip(&idents)
-            .zip(&spans)
-            .map(|((f, i), span)| respan(part(f, i), *span))
-            .collect()
-    };
-    let defs = each(&|f, i| {
-        let ty = &f.ty;
-        let doc = match f.flatten {
-            true => "Flattened fields.".to_string(),
-            false => format!("`{}`.", f.json),
-        };
-        quote!(#[doc = #doc] pub #i: ::core::option::Option<#ty>,)
+    let parts = parts::parts(fields, "f");
+    let defs = parts.iter().map(|part| part.def(quote!(pub)));
+    let defaults = parts::construct(
+        quote!(Self),
+        Style::Named,
+        &parts,
+        |part| quote_spanned!(part.span=> ::core::option::Option::None),
+    );
+    let clones = parts::construct(quote!(Self), Style::Named, &parts, |part| {
+        let field = part.of_self();
+        quote_spanned!(part.span=> ::core::clone::Clone::clone(&#field))
     });
-    let defaults = each(&|_, i| quote!(#i: ::core::option::Option::None,));
-    let clones = each(&|_, i| quote!(#i: ::core::clone::Clone::clone(&self.#i),));
-    let equals = each(&|_, i| quote!(&& self.#i == other.#i));
-    let debugs = each(&|_, i| {
-        let n = i.to_string();
-        quote!(.field(#n, &self.#i))
+    let equals = parts.iter().map(|part| {
+        let (field, i) = (part.of_self(), &part.ident);
+        let other = part.stretch(quote_spanned!(part.span=> other.#i));
+        quote_spanned!(part.span=> && #field == #other)
     });
-    let writes = each(&|f, i| {
-        let json = &f.json;
-        match (&f.list_map, &f.node) {
-            _ if f.flatten => quote!(object.flatten(&self.#i)?;),
-            (Some(keys), NodePlan::List { item, .. }) => {
-                let item = node(item);
-                quote!(object.list_map(#json, &self.#i, &[#(#keys),*], &#item)?;)
-            }
-            _ => quote!(object.field(#json, &self.#i)?;),
-        }
+    let debugs = parts.iter().map(|part| {
+        let field = part.of_self();
+        part.debug(quote!(&#field))
     });
-    // Named fields first; flattened ones read the entries left.
-    let (flat, named): (Vec<_>, Vec<_>) = fields.iter().zip(&idents).partition(|(f, _)| f.flatten);
-    let reads = named
-        .iter()
-        .map(|(f, i)| {
-            let json = &f.json;
-            respan(quote!(let #i = object.take(#json)?;), f.ty.span())
-        })
-        .chain(
-            flat.iter()
-                .map(|(f, i)| respan(quote!(let #i = object.flattened()?;), f.ty.span())),
-        );
-    let fills = each(&|_, i| quote!(#i,));
-    let builders = each(&|f, i| {
-        let ty = &f.ty;
+    let writes = parts.iter().map(|part| {
+        let field = part.of_self();
+        part.write(quote!(&#field))
+    });
+    let reads = parts::reads(&parts);
+    let fills = parts::construct(quote!(Self), Style::Named, &parts, |part| {
+        part.local.to_token_stream()
+    });
+    let builders = parts.iter().map(|part| {
+        let (f, field) = (part.plan, part.of_self());
         let name = f.ident.as_deref().unwrap_or_default();
         let method = format_ident!("with_{name}");
         let doc = format!("Sets `{}`.", if f.flatten { name } else { &f.json });
-        quote! {
+        let value = part.around(quote!(impl ::core::convert::Into<), quote!(>));
+        let into = part.around(quote!(::core::convert::Into::<), quote!(>::into));
+        // The signature is checked at the function's span, stretched over the field's type.
+        part.stretch(quote_spanned! {part.span=>
             #[doc = #doc]
-            pub fn #method(mut self, value: impl ::core::convert::Into<#ty>) -> Self {
-                self.#i = ::core::option::Option::Some(value.into());
+            pub fn #method(mut self, value: #value) -> Self {
+                #field = ::core::option::Option::Some(#into(value));
                 self
             }
-        }
+        })
     });
     let name_str = name.to_string();
     quote! {
@@ -167,14 +151,14 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
         impl ::core::default::Default for #name {
             #[inline]
             fn default() -> Self {
-                Self { #(#defaults)* }
+                #defaults
             }
         }
 
         impl ::core::clone::Clone for #name {
             #[inline]
             fn clone(&self) -> Self {
-                Self { #(#clones)* }
+                #clones
             }
         }
 
@@ -203,50 +187,9 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
         impl<'de> #p::Deserialize<'de> for #name {
             fn deserialize<D: #p::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
                 let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
-                #(#reads)*
-                ::core::result::Result::Ok(Self { #(#fills)* })
+                #reads
+                ::core::result::Result::Ok(#fills)
             }
-        }
-    }
-}
-
-/// A configuration enum: the type's variants and tagging, through serde's derive.
-fn enumeration(
-    vis: &syn::Visibility,
-    name: &Ident,
-    doc: &str,
-    tag: &Option<String>,
-    content: &Option<String>,
-    variants: &[VariantPlan],
-) -> TokenStream {
-    let p = quote!(::kubegen::__private::serde);
-    let tag = tag.as_ref().map(|t| quote!(tag = #t,));
-    let content = content.as_ref().map(|c| quote!(content = #c,));
-    let mut helpers = Vec::new();
-    let variants = variants.iter().map(|v| {
-        let vident = format_ident!("{}", v.ident);
-        let json = &v.json;
-        helpers.extend(v.fields.iter().filter_map(list_map_helper));
-        let fields = v.fields.iter().map(|f| field(f, name));
-        let body = match v.style {
-            Style::Named => quote!({ #(#fields)* }),
-            Style::Tuple => quote!(( #(#fields)* )),
-            Style::Unit => quote!(),
-        };
-        let doc = format!("The `{json}` variant.");
-        quote!(#[doc = #doc] #[serde(rename = #json)] #vident #body,)
-    });
-    let variants: Vec<TokenStream> = variants.collect();
-    quote! {
-        #[doc = #doc]
-        #[derive(::core::clone::Clone, ::core::fmt::Debug, ::core::cmp::PartialEq, #p::Serialize, #p::Deserialize)]
-        #[serde(crate = "::kubegen::__private::serde", #tag #content)]
-        #vis enum #name {
-            #(#variants)*
-        }
-
-        impl #name {
-            #(#helpers)*
         }
     }
 }
@@ -424,119 +367,4 @@ pub fn root(
             }
         }
     }
-}
-
-/// One field of a configuration enum's variant.
-fn field(f: &FieldPlan, owner: &Ident) -> TokenStream {
-    let ty = &f.ty;
-    let json = &f.json;
-    let doc = match &f.ident {
-        Some(_) if f.flatten => "Flattened fields.".to_string(),
-        Some(_) => format!("`{json}`."),
-        None => "The content.".to_string(),
-    };
-    if !f.optional {
-        return match &f.ident {
-            Some(i) => {
-                let i = ident(i);
-                quote!(#[doc = #doc] #[serde(rename = #json)] #i: #ty,)
-            }
-            None => quote!(#ty,),
-        };
-    }
-    let i = ident(f.ident.as_deref().unwrap_or_default());
-    let serde = if f.flatten {
-        quote!(#[serde(flatten)])
-    } else if f.list_map.is_some() {
-        let helper = format!("{owner}::{}", helper_name(f));
-        quote!(#[serde(rename = #json, default, skip_serializing_if = "::core::option::Option::is_none", serialize_with = #helper)])
-    } else {
-        quote!(#[serde(rename = #json, default, skip_serializing_if = "::core::option::Option::is_none")])
-    };
-    quote!(#[doc = #doc] #serde #i: ::core::option::Option<#ty>,)
-}
-
-fn helper_name(f: &FieldPlan) -> String {
-    format!("__kubegen_list_map_{}", f.ident.as_deref().unwrap_or("0"))
-}
-
-/// The serializer of a list map field that refuses items without their keys.
-fn list_map_helper(f: &FieldPlan) -> Option<TokenStream> {
-    let keys = f.list_map.as_ref()?;
-    let NodePlan::List { item, .. } = &f.node else {
-        return None;
-    };
-    let name = format_ident!("{}", helper_name(f));
-    let json = &f.json;
-    let item = node(item);
-    let p = quote!(::kubegen::__private::serde);
-    Some(quote! {
-        #[doc(hidden)]
-        fn #name<V: #p::Serialize, S: #p::Serializer>(value: &V, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-            static ITEM: ::kubegen::apply::Node = #item;
-            ::kubegen::apply::__private::list_map(value, #json, &[#(#keys),*], &ITEM, serializer)
-        }
-    })
-}
-
-/// A `kubegen::apply::Node` expression for a static.
-fn node(n: &NodePlan) -> TokenStream {
-    let kind = quote!(::kubegen::apply::Node);
-    match n {
-        NodePlan::Value => quote!(#kind::Value),
-        NodePlan::Type(ty) => respan(
-            quote!(#kind::Type(<#ty as ::kubegen::KubeSchema>::apply_node)),
-            ty.span(),
-        ),
-        NodePlan::ItemsOf(ty) => respan(
-            quote!(#kind::Type(<#ty as ::kubegen::KubeSchema>::apply_item_node)),
-            ty.span(),
-        ),
-        NodePlan::Object(fields) => {
-            let fields = fields.iter().map(|(name, flatten, defaulted, n)| {
-                let n = node(n);
-                quote!(::kubegen::apply::Field { name: #name, flatten: #flatten, defaulted: #defaulted, node: #n })
-            });
-            quote!(#kind::Object(&[#(#fields),*]))
-        }
-        NodePlan::OneOf(forms) => {
-            let forms = forms.iter().map(node);
-            quote!(#kind::OneOf(&[#(#forms),*]))
-        }
-        NodePlan::List { keys, item } => {
-            let list = match keys {
-                None => quote!(::kubegen::apply::ListKind::Atomic),
-                Some(k) if k.is_empty() => quote!(::kubegen::apply::ListKind::Set),
-                Some(k) => quote!(::kubegen::apply::ListKind::Map(&[#(#k),*])),
-            };
-            let item = node(item);
-            quote!(#kind::List { kind: #list, item: &#item })
-        }
-        NodePlan::Map { atomic, value } => {
-            let value = node(value);
-            quote!(#kind::Map { atomic: #atomic, value: &#value })
-        }
-    }
-}
-
-/// The identifier of a field named `name` (raw when it is a keyword).
-fn ident(name: &str) -> Ident {
-    syn::parse_str::<Ident>(name).unwrap_or_else(|_| Ident::new_raw(name, Span::call_site()))
-}
-
-/// `tokens` with every token at `span`.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut tree| {
-            if let TokenTree::Group(g) = &tree {
-                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(span);
-                tree = TokenTree::Group(group);
-            } else {
-                tree.set_span(span);
-            }
-            tree
-        })
-        .collect()
 }
