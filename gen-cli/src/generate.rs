@@ -103,24 +103,26 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
         // `cargo metadata` first, then the reading that may overlap it.
         let packages = scope
             .spawn(|| workspace::discover(options.manifest_path.as_deref(), &options.packages));
-        let early: Vec<_> =
-            workspace::likely_libraries(options.manifest_path.as_deref(), &options.packages)
+        // The guessed crates one after another, each on every core.
+        let guessed =
+            workspace::likely_libraries(options.manifest_path.as_deref(), &options.packages);
+        let early = scope.spawn(|| -> Early {
+            guessed
                 .into_iter()
                 .map(|(name, root)| {
                     let root = Path::new(&display(&root)).to_path_buf();
-                    let version = &version;
-                    let key = (name.clone(), root.clone());
-                    (key, scope.spawn(move || read_target(&name, &root, version)))
+                    let read = read_target(&name, &root, &version);
+                    ((name, root), read)
                 })
-                .collect();
+                .collect()
+        });
         let packages = packages
             .join()
             .expect("`cargo metadata`'s thread does not panic");
-        let joined = || -> Early {
+        let joined = || {
             early
-                .into_iter()
-                .map(|(key, read)| (key, read.join().expect("a reading thread does not panic")))
-                .collect()
+                .join()
+                .expect("the early reading thread does not panic")
         };
         let rendered = render_packages(options, what, packages, &version, joined);
         // Stopped before the version was known: the early reads end without resolving.
