@@ -45,6 +45,10 @@ pub struct Collected {
 /// The derived types of a crate, by key, shared with the shapes that refer to them.
 type Defs = Arc<OnceLock<HashMap<String, Arc<TypeDef>>>>;
 
+/// The Kubernetes version field types resolve against, set when it is known (a crate may be
+/// read before: see `generate::render`); `None` once the run has stopped without one.
+pub type Version = OnceLock<Option<Kubernetes>>;
+
 /// Reads every kubegen attribute of a crate, as the [`Visitor`] of [`Crate::load_with`]: each
 /// module's attributes as soon as its file is parsed ([`Visitor::read`]), then its derived
 /// types' field types resolved through the complete crate ([`Visitor::finish`]), both on the
@@ -53,7 +57,7 @@ pub struct Reader<'k> {
     /// The crate's name, the first part of each derived type's key.
     crate_name: String,
     /// The Kubernetes version whose k8s-openapi types paths resolve to.
-    kubernetes: &'k Kubernetes,
+    kubernetes: &'k Version,
     /// The derived types, once every module is finished.
     defs: Defs,
 }
@@ -66,6 +70,7 @@ pub struct Found {
 }
 
 /// What one module declares, its derived types resolved.
+#[derive(Default)]
 pub struct Declared {
     items: Collected,
     associated: Collected,
@@ -77,8 +82,8 @@ pub struct Declared {
 
 impl<'k> Reader<'k> {
     /// A reader for the crate named `crate_name`, k8s-openapi types as the Kubernetes version
-    /// `kubernetes` has them.
-    pub fn new(crate_name: &str, kubernetes: &'k Kubernetes) -> Self {
+    /// `kubernetes` has them (the reader waits for it before resolving field types).
+    pub fn new(crate_name: &str, kubernetes: &'k Version) -> Self {
         Reader {
             crate_name: crate_name.to_owned(),
             kubernetes,
@@ -155,11 +160,15 @@ impl Visitor for Reader<'_> {
         found
     }
 
-    /// Resolves the field types of the module's derived types into shapes.
+    /// Resolves the field types of the module's derived types into shapes, once the Kubernetes
+    /// version is known (nothing, when the run stopped without one).
     fn finish(&self, krate: &Crate, module: ModuleId, found: Found) -> Declared {
+        let Some(kubernetes) = self.kubernetes.wait() else {
+            return Declared::default();
+        };
         let r = CrateResolver {
             krate,
-            kubernetes: self.kubernetes,
+            kubernetes,
             module,
             defs: &self.defs,
             generics: Vec::new(),

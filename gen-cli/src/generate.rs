@@ -2,7 +2,7 @@
 //! collect, and let the engine build and render the CRDs, the role, the webhook configurations
 //! and the docs.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -13,7 +13,7 @@ use kubegen_core::rbac::{self, Role};
 use kubegen_core::render;
 use kubegen_core::webhook;
 
-use crate::collect::{Collected, Reader};
+use crate::collect::{Collected, Reader, Version};
 use crate::config::Layout;
 use crate::options::Options;
 use crate::output::Plan;
@@ -92,10 +92,55 @@ pub struct Generated {
 
 /// Generates `what` for the packages `options` selects, in memory: every package's files (with
 /// their warnings), or every error of every package, for the Kubernetes version they use.
+///
+/// The libraries the workspace's manifests name plainly are read while `cargo metadata` runs
+/// ([`workspace::likely_libraries`]); what is read of one is used only for a target that
+/// `cargo metadata` then names with the same crate name and root file, and field types are
+/// resolved only once the Kubernetes version is known.
 pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagnostic>> {
-    let one = |message: String| vec![Diagnostic::plain(message)];
-    let packages =
-        workspace::discover(options.manifest_path.as_deref(), &options.packages).map_err(one)?;
+    let version = Version::new();
+    std::thread::scope(|scope| {
+        // `cargo metadata` first, then the reading that may overlap it.
+        let packages = scope
+            .spawn(|| workspace::discover(options.manifest_path.as_deref(), &options.packages));
+        // The guessed crates one after another, each on every core.
+        let guessed =
+            workspace::likely_libraries(options.manifest_path.as_deref(), &options.packages);
+        let early = scope.spawn(|| -> Early {
+            guessed
+                .into_iter()
+                .map(|(name, root)| {
+                    let root = Path::new(&display(&root)).to_path_buf();
+                    let read = read_target(&name, &root, &version);
+                    ((name, root), read)
+                })
+                .collect()
+        });
+        let packages = packages
+            .join()
+            .expect("`cargo metadata`'s thread does not panic");
+        let joined = || {
+            early
+                .join()
+                .expect("the early reading thread does not panic")
+        };
+        let rendered = render_packages(options, what, packages, &version, joined);
+        // Stopped before the version was known: the early reads end without resolving.
+        let _ = version.set(None);
+        rendered
+    })
+}
+
+/// [`render`] once the workspace is known (`packages`, from `cargo metadata`) and the early
+/// reads are under way: `early` waits for them.
+fn render_packages(
+    options: &Options,
+    what: What,
+    packages: Result<Vec<Package>, String>,
+    version: &Version,
+    early: impl FnOnce() -> Early,
+) -> Result<Vec<Generated>, Vec<Diagnostic>> {
+    let packages = packages.map_err(|message| vec![Diagnostic::plain(message)])?;
     if packages.is_empty() {
         return Err(vec![
             Diagnostic::plain("no workspace member depends on kubegen")
@@ -103,11 +148,13 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
         ]);
     }
     let kubernetes = kubernetes::select(options, &packages).map_err(|e| vec![e])?;
+    let _ = version.set(Some(kubernetes.clone()));
+    let mut early = early();
     let layouts = config::resolve_all(&packages, &options.config, &options.out_dir)?;
     let mut all = Vec::new();
     let mut errors = Vec::new();
     for (package, layout) in packages.iter().zip(&layouts) {
-        match generate(package, layout, what, &kubernetes) {
+        match build(package, layout, what, &kubernetes, &mut early) {
             Ok(g) => all.push(g),
             Err(e) => errors.extend(e),
         }
@@ -122,14 +169,33 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
     }
 }
 
+/// What was read of each crate (name, root file as shown) before the workspace was known.
+type Early = HashMap<(String, PathBuf), Result<Collected, Vec<Error>>>;
+
+/// Everything the crate named `name` whose root file is `root` declares.
+fn read_target(name: &str, root: &Path, version: &Version) -> Result<Collected, Vec<Error>> {
+    let reader = Reader::new(name, version);
+    let (krate, modules) = Crate::load_with(name, root, &reader)
+        .map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
+    // The crate's names are not needed any more.
+    drop(krate);
+    Ok(reader.collect(modules))
+}
+
 /// Everything the package's sources declare, from all its targets (a file shared by two
-/// targets counts once), with the problems found while reading them.
+/// targets counts once), with the problems found while reading them; a target read early is
+/// taken from `early`.
 ///
 /// # Errors
 ///
 /// A target whose sources cannot be loaded (a file that cannot be read or parsed, a missing
 /// module file).
-fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec<Error>> {
+fn read(
+    package: &Package,
+    kubernetes: &Kubernetes,
+    early: &mut Early,
+) -> Result<Collected, Vec<Error>> {
+    let version = Version::from(Some(kubernetes.clone()));
     let mut all = Collected::default();
     let mut seen_attributes = HashSet::new();
     let mut seen_kinds = HashSet::new();
@@ -137,12 +203,10 @@ fn read(package: &Package, kubernetes: &Kubernetes) -> Result<Collected, Vec<Err
         // Sources are read through paths relative to the current folder when they are under
         // it, so every location printed is short.
         let root = Path::new(&display(root)).to_path_buf();
-        let reader = Reader::new(name, kubernetes);
-        let (krate, modules) = Crate::load_with(name, &root, &reader)
-            .map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
-        // The crate's names are not needed any more.
-        drop(krate);
-        let c = reader.collect(modules);
+        let c = match early.remove(&(name.clone(), root.clone())) {
+            Some(read) => read?,
+            None => read_target(name, &root, &version)?,
+        };
         all.errors.extend(c.errors);
         all.types.extend(c.types);
         all.rbac.extend(
@@ -191,7 +255,18 @@ pub fn generate(
     what: What,
     kubernetes: &Kubernetes,
 ) -> Result<Generated, Vec<Error>> {
-    let collected = read(package, kubernetes)?;
+    build(package, layout, what, kubernetes, &mut Early::new())
+}
+
+/// [`generate`], with the targets read early taken from `early`.
+fn build(
+    package: &Package,
+    layout: &Layout,
+    what: What,
+    kubernetes: &Kubernetes,
+    early: &mut Early,
+) -> Result<Generated, Vec<Error>> {
+    let collected = read(package, kubernetes, early)?;
     let mut plan = Plan::default();
     let mut crd_dir = None;
     let mut warnings = Vec::new();

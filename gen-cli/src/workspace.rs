@@ -175,3 +175,120 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         .collect();
     Ok(packages)
 }
+
+/// The library targets (crate name, root file) that the manifest at `manifest_path` (else
+/// `Cargo.toml` in the current folder) names plainly, for packages that depend on kubegen (and
+/// are among `only`, when it names some): its own package and the workspace members listed
+/// without a glob, each with `[lib] name` and `path` or their defaults. A guess, made without `cargo metadata` so that reading the sources
+/// can start while it runs; the caller uses what it reads only for a target that
+/// `cargo metadata` then names with the same crate name and root file.
+pub fn likely_libraries(manifest_path: Option<&Path>, only: &[String]) -> Vec<(String, PathBuf)> {
+    let Ok(cwd) = std::env::current_dir() else {
+        return Vec::new();
+    };
+    let manifest = cwd.join(manifest_path.unwrap_or(Path::new("Cargo.toml")));
+    let Some(root) = manifest.parent().map(Path::to_path_buf) else {
+        return Vec::new();
+    };
+    let Some(table) = read_manifest(&manifest) else {
+        return Vec::new();
+    };
+    let members = table
+        .get("workspace")
+        .and_then(|w| w.get("members"))
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_str)
+        .filter(|m| !m.contains(['*', '?', '[']))
+        .filter_map(|m| {
+            let dir = root.join(m);
+            Some((read_manifest(&dir.join("Cargo.toml"))?, dir))
+        });
+    std::iter::once((table.clone(), root.clone()))
+        .chain(members)
+        .filter_map(|(table, dir)| library(&table, &dir, only))
+        .collect()
+}
+
+/// The library target of the package `table` describes in `dir`, if it depends on kubegen and
+/// is among `only` (when it names some).
+fn library(table: &toml::Table, dir: &Path, only: &[String]) -> Option<(String, PathBuf)> {
+    let package = table.get("package")?.get("name")?.as_str()?;
+    table.get("dependencies")?.get("kubegen")?;
+    if !only.is_empty() && !only.iter().any(|p| p == package) {
+        return None;
+    }
+    let lib = table.get("lib");
+    let name = lib
+        .and_then(|l| l.get("name"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or(package);
+    let path = lib
+        .and_then(|l| l.get("path"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or("src/lib.rs");
+    let root = dir.join(path);
+    root.is_file().then(|| (name.replace('-', "_"), root))
+}
+
+fn read_manifest(path: &Path) -> Option<toml::Table> {
+    std::fs::read_to_string(path).ok()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::likely_libraries;
+    use std::fs;
+
+    #[test]
+    fn likely_libraries_are_the_plain_members_that_depend_on_kubegen() {
+        let dir = std::env::temp_dir().join(format!("kubegen-likely-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let write = |path: &str, text: &str| {
+            let path = dir.join(path);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        };
+        write(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"api\", \"tool\", \"named\", \"crates/*\", \"missing\"]\n",
+        );
+        let uses_kubegen = "[dependencies]\nkubegen = { path = \"../kubegen\" }\n";
+        write(
+            "api/Cargo.toml",
+            &format!("[package]\nname = \"my-api\"\n{uses_kubegen}"),
+        );
+        write("api/src/lib.rs", "");
+        write(
+            "tool/Cargo.toml",
+            "[package]\nname = \"tool\"\n[dependencies]\nclap = \"4\"\n",
+        );
+        write("tool/src/lib.rs", "");
+        write(
+            "named/Cargo.toml",
+            &format!(
+                "[package]\nname = \"named\"\n[lib]\nname = \"types\"\npath = \"lib.rs\"\n{uses_kubegen}"
+            ),
+        );
+        write("named/lib.rs", "");
+        write(
+            "crates/a/Cargo.toml",
+            &format!("[package]\nname = \"a\"\n{uses_kubegen}"),
+        );
+        write("crates/a/src/lib.rs", "");
+        let manifest = dir.join("Cargo.toml");
+        let found = likely_libraries(Some(&manifest), &[]);
+        assert_eq!(
+            found,
+            [
+                ("my_api".to_string(), dir.join("api/src/lib.rs")),
+                ("types".to_string(), dir.join("named/lib.rs")),
+            ],
+            "globbed members, packages without kubegen and missing manifests are not guessed"
+        );
+        let only = likely_libraries(Some(&manifest), &["named".to_string()]);
+        assert_eq!(only, [("types".to_string(), dir.join("named/lib.rs"))]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
