@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::generate::{Generated, What};
 use crate::options::Options;
+use crate::parallel::parallel;
 use crate::paths::display;
 use crate::report::Reporter;
 
@@ -143,18 +144,20 @@ pub fn overwrite_warnings(all: &[Generated]) -> Vec<Diagnostic> {
         let (mut old, mut new) = (Crds::new(), Crds::new());
         let folder = bases(g);
         let files = std::fs::read_dir(&folder).into_iter().flatten();
-        for path in files.filter_map(|e| Some(e.ok()?.path())) {
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            let content = g.plan.files.get(&path);
-            if !crate::output::is_ours(&text) || content == Some(&text) {
-                continue;
-            }
+        let paths: Vec<PathBuf> = files.filter_map(|e| Some(e.ok()?.path())).collect();
+        // Read and compared on every core; the changed ones in the folder's order.
+        let changed = parallel(&paths, |path| {
+            let text = std::fs::read_to_string(path).ok()?;
+            let content = g.plan.files.get(path);
+            (crate::output::is_ours(&text) && content != Some(&text)).then_some(text)
+        });
+        for (path, text) in paths.iter().zip(changed) {
+            let Some(text) = text else { continue };
+            let content = g.plan.files.get(path);
             if let Some(content) = content {
-                let _ = add(&mut new, display(&path), content);
+                let _ = add(&mut new, display(path), content);
             }
-            let _ = add(&mut old, display(&path), &text);
+            let _ = add(&mut old, display(path), &text);
         }
         compare(&old, &new, &g.resources, &config, &mut found);
         removed(&old, |name| new.contains_key(name), &mut found);

@@ -4,7 +4,6 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kubegen_core::crd;
 use kubegen_core::known::Kubernetes;
@@ -17,6 +16,7 @@ use crate::collect::{Collected, Reader, Version};
 use crate::config::Layout;
 use crate::options::Options;
 use crate::output::Plan;
+use crate::parallel::parallel;
 use crate::paths::display;
 use crate::source::Crate;
 use crate::workspace::{self, Package};
@@ -391,35 +391,6 @@ fn crd_file(
 /// How many types one [`Job::Check`] checks: enough to share the schemas a few neighbours
 /// embed, few enough to spread over the cores.
 const CHECKED_TOGETHER: usize = 64;
-
-/// `f` over `items` on every core, each core taking the next item when it is free; results in
-/// the items' order.
-fn parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.min(items.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(index) else {
-                            break done;
-                        };
-                        done.push((index, f(item)));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a generator thread does not panic"))
-            .collect()
-    });
-    done.sort_by_key(|(index, _)| *index);
-    done.into_iter().map(|(_, r)| r).collect()
-}
 
 /// The versions of each kind, keyed by (group, kind) so files come out in a stable order.
 fn by_kind(resources: Vec<ResourceDef>) -> BTreeMap<(String, String), Vec<ResourceDef>> {

@@ -23,6 +23,7 @@ pub mod manifests;
 pub mod markers;
 pub mod options;
 pub mod output;
+mod parallel;
 pub mod paths;
 pub mod report;
 pub mod scaffold;

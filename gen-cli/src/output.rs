@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use kubegen_core::render::HEADER;
 
+use crate::parallel::parallel;
 use crate::paths::display;
 
 /// The files one run produces, and the CRD files it owns in the folders it writes to.
@@ -70,16 +71,21 @@ impl Plan {
         let mut out = Outcome::default();
         let mut writes = Vec::new();
         let mut refused = Vec::new();
-        for (path, content) in &self.files {
-            match fs::read_to_string(path) {
-                Ok(old) if old == *content => {}
-                Ok(old) if !is_ours(&old) => refused.push(WriteError(format!(
+        // Each file on disk read and compared on every core, in the plan's order.
+        let files: Vec<(&PathBuf, &String)> = self.files.iter().collect();
+        let on_disk = parallel(&files, |(path, content)| {
+            fs::read_to_string(path).map(|old| (old != **content).then_some(old))
+        });
+        for ((path, content), old) in files.into_iter().zip(on_disk) {
+            match old {
+                Ok(None) => {}
+                Ok(Some(old)) if !is_ours(&old) => refused.push(WriteError(format!(
                     "{}: exists and was not written by kubegen (it has no `{}` line at its top); \
                      move it away or delete it, kubegen will not overwrite it",
                     display(path),
                     HEADER.trim_end()
                 ))),
-                Ok(old) => {
+                Ok(Some(old)) => {
                     out.diffs.push(diff(path, &old, content));
                     writes.push((path, content));
                 }
