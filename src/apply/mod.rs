@@ -10,6 +10,13 @@
 //! whole type would claim every field it serializes. Structs' configurations are `Default`
 //! (nothing set); enums' are not, since each of their values sets a variant.
 //!
+//! A struct's configuration has a builder per field, `with_<field>(value)`, that takes any
+//! value the field's configuration converts from (`From`): `with_image("memcached")` for a
+//! `String`, `with_phase(Phase::Ready)` for a type applied whole ([`Whole`]), the
+//! configuration itself for a derived type. A list or a map of derived types takes its
+//! configuration as it is (`with_ports(vec![PortApply::default()])`): a conversion there would
+//! add an error to the one a missing `KubeSchema` derive gets.
+//!
 //! ```
 //! # #[cfg(feature = "apply")] {
 //! use kubegen::{CustomResource, KubeSchema};

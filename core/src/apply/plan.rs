@@ -75,6 +75,11 @@ pub struct FieldPlan {
     pub node: NodePlan,
     /// The schema gives the field a default.
     pub defaulted: bool,
+    /// Its builder takes any value the configuration's type converts from. Not so for a list
+    /// or a map of types kubegen does not know: when one of those has no schema, the compiler
+    /// resolves the configuration's type only in part (`Vec<_>`), and a conversion into it
+    /// would be one more error beside the schema's; their builders take the configuration.
+    pub converts: bool,
 }
 
 /// A node of the description `extract` reads, as [`crate::model::describe::Node`] but with types.
@@ -251,10 +256,12 @@ impl Cx<'_> {
             ));
         }
         let m = &field.markers;
-        let (ty, node) = if self.def.walks(field) {
-            (self.config_type(ty, optional), node_of(ty, field)?)
-        } else {
-            (self.whole_of(ty), NodePlan::Value)
+        let (converts, (ty, node)) = match self.def.walks(field) {
+            true => (
+                converts(ty),
+                (self.config_type(ty, optional), node_of(ty, field)?),
+            ),
+            false => (true, (self.whole_of(ty), NodePlan::Value)),
         };
         let list_map = match (&node, m.list_type) {
             (NodePlan::List { keys: Some(k), .. }, Some(ListType::Map)) => Some(k.clone()),
@@ -273,6 +280,7 @@ impl Cx<'_> {
             list_map,
             node,
             defaulted: m.default.is_some(),
+            converts,
         })
     }
 
@@ -321,6 +329,20 @@ fn known(shape: &Shape) -> bool {
         Shape::Scalar(_) | Shape::Known(_) | Shape::Any => true,
         Shape::Optional(inner) | Shape::Seq { item: inner, .. } | Shape::Map(inner) => known(inner),
         Shape::Named(_) | Shape::Opaque(_) => false,
+    }
+}
+
+/// Whether a value of type `ty` (in an `Option` or not) can be converted into its
+/// configuration whether or not the types in it have a schema (see [`FieldPlan::converts`]):
+/// anything but a list or a map whose items are not known types.
+fn converts(ty: &Type) -> bool {
+    let mut shape = shape_of(ty, &Syntactic);
+    while let Ok(Shape::Optional(inner)) = shape {
+        shape = Ok(*inner);
+    }
+    match shape {
+        Ok(Shape::Seq { item, .. } | Shape::Map(item)) => known(&item),
+        _ => true,
     }
 }
 
@@ -533,6 +555,40 @@ mod tests {
             &fields[3].node,
             NodePlan::List { keys: None, item } if matches!(**item, NodePlan::Value)
         ));
+    }
+
+    /// Builders convert their value unless the field is a list or a map of types kubegen does
+    /// not know, whose partly resolved configuration (`Vec<_>`) a conversion would add an
+    /// error to.
+    #[test]
+    fn builders_convert_all_but_lists_and_maps_of_named_types() {
+        let p = plan_of(
+            r#"struct S {
+                name: String,
+                maybe: Option<Inner>,
+                inner: crate::Inner,
+                boxed: Box<Inner>,
+                names: Option<Vec<String>>,
+                labels: std::collections::BTreeMap<String, String>,
+                ports: Vec<Port>,
+                maybe_ports: Option<Vec<Port>>,
+                by_name: std::collections::HashMap<String, Port>,
+                #[kube_marker(schemaless)]
+                raw: Vec<Raw>,
+            }"#,
+        );
+        let Form::Struct(fields) = &p.form else {
+            panic!()
+        };
+        let converting: Vec<_> = fields
+            .iter()
+            .filter(|f| f.converts)
+            .map(|f| f.json.as_str())
+            .collect();
+        assert_eq!(
+            converting,
+            ["name", "maybe", "inner", "boxed", "names", "labels", "raw"]
+        );
     }
 
     #[test]

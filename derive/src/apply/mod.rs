@@ -121,13 +121,33 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
         let name = f.ident.as_deref().unwrap_or_default();
         let method = format_ident!("with_{name}");
         let doc = format!("Sets `{}`.", if f.flatten { name } else { &f.json });
-        let value = part.around(quote!(impl ::core::convert::Into<), quote!(>));
-        let into = part.around(quote!(::core::convert::Into::<), quote!(>::into));
+        let ty = &f.ty;
+        // A value that converts: the bound is on the configuration's type, so what fails in it
+        // fails at the type's span, as the schema's error does (a bound on the value's type
+        // would fail at the trait's name).
+        let v = quote!(__KubegenValue);
+        let (params, value, bound, set) = match f.converts {
+            true => (
+                quote!(<#v>),
+                v.clone(),
+                Some(quote_spanned!(part.end=> where #ty: ::core::convert::From<#v>)),
+                part.around(
+                    quote!(<),
+                    quote!(as ::core::convert::From<#v>>::from(value)),
+                ),
+            ),
+            false => (
+                TokenStream::new(),
+                ty.to_token_stream(),
+                None,
+                quote!(value),
+            ),
+        };
         // The signature is checked at the function's span, stretched over the field's type.
         part.stretch(quote_spanned! {part.span=>
             #[doc = #doc]
-            pub fn #method(mut self, value: #value) -> Self {
-                #field = ::core::option::Option::Some(#into(value));
+            pub fn #method #params(mut self, value: #value) -> Self #bound {
+                #field = ::core::option::Option::Some(#set);
                 self
             }
         })

@@ -34,6 +34,8 @@ pub struct TortureSpec {
     pub adjacent: Option<Adjacent>,
     pub untagged: Untagged,
     pub unit: Unit,
+    pub maybe_unit: Option<Unit>,
+    pub maybe_leaf: Option<Leaf>,
     pub name: Name,
     pub stringly: Stringly,
     #[kube_marker(schemaless)]
@@ -148,6 +150,8 @@ fn main() {
         .with_adjacent(AdjacentApply::B(LeafApply::default()))
         .with_untagged(Untagged::Text("u".into()))
         .with_unit(Unit::Off)
+        .with_maybe_unit(Unit::Off)
+        .with_maybe_leaf(LeafApply::default().with_some_value(2))
         .with_name(Name("n".into()))
         .with_raw(Whole::from(Raw { anything: 3 }));
     let cfg = TortureApply::new("t").with_spec(spec).with_status(TortureStatusApply::default().with_ok(true));
@@ -166,7 +170,8 @@ fn main() {
                 "free": "form",
                 "external": {"struct-variant": {"innerField": 1}},
                 "adjacent": {"kind": "B", "spec": {}},
-                "untagged": "u", "unit": "Off", "name": "n",
+                "untagged": "u", "unit": "Off", "maybeUnit": "Off",
+                "maybeLeaf": {"SOME_VALUE": 2}, "name": "n",
                 "raw": {"anything": 3}
             },
             "status": {"ok": true}

@@ -1,0 +1,29 @@
+// A struct's field whose type holds a type without a schema, in a container or behind a path:
+// one error at the field's type, with the `apply` feature as without it (the builder's
+// conversion is bounded on the configuration's type, or, for a list or a map of the user's
+// types, the builder takes the configuration itself).
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use kubegen::KubeSchema;
+
+pub struct NotDerived {
+    pub x: i32,
+}
+
+pub mod inner {
+    pub struct Deep;
+}
+
+#[derive(KubeSchema)]
+pub struct Spec {
+    pub maybe: Option<NotDerived>,
+    pub many: Vec<NotDerived>,
+    pub queue: VecDeque<NotDerived>,
+    pub by_name: BTreeMap<String, NotDerived>,
+    pub hashed: HashMap<String, NotDerived>,
+    pub boxed: Box<NotDerived>,
+    pub deep: crate::inner::Deep,
+    pub maybe_deep: Option<inner::Deep>,
+}
+
+fn main() {}
