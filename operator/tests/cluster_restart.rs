@@ -1,0 +1,102 @@
+//! The operator against a real API server (`KUBECONFIG`) that goes away for a while: the
+//! command in `KUBEGEN_APISERVER_RESTART` must stop the API server for about 10 s and start it
+//! again. A test of its own, since it restarts a server other tests may share.
+//!
+//! ```sh
+//! KUBECONFIG=~/.kube/config KUBEGEN_APISERVER_RESTART="..." \
+//!   cargo test -p memcached-operator --test cluster_restart -- --ignored
+//! ```
+
+mod cluster_env;
+mod config_files;
+mod in_process;
+
+use std::time::Duration;
+
+use k8s_openapi::api::apps::v1::Deployment;
+use kube::api::{ListParams, Patch, PatchParams, PostParams};
+use kube::{Api, ResourceExt};
+use memcached_operator::api::v1alpha1::Memcached;
+use serde_json::json;
+
+use cluster_env::TestEnv;
+use in_process::{
+    cache, delete_and_wait, deployment_with_replicas, eventually_within, settled_status,
+};
+
+/// The command that restarts the API server for the fault tests, from
+/// `KUBEGEN_APISERVER_RESTART` (for the private test server: `/root/kapi/restart-apiserver.sh 10`,
+/// which stops it for 10 s).
+fn restart_command() -> std::process::Command {
+    let command = std::env::var("KUBEGEN_APISERVER_RESTART").expect(
+        "set KUBEGEN_APISERVER_RESTART to a command that stops the API server for 10 s and \
+         starts it again",
+    );
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c").arg(command);
+    c
+}
+
+/// The API server goes away for 10 s while the operator runs, and comes back: the operator's
+/// watches resume (a later change converges) without a restart of its own, it never makes a
+/// second Deployment, and the finalizer stays and still works.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs a cluster (KUBECONFIG) it may restart (KUBEGEN_APISERVER_RESTART)"]
+async fn the_operator_survives_an_api_server_restart() {
+    let env = TestEnv::new("restart").await;
+    let operator = env.start_operator(&[]).await;
+    let ns = env.namespace.as_str();
+    let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
+    let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
+    let name = "cache";
+    memcacheds
+        .create(&PostParams::default(), &cache(name))
+        .await
+        .unwrap();
+    deployment_with_replicas(&operator, &deployments, name, 1).await;
+
+    let restart = tokio::task::spawn_blocking(|| restart_command().status().unwrap());
+    let status = tokio::time::timeout(Duration::from_secs(120), restart)
+        .await
+        .expect("the API server restarts within 2 minutes")
+        .unwrap();
+    assert!(status.success(), "the restart command failed: {status}");
+    assert!(
+        !operator.task.is_finished(),
+        "the operator stopped during the outage"
+    );
+
+    // Watches resumed: a change made after the outage converges. The API server's own watch
+    // cache may take a while to come back (a shared CRD's conversion webhook can be
+    // unreachable): three minutes.
+    let patch = Patch::Merge(json!({"spec": {"size": 2}}));
+    memcacheds
+        .patch(name, &PatchParams::default(), &patch)
+        .await
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    eventually_within(
+        Duration::from_secs(180),
+        &operator.forbidden,
+        "the Deployment to follow the change made after the outage",
+        || async {
+            let d = deployments.get_opt(name).await.ok().flatten()?;
+            (d.spec.replicas == Some(2)).then_some(())
+        },
+    )
+    .await;
+    eprintln!(
+        "converged {:?} after the API server came back",
+        started.elapsed()
+    );
+    settled_status(&operator, &memcacheds, &deployments, name, 2).await;
+    let all = deployments.list(&ListParams::default()).await.unwrap();
+    assert_eq!(all.items.len(), 1, "one Deployment, not a duplicate");
+    let mc = memcacheds.get(name).await.unwrap();
+    assert_eq!(mc.finalizers(), ["cache.example.com/finalizer"]);
+
+    // The finalizer still works.
+    delete_and_wait(&operator, &memcacheds, name).await;
+    assert!(!operator.task.is_finished(), "the operator still runs");
+    operator.stop().await;
+}
