@@ -43,8 +43,9 @@ pub struct Options {
     /// Run the controllers only while holding the leader Lease, so that replicas take turns.
     #[arg(long)]
     pub leader_elect: bool,
-    /// Name of the leader Lease (default: the binary's name followed by `-leader`).
-    #[arg(long)]
+    /// Name of the leader Lease, a DNS subdomain (default: the binary's name followed by
+    /// `-leader`, made one).
+    #[arg(long, value_parser = lease_name)]
     pub leader_election_id: Option<String>,
     /// Namespace of the leader Lease (default: the client's namespace, in a pod its own).
     #[arg(long, env = "POD_NAMESPACE")]
@@ -78,11 +79,13 @@ impl Options {
             .unwrap_or_else(|| format!("{}-{}", binary_name(), std::process::id()))
     }
 
-    /// The leader Lease's name: `--leader-election-id`, else `<binary>-leader`.
+    /// The leader Lease's name: `--leader-election-id`, else `<binary>-leader`, lowercased and
+    /// with what a Lease's name cannot hold turned into `-` (`my_operator` leads as
+    /// `my-operator-leader`).
     pub fn leader_election_id(&self) -> String {
         self.leader_election_id
             .clone()
-            .unwrap_or_else(|| format!("{}-leader", binary_name()))
+            .unwrap_or_else(|| default_lease_name(&binary_name()))
     }
 
     /// Installs the global `tracing` subscriber: `--log-format`, filtered by `RUST_LOG`
@@ -105,6 +108,37 @@ fn binary_name() -> String {
         .map(std::path::PathBuf::from)
         .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "operator".to_string())
+}
+
+/// `--leader-election-id`: a Lease's name is a DNS subdomain, or the API server refuses it.
+fn lease_name(name: &str) -> Result<String, String> {
+    match kubegen_core::names::is_dns_subdomain(name) {
+        true => Ok(name.to_string()),
+        false => Err(format!(
+            "`{name}` cannot name a Lease: use lowercase letters, digits, `-` and `.`, \
+             starting and ending with a letter or digit, at most 253 characters"
+        )),
+    }
+}
+
+/// `<binary>-leader` as a DNS subdomain: lowercase, each run of other characters than letters
+/// and digits one `-`, none at the ends.
+fn default_lease_name(binary: &str) -> String {
+    const SUFFIX: &str = "-leader";
+    let mut name = String::new();
+    for c in binary.chars().flat_map(char::to_lowercase) {
+        match c.is_ascii_alphanumeric() {
+            true => name.push(c),
+            false if !name.is_empty() && !name.ends_with('-') => name.push('-'),
+            false => {}
+        }
+    }
+    name.truncate(253 - SUFFIX.len());
+    let name = name.trim_end_matches('-');
+    match name.is_empty() {
+        true => format!("operator{SUFFIX}"),
+        false => format!("{name}{SUFFIX}"),
+    }
 }
 
 #[cfg(test)]
@@ -156,11 +190,49 @@ mod tests {
         assert_eq!(o.http_addr.to_string(), "0.0.0.0:8080");
         assert!(!o.leader_elect);
         assert!(o.leader_election_id().ends_with("-leader"));
+        assert!(kubegen_core::names::is_dns_subdomain(
+            &o.leader_election_id()
+        ));
         assert_eq!(o.log_format, LogFormat::Text);
         assert_eq!(
             o.metrics_bind_address, None,
             "/metrics beside the health endpoints"
         );
         assert!(o.metrics_secure);
+    }
+
+    /// The default Lease name is one the API server accepts, whatever the binary is called
+    /// (a test binary is `cluster_restart-<hash>`).
+    #[test]
+    fn the_default_lease_name_is_a_dns_subdomain() {
+        for (binary, lease) in [
+            ("memcached-operator", "memcached-operator-leader"),
+            (
+                "cluster_restart-86398e1125f1e63e",
+                "cluster-restart-86398e1125f1e63e-leader",
+            ),
+            ("My__Operator.", "my-operator-leader"),
+            ("_", "operator-leader"),
+            ("Ölmotor", "lmotor-leader"),
+        ] {
+            assert_eq!(default_lease_name(binary), lease);
+            assert!(kubegen_core::names::is_dns_subdomain(lease));
+        }
+        let long = default_lease_name(&"x".repeat(400));
+        assert_eq!(long.len(), 253);
+        assert!(kubegen_core::names::is_dns_subdomain(&long));
+    }
+
+    #[test]
+    fn a_lease_name_the_api_server_refuses_is_a_usage_error() {
+        let refused = Args::try_parse_from(["op", "--leader-election-id", "My_Lock"])
+            .err()
+            .expect("refused");
+        assert!(
+            refused.to_string().contains("cannot name a Lease"),
+            "{refused}"
+        );
+        let ok = Args::try_parse_from(["op", "--leader-election-id", "op-lock.example"]).unwrap();
+        assert_eq!(ok.runtime.leader_election_id(), "op-lock.example");
     }
 }
