@@ -146,6 +146,7 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
         // The signature is checked at the function's span, stretched over the field's type.
         part.stretch(quote_spanned! {part.span=>
             #[doc = #doc]
+            #[inline]
             pub fn #method #params(mut self, value: #value) -> Self #bound {
                 #field = ::core::option::Option::Some(#set);
                 self
