@@ -256,22 +256,26 @@ pub fn root(
             }
         }
     });
+    let spec_methods = part_methods(
+        kind,
+        "spec",
+        &quote!(<#spec as #schema>::Apply),
+        "extract",
+        "The apply configuration of exactly the fields `manager` owns in `obj`'s \
+         `metadata.managedFields` (client-go's `ExtractX`), with `obj`'s name and namespace: \
+         change it and apply it again without taking other managers' fields.",
+        "",
+    );
     let status_methods = status.map(|s| {
-        quote! {
-            /// Sets the status.
-            #[inline]
-            pub fn with_status(mut self, status: <#s as #schema>::Apply) -> Self {
-                self.status = ::core::option::Option::Some(status);
-                self
-            }
-
-            /// The apply configuration of exactly the status fields `manager` owns through the
-            /// status subresource (client-go's `ExtractXStatus`), with `obj`'s name and namespace.
-            #[inline]
-            pub fn extract_status(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
-                ::kubegen::apply::__private::extract(obj, manager, "status", Self::describe())
-            }
-        }
+        part_methods(
+            kind,
+            "status",
+            &quote!(<#s as #schema>::Apply),
+            "extract_status",
+            "The apply configuration of exactly the status fields `manager` owns through the \
+             status subresource (client-go's `ExtractXStatus`), with `obj`'s name and namespace.",
+            "status",
+        )
     });
     let status_node = status.map(|s| {
         quote!(::kubegen::apply::Field { name: "status", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Type(<#s as #schema>::apply_node) },)
@@ -342,20 +346,7 @@ pub fn root(
                 self
             }
 
-            /// Sets the spec.
-            #[inline]
-            pub fn with_spec(mut self, spec: <#spec as #schema>::Apply) -> Self {
-                self.spec = ::core::option::Option::Some(spec);
-                self
-            }
-
-            /// The apply configuration of exactly the fields `manager` owns in `obj`'s
-            /// `metadata.managedFields` (client-go's `ExtractX`), with `obj`'s name and
-            /// namespace: change it and apply it again without taking other managers' fields.
-            #[inline]
-            pub fn extract(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
-                ::kubegen::apply::__private::extract(obj, manager, "", Self::describe())
-            }
+            #spec_methods
 
             #status_methods
 
@@ -386,6 +377,36 @@ pub fn root(
                 #status_ser
                 state.end()
             }
+        }
+    }
+}
+
+/// The root's `with_<part>` setter, and its `extract` for the fields of `part` one manager owns
+/// (`subresource`: `""` for the object, `"status"` for the status subresource).
+fn part_methods(
+    kind: &Ident,
+    part: &str,
+    config: &TokenStream,
+    extract: &str,
+    extract_doc: &str,
+    subresource: &str,
+) -> TokenStream {
+    let field = format_ident!("{part}");
+    let setter = format_ident!("with_{part}");
+    let extract = format_ident!("{extract}");
+    let setter_doc = format!("Sets the {part}.");
+    quote! {
+        #[doc = #setter_doc]
+        #[inline]
+        pub fn #setter(mut self, #field: #config) -> Self {
+            self.#field = ::core::option::Option::Some(#field);
+            self
+        }
+
+        #[doc = #extract_doc]
+        #[inline]
+        pub fn #extract(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
+            ::kubegen::apply::__private::extract(obj, manager, #subresource, Self::describe())
         }
     }
 }
