@@ -4,12 +4,12 @@
 use darling::Error;
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::DeriveInput;
-use syn::spanned::Spanned;
 
 use kubegen_core::model::Schema;
 use kubegen_core::parse::markers::Place;
+use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::{self, Parsed};
 
 use crate::spans::{self, Spans};
@@ -36,10 +36,13 @@ pub fn kube_schema(
         .fields()
         .zip(&parsed.field_types)
         .map(|(field, ty)| {
-            if !parsed.def.walks(field) {
-                quote!(::kubegen::__private::Shape::default())
-            } else {
-                quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::shape())
+            let shape = info::of_type(ty, quote!(shape()));
+            match (parsed.def.walks(field), option_inner(ty)) {
+                (false, _) => quote!(::kubegen::__private::Shape::default()),
+                (true, Some(_)) => quote! {
+                    ::kubegen::__private::Shape::Optional(::std::boxed::Box::new(#shape))
+                },
+                (true, None) => shape,
             }
         });
     let shapes: Vec<TokenStream> = shapes.collect();

@@ -9,8 +9,18 @@ use syn::spanned::Spanned;
 
 use kubegen_core::model::info::{MapKey, Wants};
 use kubegen_core::model::{Data, Field, Shape, Style, TypeDef};
+use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{map_key_problem, type_bound_keys, wants_text};
+
+/// `<T as KubeSchema>::item` for a field of type `ty`, spanned at `T`: for an `Option<X>`, `T`
+/// is `X` (an `Option`'s `KIND` and `INFO` are its content's), so that every item the derive
+/// names of a type without a schema fails in the same way, which the compiler reports once
+/// (see [`option_inner`]).
+pub fn of_type(ty: &syn::Type, item: TokenStream) -> TokenStream {
+    let ty = option_inner(ty).unwrap_or(ty);
+    quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::#item)
+}
 
 /// `const KIND` and `const INFO` of the derived type; `def` carries the shapes the syntax shows.
 pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
@@ -32,7 +42,7 @@ pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                 match live.as_slice() {
                     [(field, ty)] if transparent => {
                         let info = if def.walks(field) && field.markers.schema_type.is_none() {
-                            quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::INFO)
+                            of_type(ty, quote!(INFO))
                         } else {
                             quote!(#p::Info::of(Self::KIND))
                         };
@@ -94,7 +104,7 @@ fn field_kind(def: &TypeDef, field: &Field, ty: &syn::Type) -> TokenStream {
     if !def.walks(field) {
         return quote!(::kubegen::__private::info::Kind::Unknown);
     }
-    quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::KIND)
+    of_type(ty, quote!(KIND))
 }
 
 /// `const` checks of the keys the syntax could not settle: type-bound keys on fields whose
@@ -129,8 +139,9 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                     Wants::Arrays => quote!(Arrays),
                     Wants::Objects => quote!(Objects),
                 };
+                let kind = of_type(ty, quote!(KIND));
                 out.extend(quote_spanned! {span=>
-                    const _: () = if !#p::fits(<#ty as ::kubegen::KubeSchema>::KIND, #p::Wants::#wants) {
+                    const _: () = if !#p::fits(#kind, #p::Wants::#wants) {
                         ::core::panic!(#message)
                     };
                 });
@@ -153,8 +164,9 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             let not_scalar = map_key_problem(MapKey::NotScalar, key);
             let not_objects = map_key_problem(MapKey::NotObjects, key);
             let nullable = map_key_problem(MapKey::Nullable, key);
+            let info = of_type(ty, quote!(INFO));
             out.extend(quote_spanned! {span=>
-                const _: () = match #p::map_key(&<#ty as ::kubegen::KubeSchema>::INFO, #key) {
+                const _: () = match #p::map_key(&#info, #key) {
                     #p::MapKey::Fine => {}
                     #p::MapKey::Missing => ::core::panic!(#missing),
                     #p::MapKey::Optional => ::core::panic!(#optional),

@@ -1,7 +1,7 @@
 // A struct's field whose type holds a type without a schema, in a container or behind a path:
-// one error at the field's type, with the `apply` feature as without it (the builder's
-// conversion is bounded on the configuration's type, or, for a list or a map of the user's
-// types, the builder takes the configuration itself).
+// one error at the field's type (inside an `Option`, at what the `Option` holds), with the
+// `apply` feature as without it (the builder's conversion is bounded on the configuration's
+// type, or, for a list or a map of the user's types, the builder takes the configuration).
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use kubegen::KubeSchema;
@@ -24,6 +24,8 @@ pub struct Spec {
     pub boxed: Box<NotDerived>,
     pub deep: crate::inner::Deep,
     pub maybe_deep: Option<inner::Deep>,
+    pub maybe_many: Option<Vec<NotDerived>>,
+    pub maybe_boxed: Option<Box<NotDerived>>,
 }
 
 fn main() {}

@@ -4,12 +4,12 @@
 //! `extract` reads ([`crate::model::describe`]). The derive only turns this plan into tokens.
 
 use proc_macro2::Span;
-use quote::{ToTokens, quote_spanned};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::Type;
 use syn::spanned::Spanned;
-use syn::{GenericArgument, PathArguments, Type};
 
 use crate::model::{Data, Field, ListType, Shape, Style, Topology, TypeDef, Variant};
-use crate::parse::shape::{Syntactic, shape_of};
+use crate::parse::shape::{Syntactic, option_inner, shape_of};
 use crate::parse::typedef::Parsed;
 
 /// The apply configuration of a type.
@@ -65,8 +65,9 @@ pub struct FieldPlan {
     pub optional: bool,
     /// The value's type in the configuration (inside the `Option`): the `Apply` projection of
     /// the field's type (the compiler resolves aliases and containers), or `Whole` of it. It
-    /// names the field's type as written, with its spans, wherever it names it: a type without
-    /// a schema is then the schema's own error, which the compiler reports once.
+    /// names the field's type as written, with its spans, as the derive's schema names it (an
+    /// `Option<X>` through `X`): a type without a schema is then the schema's own error, which
+    /// the compiler reports once.
     pub ty: Type,
     /// A list map's keys (JSON names), which its items must carry: checked when the
     /// configuration is serialized, before anything is sent.
@@ -290,35 +291,28 @@ impl Cx<'_> {
     }
 
     /// The configuration type of a value of type `ty`: its `Apply` projection, the template
-    /// spanned at `ty`; with `peel`, the configuration inside an outer `Option` (the field's
-    /// own `Option` is added by the caller), named through the whole `Option` so that a type
-    /// without a schema fails where the schema's `<ty as KubeSchema>::shape()` does (a known
-    /// type's, which cannot fail, is named directly: less for the compiler to resolve).
+    /// spanned at `ty`. An `Option<X>` is named through `X` (the derive names its schema so, see
+    /// [`option_inner`]): with `peel`, `X`'s configuration (the field's own `Option` is added by
+    /// the caller), else `Option` of it, all spanned at `X`.
     fn config_type(&self, ty: &Type, peel: bool) -> Type {
         let schema = self.schema;
-        let inner = match shape_of(ty, &Syntactic) {
-            Ok(Shape::Optional(inner)) if peel => Some(inner),
-            _ => None,
-        };
-        let (ty, through_option) = match (inner, first_arg(ty)) {
-            (None, _) => (ty, false),
-            (Some(inner), Some(arg)) if known(&inner) => (arg, false),
-            (Some(_), _) => (ty, true),
-        };
+        let inner = option_inner(ty);
+        let named = inner.unwrap_or(ty);
         // What comes before the type is spanned at its first token, what follows at its last:
         // the compiler's span of the whole is then the type's.
-        let (first, last) = ends(ty);
-        let (open, close) = match through_option {
-            true => (
-                quote_spanned!(first=> <<),
-                quote_spanned!(last=> as #schema>::Apply as ::core::iter::IntoIterator>::Item),
-            ),
-            false => (
-                quote_spanned!(first=> <),
-                quote_spanned!(last=> as #schema>::Apply),
-            ),
-        };
-        syn::parse_quote!(#open #ty #close)
+        let (first, last) = ends(named);
+        let open = quote_spanned!(first=> <);
+        let close = quote_spanned!(last=> as #schema>::Apply);
+        let config = quote!(#open #named #close);
+        match (inner, peel) {
+            // Spanned at `X` too: whatever fails in it fails where the schema's error is.
+            (Some(_), false) => {
+                let open = quote_spanned!(first=> ::core::option::Option<);
+                let close = quote_spanned!(last=> >);
+                syn::parse_quote!(#open #config #close)
+            }
+            _ => syn::parse_quote!(#config),
+        }
     }
 }
 
@@ -346,18 +340,6 @@ fn converts(ty: &Type) -> bool {
     }
 }
 
-/// The first type argument of a path type (`T` of `Option<T>`).
-fn first_arg(ty: &Type) -> Option<&Type> {
-    let Type::Path(p) = ty else { return None };
-    let PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else {
-        return None;
-    };
-    args.args.iter().find_map(|a| match a {
-        GenericArgument::Type(t) => Some(t),
-        _ => None,
-    })
-}
-
 /// The spans of the first and last tokens of `tokens` (the call site when there are none).
 pub fn ends(tokens: &impl ToTokens) -> (Span, Span) {
     let mut trees = tokens.to_token_stream().into_iter();
@@ -377,10 +359,12 @@ fn node_of(ty: &Type, field: &Field) -> Result<NodePlan, syn::Error> {
         Some(ListType::Set) => Some(Vec::new()),
         Some(ListType::Atomic) | None => None,
     };
+    // Described through the inside of an `Option`, as the derive names its schema.
+    let named = option_inner(ty).unwrap_or(ty);
     // Items of a known type are values (the compiler need not resolve their description).
     let items = |of: Option<&Shape>| match of {
         Some(shape) if known(shape) => Box::new(NodePlan::Value),
-        _ => Box::new(NodePlan::ItemsOf(Box::new(ty.clone()))),
+        _ => Box::new(NodePlan::ItemsOf(Box::new(named.clone()))),
     };
     let list = |of| NodePlan::List {
         keys: keys(),
@@ -407,7 +391,7 @@ fn node_of(ty: &Type, field: &Field) -> Result<NodePlan, syn::Error> {
             map(None, markers.map_type)
         }
         // A named type, or one the syntax does not see into (an alias).
-        _ => NodePlan::Type(Box::new(ty.clone())),
+        _ => NodePlan::Type(Box::new(named.clone())),
     })
 }
 
@@ -502,7 +486,8 @@ mod tests {
     }
 
     /// A type without a schema must fail only where the schema's `<T as KubeSchema>::shape()`
-    /// does, at the field's type as written: the plan never names a part of it alone.
+    /// does: the plan names a field's type as the derive's schema does, whole, or the inside of
+    /// an `Option` (never a part of it otherwise).
     #[test]
     fn field_types_are_named_whole() {
         let p = plan_of(
@@ -517,16 +502,8 @@ mod tests {
         assert_eq!(
             types(&p),
             [
-                (
-                    "maybe".into(),
-                    "< < Option < Inner > as A > :: Apply as :: core :: iter :: IntoIterator > :: Item"
-                        .into()
-                ),
-                (
-                    "keyed".into(),
-                    "< < Option < Vec < Port > > as A > :: Apply as :: core :: iter :: IntoIterator > :: Item"
-                        .into()
-                ),
+                ("maybe".into(), "< Inner as A > :: Apply".into()),
+                ("keyed".into(), "< Vec < Port > as A > :: Apply".into()),
                 ("boxed".into(), "< Box < Inner > as A > :: Apply".into()),
                 // Known types cannot fail: named alone.
                 ("names".into(), "< Vec < String > as A > :: Apply".into()),
@@ -545,10 +522,10 @@ mod tests {
             }
             _ => "other".into(),
         };
-        assert_eq!(named(&fields[0].node), "Option < Inner >");
+        assert_eq!(named(&fields[0].node), "Inner");
         assert_eq!(
             named(&fields[1].node),
-            "list Some([\"name\"]) of items of Option < Vec < Port > >"
+            "list Some([\"name\"]) of items of Vec < Port >"
         );
         assert_eq!(named(&fields[2].node), "Box < Inner >");
         assert!(matches!(

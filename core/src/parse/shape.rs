@@ -96,6 +96,25 @@ pub fn path_string(path: &syn::Path) -> String {
     }
 }
 
+/// `X` when `ty` is written `Option<X>` (or `std::option::Option<X>`, `core::...`).
+///
+/// The derive names an optional field's schema, checks and apply configuration through `X`,
+/// whose schema `Option` only marks as not required: the compiler then meets a type without a
+/// schema in one way everywhere (`X: KubeSchema`), and reports it once, at `X`.
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    if p.qself.is_some() {
+        return None;
+    }
+    let written = path_string(&p.path);
+    let option = written == "Option" || known::canonical(&written) == "std::option::Option";
+    let mut args = generic_args(&p.path);
+    match (option, args.next(), args.next()) {
+        (true, Some(inner), None) => Some(inner),
+        _ => None,
+    }
+}
+
 /// What the derive can tell from a path as written, without name resolution: primitives,
 /// prelude names, common std collections by name, and full paths to known types. Anything
 /// else is [`Shape::Opaque`] (checked later, at run time or by the CLI).
@@ -163,6 +182,23 @@ mod tests {
             format!("{:?}", shape("Vec<MyType>").unwrap()),
             "Vec<Opaque(MyType)>"
         );
+    }
+
+    #[test]
+    fn the_inside_of_an_option_as_written() {
+        let inner = |src: &str| {
+            let ty: Type = syn::parse_str(src).unwrap();
+            option_inner(&ty).map(|t| quote::ToTokens::to_token_stream(t).to_string())
+        };
+        assert_eq!(inner("Option<Vec<Port>>").as_deref(), Some("Vec < Port >"));
+        assert_eq!(inner("::core::option::Option<u8>").as_deref(), Some("u8"));
+        assert_eq!(
+            inner("std::option::Option<Option<u8>>").as_deref(),
+            Some("Option < u8 >")
+        );
+        assert_eq!(inner("Vec<Option<u8>>"), None);
+        assert_eq!(inner("my::Option<u8>"), None);
+        assert_eq!(inner("<T as Tr>::Option"), None);
     }
 
     #[test]
