@@ -16,7 +16,6 @@ mod config_files;
 mod https_client;
 mod in_process;
 
-use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding};
 use kube::api::{ApiResource, DeleteParams, DynamicObject, Patch, PatchParams, PostParams};
 use kube::{Api, ResourceExt};
@@ -26,17 +25,15 @@ use serde_json::json;
 use cluster_env::{TestEnv, apply, service_account_token, typed};
 use config_files::documents;
 use in_process::{
-    cache, delete_and_wait, deployment_with_replicas, event_reasons, eventually, settled_status,
+    cache, delete_and_wait, deployment_with_replicas, event_reasons, eventually, operator_in,
+    settled_status,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a cluster: KUBECONFIG"]
 async fn memcached_lifecycle_as_the_service_account() {
-    let env = TestEnv::new("life").await;
-    let operator = env.start_operator(&[]).await;
+    let (env, operator, memcacheds, deployments) = operator_in("life").await;
     let ns = env.namespace.as_str();
-    let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
-    let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
     let name = "cache";
 
     // Create: the Deployment follows, controlled by the Memcached.

@@ -13,15 +13,13 @@ mod in_process;
 
 use std::time::Duration;
 
-use k8s_openapi::api::apps::v1::Deployment;
+use kube::ResourceExt;
 use kube::api::{ListParams, Patch, PatchParams, PostParams};
-use kube::{Api, ResourceExt};
-use memcached_operator::api::v1alpha1::Memcached;
 use serde_json::json;
 
-use cluster_env::TestEnv;
 use in_process::{
-    cache, delete_and_wait, deployment_with_replicas, eventually_within, settled_status,
+    cache, delete_and_wait, deployment_with_replicas, eventually_within, operator_in,
+    settled_status,
 };
 
 /// The command that restarts the API server for the fault tests, from
@@ -43,11 +41,7 @@ fn restart_command() -> std::process::Command {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a cluster (KUBECONFIG) it may restart (KUBEGEN_APISERVER_RESTART)"]
 async fn the_operator_survives_an_api_server_restart() {
-    let env = TestEnv::new("restart").await;
-    let operator = env.start_operator(&[]).await;
-    let ns = env.namespace.as_str();
-    let memcacheds: Api<Memcached> = Api::namespaced(env.admin.clone(), ns);
-    let deployments: Api<Deployment> = Api::namespaced(env.admin.clone(), ns);
+    let (_env, operator, memcacheds, deployments) = operator_in("restart").await;
     let name = "cache";
     memcacheds
         .create(&PostParams::default(), &cache(name))

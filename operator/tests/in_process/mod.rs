@@ -311,3 +311,16 @@ pub fn cache(name: &str) -> Memcached {
     };
     Memcached::new(name, spec)
 }
+
+/// The operator running in a fresh test namespace (named after `test`), and the admin's view of
+/// the Memcacheds and Deployments there.
+pub async fn operator_in(
+    test: &str,
+) -> (TestEnv, RunningOperator, Api<Memcached>, Api<Deployment>) {
+    let env = TestEnv::new(test).await;
+    let operator = env.start_operator(&[]).await;
+    let ns = env.namespace.as_str();
+    let memcacheds = Api::namespaced(env.admin.clone(), ns);
+    let deployments = Api::namespaced(env.admin.clone(), ns);
+    (env, operator, memcacheds, deployments)
+}
