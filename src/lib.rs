@@ -140,6 +140,7 @@ pub fn to_yaml(crd: &CustomResourceDefinition) -> String {
 pub mod __private {
     pub use k8s_openapi;
     pub use kube;
+    pub use kubegen_core::known::optional;
     pub use kubegen_core::model::info;
     pub use kubegen_core::model::{ResourceDef, Shape};
     pub use serde;

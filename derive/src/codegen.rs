@@ -39,9 +39,7 @@ pub fn kube_schema(
             let shape = info::of_type(ty, quote!(shape()));
             match (parsed.def.walks(field), option_inner(ty)) {
                 (false, _) => quote!(::kubegen::__private::Shape::default()),
-                (true, Some(_)) => quote! {
-                    ::kubegen::__private::Shape::Optional(::std::boxed::Box::new(#shape))
-                },
+                (true, Some(_)) => quote!(::kubegen::__private::optional(#shape)),
                 (true, None) => shape,
             }
         });

@@ -13,6 +13,7 @@ pub use k8s::read_kubernetes_sources;
 #[cfg(feature = "k8s")]
 pub use k8s::{KubernetesDefinitions, Minor, overridden_by_controller_gen};
 pub use kubernetes::Kubernetes;
+pub use std_types::optional;
 
 use crate::model::Shape;
 #[cfg(feature = "apply")]

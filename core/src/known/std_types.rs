@@ -228,9 +228,15 @@ wrappers! {
     Box => "std::boxed::Box", Arc => "std::sync::Arc", Rc => "std::rc::Rc",
 }
 
+/// The shape of an `Option` of a value of shape `inner`: its impl's, and the derive's for an
+/// `Option<X>` field, whose schema it names through `X`.
+pub fn optional(inner: Shape) -> Shape {
+    known("std::option::Option", vec![inner])
+}
+
 impl<T: KubeSchema> KubeSchema for Option<T> {
     fn shape() -> Shape {
-        known("std::option::Option", vec![T::shape()])
+        optional(T::shape())
     }
     const KIND: Kind = T::KIND;
     const INFO: Info = T::INFO;
