@@ -39,3 +39,24 @@ fn out_of_range_floats_are_quoted() {
     }
     assert_eq!(reads_back(json!("1e300x")), "1e300x\n");
 }
+
+/// Found by the property test `the_yaml_written_reads_back_the_same` (the key `"\u{2028}0"`):
+/// yaml.v2 writes a line or paragraph separator raw, in single quotes or a literal block, as a
+/// line break followed by the indentation. YAML 1.2 readers do not take it for a break: they
+/// read the indentation as text, or refuse the block. The writer escapes it instead.
+#[test]
+fn line_and_paragraph_separators_are_escaped() {
+    assert_eq!(reads_back(json!("a\u{2028}b")), "\"a\\Lb\"\n");
+    assert_eq!(reads_back(json!(["a\nb\u{2029}"])), "- \"a\\nb\\P\"\n");
+    for s in [
+        "\u{2028}0",
+        "a\u{2029}\u{2029}b",
+        "a\n\u{2028}b\n",
+        "\u{2029}\n",
+        "x: \u{2028}#",
+    ] {
+        for value in [json!(s), json!({ s: 1 }), json!({"k": [[s]]})] {
+            reads_back(value);
+        }
+    }
+}

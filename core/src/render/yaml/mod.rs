@@ -19,6 +19,10 @@
 //! - the value is written as given. controller-gen's JSON → YAML re-read would fold a raw
 //!   U+0085 (NEL) in a string into a space and fails outright on DEL and C1 control
 //!   characters; here such characters are written escaped;
+//! - a line or paragraph separator (U+2028, U+2029) is escaped in double quotes (`\L`, `\P`),
+//!   where yaml.v2 writes it raw as a line break, which YAML 1.2 readers (serde-saphyr among
+//!   them) do not take for one: every reader reads the same text, in other bytes than
+//!   controller-gen's;
 //! - yaml.v2's key order is cyclic for some keys with zero-led digit runs (see
 //!   [`key_order`]); controller-gen's output is then random, ours is deterministic;
 //! - timestamp-looking strings are quoted per current Go `time.Parse` (a fraction of any

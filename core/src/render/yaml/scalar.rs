@@ -50,7 +50,13 @@ pub(crate) struct Analysis {
     pub(crate) block_allowed: bool,
 }
 
-/// libyaml `yaml_emitter_analyze_scalar`, with unicode output enabled.
+/// libyaml `yaml_emitter_analyze_scalar`, with unicode output enabled, and one departure:
+/// a line or paragraph separator (U+2028, U+2029) is a special character, so the text is
+/// double-quoted and the separator escaped (`\L`, `\P`). yaml.v2 writes it raw, in single
+/// quotes or a literal block, as a line break followed by the indentation: YAML 1.1 readers
+/// (yaml.v2, yaml.v3, libyaml) take it for a break and drop the indentation, YAML 1.2 readers
+/// (serde-saphyr, what kube-rs reads YAML with) keep the indentation as text or refuse a
+/// literal block. The escaped form reads back the same in both.
 pub(crate) fn analyze(s: &str) -> Analysis {
     if s.is_empty() {
         return Analysis {
@@ -92,7 +98,7 @@ pub(crate) fn analyze(s: &str) -> Analysis {
             }
         }
 
-        if !is_printable(c) {
+        if !is_printable(c) || is_unicode_separator(c) {
             special_characters = true;
         }
         if c == ' ' {
@@ -179,6 +185,12 @@ pub(crate) fn is_blank(c: char) -> bool {
 /// libyaml `is_break`: CR, LF, NEL, LS, PS.
 pub(crate) fn is_break(c: char) -> bool {
     matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// U+2028 (line separator) or U+2029 (paragraph separator): a line break for YAML 1.1, text
+/// for YAML 1.2.
+fn is_unicode_separator(c: char) -> bool {
+    matches!(c, '\u{2028}' | '\u{2029}')
 }
 
 /// libyaml `is_blankz`: blank, break or NUL.
@@ -305,8 +317,11 @@ mod tests {
         ] {
             assert_eq!(value_style(s), Style::DoubleQuoted, "{s:?}");
         }
-        // A printable line separator forces quotes but single quotes suffice.
-        assert_eq!(value_style("a\u{2028}b"), Style::SingleQuoted);
+        // Line and paragraph separators are escaped, also in text that would be a literal
+        // block (yaml.v2 writes them raw: see `analyze`).
+        for s in ["a\u{2028}b", "a\u{2029}", "a\nb\u{2028}", "\u{2029}\n"] {
+            assert_eq!(value_style(s), Style::DoubleQuoted, "{s:?}");
+        }
     }
 
     #[test]
