@@ -121,18 +121,11 @@ fn lease_name(name: &str) -> Result<String, String> {
     }
 }
 
-/// `<binary>-leader` as a DNS subdomain: lowercase, each run of other characters than letters
-/// and digits one `-`, none at the ends.
+/// `<binary>-leader` as a DNS subdomain: [`dashed`](kubegen_core::names::dashed), at most 253
+/// characters.
 fn default_lease_name(binary: &str) -> String {
     const SUFFIX: &str = "-leader";
-    let mut name = String::new();
-    for c in binary.chars().flat_map(char::to_lowercase) {
-        match c.is_ascii_alphanumeric() {
-            true => name.push(c),
-            false if !name.is_empty() && !name.ends_with('-') => name.push('-'),
-            false => {}
-        }
-    }
+    let mut name = kubegen_core::names::dashed(binary);
     name.truncate(253 - SUFFIX.len());
     let name = name.trim_end_matches('-');
     match name.is_empty() {

@@ -199,20 +199,7 @@ fn collect<'a>(
 
 /// `MemcachedSpec` → `memcachedspec`; `CronJob.spec.x` → `cronjob-spec-x`.
 fn anchor_of(title: &str) -> String {
-    title
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '-'
-            }
-        })
-        .collect::<String>()
-        .split('-')
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("-")
+    crate::names::dashed(title)
 }
 
 /// Links on a page, from one kind's point of view.

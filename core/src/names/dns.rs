@@ -29,6 +29,22 @@ pub fn is_dns_subdomain(s: &str) -> bool {
     s.len() <= 253 && s.split('.').all(is_label_shaped)
 }
 
+/// `s` in lowercase ASCII letters and digits, each run of other characters one `-`, none at
+/// either end (`My__Operator.` → `my-operator`): a DNS label's characters, not its length.
+pub fn dashed(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c.is_ascii_alphanumeric() {
+            true => out.push(c.to_ascii_lowercase()),
+            false if !out.is_empty() && !out.ends_with('-') => out.push('-'),
+            false => {}
+        }
+    }
+    let trimmed = out.trim_end_matches('-').len();
+    out.truncate(trimmed);
+    out
+}
+
 /// An API group: a DNS subdomain with at least one dot (`cache.example.com`).
 pub fn is_group(s: &str) -> bool {
     is_dns_subdomain(s) && s.contains('.')
@@ -66,5 +82,13 @@ mod tests {
         }
         assert!(is_dns1035_label("v1") && !is_dns1035_label("1v"));
         assert!(is_group("cache.example.com") && !is_group("cache"));
+    }
+
+    #[test]
+    fn dashed_keeps_letters_and_digits_and_one_dash_between_runs() {
+        assert_eq!(dashed("My__Operator."), "my-operator");
+        assert_eq!(dashed("CronJob.spec.x[*]"), "cronjob-spec-x");
+        assert_eq!(dashed("Ölmotor"), "lmotor");
+        assert_eq!(dashed("_"), "");
     }
 }

@@ -10,6 +10,6 @@ mod plural;
 mod version;
 
 pub use cel::{cel_field, cel_name};
-pub use dns::{is_dns_label, is_dns_subdomain, is_dns1035_label, is_group, is_kind};
+pub use dns::{dashed, is_dns_label, is_dns_subdomain, is_dns1035_label, is_group, is_kind};
 pub use plural::pluralize;
 pub use version::{KubeVersion, Stability, kube_order};
