@@ -314,19 +314,23 @@ impl<'a> Resolver<'a> {
         Some(name)
     }
 
-    /// A folder relative to the package, which must stay inside the workspace.
+    /// A folder relative to the package. One a key of Cargo metadata sets must stay inside the
+    /// workspace (a manifest must not send kubegen's files elsewhere); a flag's is where the
+    /// user asked for them.
     fn dir(&mut self, key: &str, flag: &Option<PathBuf>, default: PathBuf) -> PathBuf {
         let flag = flag.as_ref().map(|p| p.display().to_string());
+        let from_metadata = flag.is_none() && self.lookup(key).is_some();
         let relative = self.string(key, &flag).map_or(default, PathBuf::from);
         let full = normalize(&self.package.dir.join(&relative));
         let root = normalize(&self.package.config.workspace_root);
-        if !root.as_os_str().is_empty() && !full.starts_with(&root) {
+        if from_metadata && !root.as_os_str().is_empty() && !full.starts_with(&root) {
             self.errors.push(Error::new(
-                self.where_set(key, flag.is_some()).as_ref(),
+                self.where_set(key, false).as_ref(),
                 "",
                 format!(
-                    "`{key}` `{}` of `{}` is {}, outside the workspace {}: kubegen writes only \
-                     inside its workspace",
+                    "`{key}` `{}` of `{}` is {}, outside the workspace {}: a folder Cargo \
+                     metadata sets stays inside the workspace (the flag `--{key}` may point \
+                     anywhere)",
                     relative.display(),
                     self.package.name,
                     full.display(),
