@@ -367,8 +367,17 @@ fn removed(old: &Crds, generated: impl Fn(&str) -> bool, found: &mut Found) {
 fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
     // A new required field is shown at that field (the others, if several, as labels).
     let required = newly_required(change);
-    let Source { loc, accepted } = source(change, defs, required.first().map(String::as_str));
+    let Source {
+        loc,
+        accepted,
+        accept_on,
+    } = source(change, defs, required.first().map(String::as_str));
     let accepted = accepted.iter().any(|r| r == change.rule);
+    // Where the key that accepts this change goes.
+    let place = match &accept_on {
+        Some(spec) => format!("on the spec struct `{spec}`"),
+        None => "here".to_string(),
+    };
     let class = change.class.as_str();
     let headline = format!("{class} change to {at}: {}", change.message);
     let mut d = match accepted {
@@ -380,7 +389,7 @@ fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
     }
     if accepted {
         d = d.with_note(format!(
-            "accepted by `accept_change = \"{}\"` here: remove the key once this has shipped",
+            "accepted by `accept_change = \"{}\"` {place}: remove the key once this has shipped",
             change.rule
         ));
     }
@@ -417,7 +426,7 @@ fn diagnostic(at: &str, change: &Change, defs: &[&ResourceDef]) -> Diagnostic {
     if d.level == Level::Error && loc.is_some() {
         d = d.with_help(
             format!(
-                "if this is intended, accept it here: `#[kube_marker(accept_change = \"{}\")]`",
+                "if this is intended, accept it {place}: `#[kube_marker(accept_change = \"{}\")]`",
                 change.rule
             ),
             None,

@@ -20,6 +20,7 @@ const V1: &str = r#"use kubegen::{CustomResource, KubeSchema};
 
 #[derive(CustomResource)]
 #[kube_marker(group = "example.com", version = "v1", kind = "Widget", storage_version)]
+#[kube_marker(status = "WidgetStatus")]
 pub struct WidgetSpec {
     #[kube_marker(maximum = 10)]
     pub size: i32,
@@ -33,6 +34,17 @@ pub struct WidgetSpec {
 pub enum Color {
     Red,
     Blue,
+}
+
+#[derive(KubeSchema)]
+pub struct WidgetStatus {
+    pub addresses: Vec<Address>,
+    pub phase: Option<String>,
+}
+
+#[derive(KubeSchema)]
+pub struct Address {
+    pub value: String,
 }
 "#;
 
@@ -204,6 +216,25 @@ fn each_edit_gets_its_verdict_at_its_rust_source() {
             "error: breaking change to `widgets.example.com`: scope changed: Namespaced -> Cluster",
             "pub struct WidgetSpec",
         ),
+        // Under `.status`: the status type, not the spec struct.
+        (
+            "    pub phase: Option<String>,\n",
+            "",
+            "error: breaking change to `widgets.example.com` v1 .status.phase: field removed",
+            "pub struct WidgetStatus",
+        ),
+        (
+            "    pub value: String,\n",
+            "    pub value: String,\n    pub port: i32,\n",
+            r#"error: breaking change to `widgets.example.com` v1 .status.addresses[*]: new required fields: ["port"]"#,
+            "pub port: i32",
+        ),
+        (
+            "    pub addresses: Vec<Address>,\n",
+            "    pub addresses: Vec<String>,\n",
+            r#"error: breaking change to `widgets.example.com` v1 .status.addresses[*]: type changed: "object" -> "string""#,
+            "pub addresses: Vec<String>",
+        ),
     ];
     for (from, to, headline, pointed) in cases {
         api.edit_v1(from, to);
@@ -212,10 +243,9 @@ fn each_edit_gets_its_verdict_at_its_rust_source() {
         let edited = V1.replacen(from, to, 1);
         let line = line_of(&edited, pointed);
         // The span starts at the field's (or the struct's) name.
-        let ident = if pointed.starts_with("pub struct") {
-            "WidgetSpec"
-        } else {
-            pointed["pub ".len()..].split(':').next().unwrap()
+        let ident = match pointed.strip_prefix("pub struct ") {
+            Some(name) => name,
+            None => pointed["pub ".len()..].split(':').next().unwrap(),
         };
         let column = edited.lines().nth(line - 1).unwrap().find(ident).unwrap() + 1;
         assert_reports(&err, headline, &format!("api/src/v1.rs:{line}:{column}"));
@@ -412,6 +442,45 @@ fn an_accepted_change_is_a_warning_next_to_its_field() {
     let err = stderr(&out);
     assert!(
         err.contains("warning: accepted breaking change to `widgets.example.com`: scope changed"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
+
+#[test]
+fn a_status_field_removed_is_shown_at_the_status_type_and_accepted_on_the_spec_struct() {
+    let api = Api::new("accept-status");
+    let removed = V1.replacen("    pub phase: Option<String>,\n", "", 1);
+    api.write("api/src/v1.rs", &removed);
+    let err = stderr(&api.run(&["diff"]));
+    let line = line_of(&removed, "pub struct WidgetStatus");
+    let headline = "breaking change to `widgets.example.com` v1 .status.phase: field removed";
+    assert_reports(
+        &err,
+        &format!("error: {headline}"),
+        &format!("api/src/v1.rs:{line}:12"),
+    );
+    assert!(
+        err.contains("accept it on the spec struct `WidgetSpec`: `#[kube_marker(accept_change = \"existingFieldRemoval\")]`"),
+        "{err}"
+    );
+    let accepted = removed.replacen(
+        "storage_version)]",
+        "storage_version, accept_change = \"existingFieldRemoval\")]",
+        1,
+    );
+    api.write("api/src/v1.rs", &accepted);
+    let out = api.run(&["diff"]);
+    let err = stderr(&out);
+    assert_reports(
+        &err,
+        &format!("warning: accepted {headline}"),
+        &format!("api/src/v1.rs:{line}:12"),
+    );
+    assert!(
+        err.contains(
+            "accepted by `accept_change = \"existingFieldRemoval\"` on the spec struct `WidgetSpec`"
+        ),
         "{err}"
     );
     assert_eq!(out.status.code(), Some(0), "{err}");

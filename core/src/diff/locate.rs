@@ -13,25 +13,38 @@ pub struct Source {
     pub loc: Option<Loc>,
     /// The rules its `accept_change` key names.
     pub accepted: Vec<String>,
+    /// The spec struct, when its `accept_change` key is the one that accepts a change shown
+    /// elsewhere (at the status type, which takes no key).
+    pub accept_on: Option<String>,
 }
 
 /// Where `path` (in the schema of the version `def` declares) is in the sources: the deepest
 /// Rust field along it that can be found (a path that goes on into a type from another crate,
-/// or into a field that was removed, stops at the last one), else the spec struct.
+/// or into a field that was removed, stops at the last one), else the type the path starts in:
+/// the status type under `.status`, the spec struct anywhere else.
 pub fn locate(def: &ResourceDef, path: &SchemaPath) -> Source {
-    let mut found = Source {
+    let spec_struct = named(&def.spec);
+    let spec = Source {
         loc: def.markers.loc.clone(),
-        accepted: named(&def.spec)
+        accepted: (spec_struct.as_ref())
             .map(|t| t.markers.accept_change.clone())
             .unwrap_or_default(),
+        accept_on: None,
     };
     let Some(Segment::Field(first)) = path.0.first() else {
-        return found;
+        return spec;
     };
-    let mut shape = match (first.as_str(), &def.status) {
-        ("spec", _) => def.spec.clone(),
-        ("status", Some(status)) => status.clone(),
-        _ => return found,
+    let (mut shape, mut found) = match (first.as_str(), &def.status) {
+        ("spec", _) => (def.spec.clone(), spec),
+        ("status", Some(status)) => {
+            let at_status = named(status).and_then(|t| t.loc.clone()).map(|loc| Source {
+                loc: Some(loc),
+                accept_on: spec_struct.as_ref().map(|t| t.name.clone()),
+                ..spec.clone()
+            });
+            (status.clone(), at_status.unwrap_or(spec))
+        }
+        _ => return spec,
     };
     let names = path.fields().unwrap_or_default();
     for name in names.iter().skip(1) {
@@ -42,6 +55,7 @@ pub fn locate(def: &ResourceDef, path: &SchemaPath) -> Source {
             found = Source {
                 loc: field.loc.clone(),
                 accepted: field.markers.accept_change.clone(),
+                accept_on: None,
             };
         }
         shape = field.shape;
