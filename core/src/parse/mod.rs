@@ -2,7 +2,7 @@
 //! the CLI read, parsed by one piece of code.
 
 pub mod diagnostics;
-mod docs;
+pub mod docs;
 pub mod markers;
 pub mod rbac;
 mod serde_attrs;

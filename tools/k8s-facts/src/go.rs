@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use kubegen_core::parse::docs::{Comment, description};
 use serde_json::Value;
 
 use crate::go_source::{GoStruct, Structs};
@@ -52,38 +53,11 @@ struct Row {
     doc: String,
 }
 
-/// A doc comment as controller-gen makes it a description (controller-tools'
-/// `markers/zip.go: extractDoc` and Go's `CommentGroup.Text`): marker lines dropped, trailing
-/// spaces trimmed, blank lines at the ends dropped and runs of them collapsed; outside code
-/// fences, `TODO` lines dropped and everything from a `---` line on cut; lines kept as they
-/// are.
+/// A doc comment (each line's text after `//`) as controller-gen makes it a description:
+/// kubegen-core's rules, which the derive and the CLI apply to Rust doc comments.
 pub fn controller_gen_doc(lines: &[String]) -> String {
-    let mut kept: Vec<&str> = Vec::new();
-    let mut fenced = false;
-    for line in lines {
-        let line = line.trim_end();
-        if line.trim_start().starts_with('+') {
-            continue;
-        }
-        if line.starts_with("```") || line.starts_with("~~~") {
-            fenced = !fenced;
-        } else if !fenced {
-            if line.starts_with("TODO") {
-                continue;
-            }
-            if line.starts_with("---") {
-                break;
-            }
-        }
-        if line.is_empty() && kept.last().is_none_or(|last| last.is_empty()) {
-            continue;
-        }
-        kept.push(line);
-    }
-    while kept.last().is_some_and(|last| last.is_empty()) {
-        kept.pop();
-    }
-    kept.join("\n")
+    let comments: Vec<Comment> = lines.iter().map(|l| Comment::Line(l)).collect();
+    description(&comments).unwrap_or_default()
 }
 
 /// Where controller-gen's description `go` breaks its lines, as the offsets the tables store
@@ -461,15 +435,15 @@ mod tests {
     #[test]
     fn descriptions_keep_controller_gens_line_breaks() {
         let lines: Vec<String> = [
-            "Name of the referent.",
-            "This field is effectively",
-            "+optional",
-            "TODO: drop this line.",
+            " Name of the referent.",
+            " This field is effectively",
+            " +optional",
+            " TODO: drop this line.",
             "",
             "",
-            "More info:  see",
-            "---",
-            "Cut.",
+            " More info:  see",
+            " ---",
+            " Cut.",
         ]
         .map(String::from)
         .to_vec();

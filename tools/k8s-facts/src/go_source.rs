@@ -21,7 +21,7 @@ pub(crate) struct GoField {
     pub omit: bool,
     /// The marker lines (without `+`), godoc and the closest group above it.
     pub markers: Vec<String>,
-    /// The godoc's lines, `//` and one space stripped, markers kept.
+    /// The godoc's lines, each the text after `//`, markers kept.
     pub doc: Vec<String>,
 }
 
@@ -89,10 +89,9 @@ fn git(git_dir: &Path, args: &[&str]) -> String {
     String::from_utf8(output.stdout).expect("UTF-8 Go source")
 }
 
-/// A comment line's text: `//` and one following space stripped.
+/// A comment line's text after `//`, as Go's parser holds it.
 fn comment(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix("//")?;
-    Some(rest.strip_prefix(' ').unwrap_or(rest))
+    line.trim_start().strip_prefix("//")
 }
 
 /// The marker of a comment line's text (without `+`), if it is one.
@@ -314,7 +313,7 @@ mod tests {
         };
         assert_eq!(name, "Thing");
         assert_eq!(thing.markers, ["genclient", "structType=atomic"]);
-        assert_eq!(thing.doc, ["Thing is a thing.", "+structType=atomic"]);
+        assert_eq!(thing.doc, [" Thing is a thing.", " +structType=atomic"]);
         assert_eq!(
             thing.imports["metav1"],
             "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -333,6 +332,6 @@ mod tests {
             ]
         );
         assert_eq!(thing.fields[1].markers, ["optional", "default=\"\""]);
-        assert_eq!(thing.fields[1].doc[0], "Name of it.");
+        assert_eq!(thing.fields[1].doc[0], " Name of it.");
     }
 }
