@@ -299,7 +299,7 @@ fn read_manifest(path: &Path) -> Option<toml::Table> {
 
 #[cfg(test)]
 mod tests {
-    use super::likely_libraries;
+    use super::{features_of, likely_libraries, read_manifest};
     use std::fs;
     use std::path::PathBuf;
 
@@ -354,6 +354,58 @@ mod tests {
         );
         let only = pairs(likely_libraries(Some(&manifest), &["named".to_string()]));
         assert_eq!(only, [("types".to_string(), dir.join("named/lib.rs"))]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn features_from_a_manifest_are_cargo_metadatas() {
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml");
+        let metadata = cargo_metadata::MetadataCommand::new()
+            .manifest_path(manifest)
+            .no_deps()
+            .exec()
+            .unwrap();
+        let mut optional = 0;
+        for p in metadata.workspace_packages() {
+            let table = read_manifest(p.manifest_path.as_std_path()).unwrap();
+            assert_eq!(features_of(&table), p.features, "{}", p.name);
+            optional += p
+                .features
+                .values()
+                .flatten()
+                .filter(|v| v.starts_with("dep:"))
+                .count();
+        }
+        assert!(
+            optional > 0,
+            "the workspace has optional dependencies to compare"
+        );
+        let dir = std::env::temp_dir().join(format!("kubegen-features-{}", std::process::id()));
+        fs::create_dir_all(dir.join("src")).unwrap();
+        fs::write(dir.join("src/lib.rs"), "").unwrap();
+        fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"f\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+             [features]\nx = [\"dep:serde\", \"log?/std\"]\n\
+             [dependencies]\nserde = { version = \"1\", optional = true }\n\
+             log = { version = \"0.4\", optional = true }\n\
+             [target.'cfg(unix)'.dependencies]\nlibc = { version = \"0.2\", optional = true }\n\
+             [build-dependencies]\ncc = { version = \"1\", optional = true }\n",
+        )
+        .unwrap();
+        let metadata = cargo_metadata::MetadataCommand::new()
+            .manifest_path(dir.join("Cargo.toml"))
+            .no_deps()
+            .exec()
+            .unwrap();
+        let table = read_manifest(&dir.join("Cargo.toml")).unwrap();
+        assert_eq!(features_of(&table), metadata.packages[0].features);
+        assert_eq!(
+            features_of(&table).len(),
+            4,
+            "x, log, libc, cc: {:?}",
+            features_of(&table)
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 }
