@@ -182,7 +182,7 @@ impl Cfg {
 
     /// Configures `item` inside; whether it is kept.
     fn item(&self, item: &mut Item, file: &str) -> Result<bool, SourceError> {
-        let Some(attrs) = attrs_mut(item) else {
+        let Some(attrs) = item_attrs(item) else {
             return Ok(true);
         };
         if !self.keep(attrs, file)? {
@@ -325,46 +325,28 @@ fn host(attr: &Attribute, file: &str) -> Result<&'static BTreeSet<String>, Sourc
     })
 }
 
-/// The attributes of `item`, for the items that have them.
-fn attrs_mut(item: &mut Item) -> Option<&mut Vec<Attribute>> {
-    Some(match item {
-        Item::Const(item) => &mut item.attrs,
-        Item::Enum(item) => &mut item.attrs,
-        Item::ExternCrate(item) => &mut item.attrs,
-        Item::Fn(item) => &mut item.attrs,
-        Item::ForeignMod(item) => &mut item.attrs,
-        Item::Impl(item) => &mut item.attrs,
-        Item::Macro(item) => &mut item.attrs,
-        Item::Mod(item) => &mut item.attrs,
-        Item::Static(item) => &mut item.attrs,
-        Item::Struct(item) => &mut item.attrs,
-        Item::Trait(item) => &mut item.attrs,
-        Item::TraitAlias(item) => &mut item.attrs,
-        Item::Type(item) => &mut item.attrs,
-        Item::Union(item) => &mut item.attrs,
-        Item::Use(item) => &mut item.attrs,
-        _ => return None,
-    })
+/// The attributes of `$item`, a value of the enum `$kind`, for its `$variant`s (`None` for the
+/// others: unparsed tokens).
+macro_rules! attrs_mut {
+    ($item:expr, $kind:ident: $($variant:ident),*) => {
+        match $item {
+            $($kind::$variant(item) => Some(&mut item.attrs),)*
+            _ => None,
+        }
+    };
+}
+
+fn item_attrs(item: &mut Item) -> Option<&mut Vec<Attribute>> {
+    attrs_mut!(item, Item: Const, Enum, ExternCrate, Fn, ForeignMod, Impl, Macro, Mod, Static,
+        Struct, Trait, TraitAlias, Type, Union, Use)
 }
 
 fn impl_attrs(item: &mut ImplItem) -> Option<&mut Vec<Attribute>> {
-    Some(match item {
-        ImplItem::Const(item) => &mut item.attrs,
-        ImplItem::Fn(item) => &mut item.attrs,
-        ImplItem::Type(item) => &mut item.attrs,
-        ImplItem::Macro(item) => &mut item.attrs,
-        _ => return None,
-    })
+    attrs_mut!(item, ImplItem: Const, Fn, Type, Macro)
 }
 
 fn trait_attrs(item: &mut TraitItem) -> Option<&mut Vec<Attribute>> {
-    Some(match item {
-        TraitItem::Const(item) => &mut item.attrs,
-        TraitItem::Fn(item) => &mut item.attrs,
-        TraitItem::Type(item) => &mut item.attrs,
-        TraitItem::Macro(item) => &mut item.attrs,
-        _ => return None,
-    })
+    attrs_mut!(item, TraitItem: Const, Fn, Type, Macro)
 }
 
 #[cfg(test)]
