@@ -18,9 +18,9 @@ use crate::options::Options;
 use crate::output::Plan;
 use crate::parallel::parallel;
 use crate::paths::display;
-use crate::source::Crate;
+use crate::source::{Cfg, Crate};
 use crate::workspace::{self, Package};
-use crate::{config, kubernetes};
+use crate::{config, features, kubernetes};
 
 /// Which manifests to produce.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub struct Generated {
 ///
 /// The libraries the workspace's manifests name plainly are read while `cargo metadata` runs
 /// ([`workspace::likely_libraries`]); what is read of one is used only for a target that
-/// `cargo metadata` then names with the same crate name and root file, and field types are
+/// `cargo metadata` then names with the same crate name, root file and features, and field types are
 /// resolved only once the Kubernetes version is known.
 pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagnostic>> {
     let version = Version::new();
@@ -109,10 +109,14 @@ pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagn
         let early = scope.spawn(|| -> Early {
             guessed
                 .into_iter()
-                .map(|(name, root)| {
-                    let root = Path::new(&display(&root)).to_path_buf();
-                    let read = read_target(&name, &root, &version);
-                    ((name, root), read)
+                .map(|library| {
+                    let root = Path::new(&display(&library.root)).to_path_buf();
+                    let features = options
+                        .features
+                        .enabled(&library.package, &library.features);
+                    let cfg = Cfg::new(features);
+                    let read = read_target(&library.name, &root, &cfg, &version);
+                    ((library.name, root, cfg), read)
                 })
                 .collect()
         });
@@ -147,6 +151,11 @@ fn render_packages(
                 .with_help("name one with `-p`", None),
         ]);
     }
+    let tables: Vec<(&str, &features::Table)> = packages
+        .iter()
+        .map(|p| (p.name.as_str(), &p.features))
+        .collect();
+    options.features.check(&tables).map_err(|e| vec![e])?;
     let kubernetes = kubernetes::select(options, &packages).map_err(|e| vec![e])?;
     let _ = version.set(Some(kubernetes.clone()));
     let mut early = early();
@@ -154,7 +163,8 @@ fn render_packages(
     let mut all = Vec::new();
     let mut errors = Vec::new();
     for (package, layout) in packages.iter().zip(&layouts) {
-        match build(package, layout, what, &kubernetes, &mut early) {
+        let cfg = Cfg::new(options.features.enabled(&package.name, &package.features));
+        match build(package, &cfg, layout, what, &kubernetes, &mut early) {
             Ok(g) => all.push(g),
             Err(e) => errors.extend(e),
         }
@@ -169,22 +179,28 @@ fn render_packages(
     }
 }
 
-/// What was read of each crate (name, root file as shown) before the workspace was known.
-type Early = HashMap<(String, PathBuf), Result<Collected, Vec<Error>>>;
+/// What was read of each crate (name, root file as shown, configuration) before the workspace
+/// was known.
+type Early = HashMap<(String, PathBuf, Cfg), Result<Collected, Vec<Error>>>;
 
-/// Everything the crate named `name` whose root file is `root` declares.
-fn read_target(name: &str, root: &Path, version: &Version) -> Result<Collected, Vec<Error>> {
+/// Everything the crate named `name` whose root file is `root` declares, configured by `cfg`.
+fn read_target(
+    name: &str,
+    root: &Path,
+    cfg: &Cfg,
+    version: &Version,
+) -> Result<Collected, Vec<Error>> {
     let reader = Reader::new(name, version);
-    let (krate, modules) = Crate::load_with(name, root, &reader)
+    let (krate, modules) = Crate::load_with(name, root, cfg, &reader)
         .map_err(|e| vec![Error::new(Some(&e.loc), "", e.message)])?;
     // The crate's names are not needed any more.
     drop(krate);
     Ok(reader.collect(modules))
 }
 
-/// Everything the package's sources declare, from all its targets (a file shared by two
-/// targets counts once), with the problems found while reading them; a target read early is
-/// taken from `early`.
+/// Everything the package's sources declare, configured by `cfg`, from all its targets (a file
+/// shared by two targets counts once), with the problems found while reading them; a target
+/// read early with the same configuration is taken from `early`.
 ///
 /// # Errors
 ///
@@ -192,6 +208,7 @@ fn read_target(name: &str, root: &Path, version: &Version) -> Result<Collected, 
 /// module file).
 fn read(
     package: &Package,
+    cfg: &Cfg,
     kubernetes: &Kubernetes,
     early: &mut Early,
 ) -> Result<Collected, Vec<Error>> {
@@ -203,9 +220,9 @@ fn read(
         // Sources are read through paths relative to the current folder when they are under
         // it, so every location printed is short.
         let root = Path::new(&display(root)).to_path_buf();
-        let c = match early.remove(&(name.clone(), root.clone())) {
+        let c = match early.remove(&(name.clone(), root.clone(), cfg.clone())) {
             Some(read) => read?,
-            None => read_target(name, &root, &version)?,
+            None => read_target(name, &root, cfg, &version)?,
         };
         all.errors.extend(c.errors);
         all.types.extend(c.types);
@@ -247,26 +264,28 @@ enum Done {
     Crd(Result<(String, String, Vec<Warning>), Errors>),
 }
 
-/// Builds the package's manifests where its [`Layout`] puts them, k8s-openapi types as the
-/// Kubernetes version `kubernetes` has them.
+/// Builds the package's manifests where its [`Layout`] puts them, from its sources configured
+/// by `cfg`, k8s-openapi types as the Kubernetes version `kubernetes` has them.
 pub fn generate(
     package: &Package,
+    cfg: &Cfg,
     layout: &Layout,
     what: What,
     kubernetes: &Kubernetes,
 ) -> Result<Generated, Vec<Error>> {
-    build(package, layout, what, kubernetes, &mut Early::new())
+    build(package, cfg, layout, what, kubernetes, &mut Early::new())
 }
 
 /// [`generate`], with the targets read early taken from `early`.
 fn build(
     package: &Package,
+    cfg: &Cfg,
     layout: &Layout,
     what: What,
     kubernetes: &Kubernetes,
     early: &mut Early,
 ) -> Result<Generated, Vec<Error>> {
-    let collected = read(package, kubernetes, early)?;
+    let collected = read(package, cfg, kubernetes, early)?;
     let mut plan = Plan::default();
     let mut crd_dir = None;
     let mut warnings = Vec::new();

@@ -1,7 +1,7 @@
 //! gen-cli: kubegen's second front end to the engine. It reads sources (never compiles them)
 //! and writes a crate's `config/` tree: `workspace` finds the packages, `source` loads their
 //! modules, `collect` turns kubegen's attributes into the engine's model, `generate` has the
-//! engine build and render one package's manifests, `manifests` runs that for every package
+//! engine build and render one package's manifests (with the features `features` decides), `manifests` runs that for every package
 //! and `output` writes the files; `diff` compares the CRDs with a base for upgrade safety; `report` prints every problem as rustc does. `scaffold`
 //! starts new operators (`init`, `create api`, `create webhook`); `markers` is the marker
 //! reference at the command line.
@@ -15,6 +15,7 @@ pub mod collect;
 pub mod config;
 pub mod diff;
 pub mod docs;
+pub mod features;
 pub mod generate;
 pub mod header;
 pub mod hint;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::config::Flags;
+use crate::features::FeatureArgs;
 use crate::workspace::kubernetes_of;
 
 /// Options every command takes.
@@ -32,6 +33,10 @@ pub struct Options {
     /// with what controller-gen writes against another `k8s.io/api`.
     #[arg(long, value_name = "FEATURE", value_parser = kubernetes_version)]
     pub kubernetes: Option<u32>,
+    /// The features each package's sources are read with (`cfg(feature = "..")`), as cargo
+    /// decides them for a build of the package.
+    #[command(flatten)]
+    pub features: FeatureArgs,
     /// The project configuration's keys (`[package.metadata.kubegen]`), as flags.
     #[command(flatten)]
     pub config: Flags,

@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use cargo_metadata::{MetadataCommand, TargetKind};
 use serde_json::Value;
 
+use crate::features::Table as Features;
+
 /// A workspace member that uses kubegen.
 #[derive(Debug, Clone)]
 pub struct Package {
@@ -19,6 +21,8 @@ pub struct Package {
     /// The Kubernetes minor version its k8s-openapi dependency names (`v1_33` → 33, `latest`
     /// → 37, `earliest` → 33), if it names one.
     pub kubernetes: Option<u32>,
+    /// Its `[features]`, with the implicit feature of each optional dependency.
+    pub features: Features,
     /// Its `[package.metadata.kubegen]` and the workspace's defaults.
     pub config: Sources,
     /// `kubegen diff`'s configuration: `[package.metadata.kubegen.diff]`, else
@@ -162,6 +166,7 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
                 .iter()
                 .filter(|d| d.name == "k8s-openapi")
                 .find_map(|d| kubernetes_of(&d.features)),
+            features: p.features.clone(),
             config: Sources {
                 package: Table {
                     manifest: p.manifest_path.as_std_path().to_path_buf(),
@@ -176,13 +181,26 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
     Ok(packages)
 }
 
-/// The library targets (crate name, root file) that the manifest at `manifest_path` (else
-/// `Cargo.toml` in the current folder) names plainly, for packages that depend on kubegen (and
-/// are among `only`, when it names some): its own package and the workspace members listed
-/// without a glob, each with `[lib] name` and `path` or their defaults. A guess, made without `cargo metadata` so that reading the sources
-/// can start while it runs; the caller uses what it reads only for a target that
-/// `cargo metadata` then names with the same crate name and root file.
-pub fn likely_libraries(manifest_path: Option<&Path>, only: &[String]) -> Vec<(String, PathBuf)> {
+/// A library target guessed from a manifest ([`likely_libraries`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Library {
+    /// The crate name.
+    pub name: String,
+    /// Its root file.
+    pub root: PathBuf,
+    /// Its package's name.
+    pub package: String,
+    /// Its package's features as [`Package::features`] has them.
+    pub features: Features,
+}
+
+/// The library targets that the manifest at `manifest_path` (else `Cargo.toml` in the current
+/// folder) names plainly, for packages that depend on kubegen (and are among `only`, when it
+/// names some): its own package and the workspace members listed without a glob, each with
+/// `[lib] name` and `path` or their defaults. A guess, made without `cargo metadata` so that
+/// reading the sources can start while it runs; the caller uses what it reads only for a
+/// target that `cargo metadata` then names with the same crate name, root file and features.
+pub fn likely_libraries(manifest_path: Option<&Path>, only: &[String]) -> Vec<Library> {
     let Ok(cwd) = std::env::current_dir() else {
         return Vec::new();
     };
@@ -213,7 +231,7 @@ pub fn likely_libraries(manifest_path: Option<&Path>, only: &[String]) -> Vec<(S
 
 /// The library target of the package `table` describes in `dir`, if it depends on kubegen and
 /// is among `only` (when it names some).
-fn library(table: &toml::Table, dir: &Path, only: &[String]) -> Option<(String, PathBuf)> {
+fn library(table: &toml::Table, dir: &Path, only: &[String]) -> Option<Library> {
     let package = table.get("package")?.get("name")?.as_str()?;
     table.get("dependencies")?.get("kubegen")?;
     if !only.is_empty() && !only.iter().any(|p| p == package) {
@@ -229,7 +247,50 @@ fn library(table: &toml::Table, dir: &Path, only: &[String]) -> Option<(String, 
         .and_then(toml::Value::as_str)
         .unwrap_or("src/lib.rs");
     let root = dir.join(path);
-    root.is_file().then(|| (name.replace('-', "_"), root))
+    root.is_file().then(|| Library {
+        name: name.replace('-', "_"),
+        root,
+        package: package.to_owned(),
+        features: features_of(table),
+    })
+}
+
+/// The `[features]` of a manifest, with the implicit feature `x = ["dep:x"]` of each optional
+/// dependency `x` that no feature names as `dep:x`, as `cargo metadata` lists them.
+fn features_of(table: &toml::Table) -> Features {
+    let mut features: Features = table
+        .get("features")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flatten()
+        .map(|(name, values)| {
+            let values = values.as_array().into_iter().flatten();
+            let values = values.filter_map(toml::Value::as_str).map(str::to_owned);
+            (name.clone(), values.collect())
+        })
+        .collect();
+    let targets = table.get("target").and_then(toml::Value::as_table);
+    let tables = std::iter::once(table).chain(
+        targets
+            .into_iter()
+            .flat_map(|t| t.values())
+            .filter_map(toml::Value::as_table),
+    );
+    let optional: Vec<&String> = tables
+        .flat_map(|t| ["dependencies", "build-dependencies"].map(|k| t.get(k)))
+        .flatten()
+        .filter_map(toml::Value::as_table)
+        .flatten()
+        .filter(|(_, d)| d.get("optional").and_then(toml::Value::as_bool) == Some(true))
+        .map(|(name, _)| name)
+        .collect();
+    for name in optional {
+        let dep = format!("dep:{name}");
+        if !features.values().flatten().any(|v| *v == dep) {
+            features.entry(name.clone()).or_insert_with(|| vec![dep]);
+        }
+    }
+    features
 }
 
 fn read_manifest(path: &Path) -> Option<toml::Table> {
@@ -238,8 +299,9 @@ fn read_manifest(path: &Path) -> Option<toml::Table> {
 
 #[cfg(test)]
 mod tests {
-    use super::likely_libraries;
+    use super::{features_of, likely_libraries, read_manifest};
     use std::fs;
+    use std::path::PathBuf;
 
     #[test]
     fn likely_libraries_are_the_plain_members_that_depend_on_kubegen() {
@@ -278,7 +340,10 @@ mod tests {
         );
         write("crates/a/src/lib.rs", "");
         let manifest = dir.join("Cargo.toml");
-        let found = likely_libraries(Some(&manifest), &[]);
+        let pairs = |found: Vec<super::Library>| -> Vec<(String, PathBuf)> {
+            found.into_iter().map(|l| (l.name, l.root)).collect()
+        };
+        let found = pairs(likely_libraries(Some(&manifest), &[]));
         assert_eq!(
             found,
             [
@@ -287,8 +352,60 @@ mod tests {
             ],
             "globbed members, packages without kubegen and missing manifests are not guessed"
         );
-        let only = likely_libraries(Some(&manifest), &["named".to_string()]);
+        let only = pairs(likely_libraries(Some(&manifest), &["named".to_string()]));
         assert_eq!(only, [("types".to_string(), dir.join("named/lib.rs"))]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn features_from_a_manifest_are_cargo_metadatas() {
+        let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml");
+        let metadata = cargo_metadata::MetadataCommand::new()
+            .manifest_path(manifest)
+            .no_deps()
+            .exec()
+            .unwrap();
+        let mut optional = 0;
+        for p in metadata.workspace_packages() {
+            let table = read_manifest(p.manifest_path.as_std_path()).unwrap();
+            assert_eq!(features_of(&table), p.features, "{}", p.name);
+            optional += p
+                .features
+                .values()
+                .flatten()
+                .filter(|v| v.starts_with("dep:"))
+                .count();
+        }
+        assert!(
+            optional > 0,
+            "the workspace has optional dependencies to compare"
+        );
+        let dir = std::env::temp_dir().join(format!("kubegen-features-{}", std::process::id()));
+        fs::create_dir_all(dir.join("src")).unwrap();
+        fs::write(dir.join("src/lib.rs"), "").unwrap();
+        fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"f\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\
+             [features]\nx = [\"dep:serde\", \"log?/std\"]\n\
+             [dependencies]\nserde = { version = \"1\", optional = true }\n\
+             log = { version = \"0.4\", optional = true }\n\
+             [target.'cfg(unix)'.dependencies]\nlibc = { version = \"0.2\", optional = true }\n\
+             [build-dependencies]\ncc = { version = \"1\", optional = true }\n",
+        )
+        .unwrap();
+        let metadata = cargo_metadata::MetadataCommand::new()
+            .manifest_path(dir.join("Cargo.toml"))
+            .no_deps()
+            .exec()
+            .unwrap();
+        let table = read_manifest(&dir.join("Cargo.toml")).unwrap();
+        assert_eq!(features_of(&table), metadata.packages[0].features);
+        assert_eq!(
+            features_of(&table).len(),
+            4,
+            "x, log, libc, cc: {:?}",
+            features_of(&table)
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -901,3 +901,109 @@ fn colors_as_asked() {
         );
     }
 }
+
+/// A member `api` with features (`beta` by default, `gamma`), and a member `tools` with one.
+fn featured(name: &str) -> Workspace {
+    let ws = Workspace::with_members(name, &["api", "tools"]);
+    ws.write(
+        "api/Cargo.toml",
+        "[package]\nname = \"api\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+         [features]\ndefault = [\"beta\"]\nbeta = []\ngamma = [\"beta\"]\n\n\
+         [dependencies]\nkubegen = \"0.1.0\"\n",
+    );
+    ws.write(
+        "api/src/lib.rs",
+        r#"
+use kubegen::CustomResource;
+
+#[derive(CustomResource)]
+#[kube_marker(group = "example.com", version = "v1", kind = "Widget")]
+pub struct WidgetSpec {
+    pub size: i32,
+    #[cfg(feature = "beta")]
+    pub beta: i32,
+    #[cfg_attr(feature = "gamma", kube_marker(maximum = 9))]
+    #[cfg_attr(not(feature = "gamma"), cfg(any()))]
+    pub gamma: i32,
+}
+"#,
+    );
+    ws.write(
+        "tools/Cargo.toml",
+        "[package]\nname = \"tools\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+         [features]\nfast = []\n\n[dependencies]\nkubegen = \"0.1.0\"\n",
+    );
+    ws.write("tools/src/lib.rs", "");
+    ws
+}
+
+#[test]
+fn sources_are_read_with_each_packages_features_as_cargo_decides_them() {
+    let ws = featured("features");
+    let crd = |flags: &[&str]| {
+        let out = ws.run(&[&["crd", "--stdout"], flags].concat());
+        assert!(out.status.success(), "{flags:?}: {}", stderr(&out));
+        let crd = stdout(&out);
+        (crd.contains("beta:"), crd.contains("maximum: 9"))
+    };
+    assert_eq!(crd(&[]), (true, false), "the default features");
+    assert_eq!(crd(&["--no-default-features"]), (false, false));
+    assert_eq!(
+        crd(&["--no-default-features", "--features", "gamma"]),
+        (true, true)
+    );
+    assert_eq!(crd(&["--features", "api/gamma tools/fast"]), (true, true));
+    assert_eq!(
+        crd(&["--features", "fast"]),
+        (true, false),
+        "`fast` is `tools`' only"
+    );
+    assert_eq!(crd(&["--all-features"]), (true, true));
+    assert_eq!(crd(&["-p", "api", "-F", "gamma"]), (true, true));
+}
+
+#[test]
+fn an_unknown_feature_names_the_package_and_a_near_name() {
+    let ws = featured("unknown-feature");
+    let err = ws.fails(&["manifests", "--features", "gama"]);
+    assert!(
+        err.contains("error: none of the selected packages (`api`, `tools`) has a feature `gama`")
+            && err.contains("help: did you mean `gamma` (of package `api`)?"),
+        "{err}"
+    );
+    let err = ws.fails(&["manifests", "-p", "api", "--features", "bta"]);
+    assert!(
+        err.contains("error: package `api` has no feature `bta`")
+            && err.contains("help: did you mean `beta`?"),
+        "{err}"
+    );
+    let err = ws.fails(&["crd", "--features", "tools/gamma"]);
+    assert!(
+        err.contains("error: package `tools` has no feature `gamma`")
+            && err.contains("note: its features: `fast`"),
+        "{err}"
+    );
+    assert!(!ws.exists(CRD), "nothing is written");
+}
+
+#[test]
+fn a_malformed_cfg_is_located_and_nothing_is_written() {
+    let ws = Workspace::new("bad-cfg");
+    ws.write(
+        "api/src/lib.rs",
+        "use kubegen::CustomResource;\n\
+         #[derive(CustomResource)]\n\
+         #[kube_marker(group = \"example.com\", version = \"v1\", kind = \"Widget\")]\n\
+         pub struct WidgetSpec {\n    #[cfg(feature = 1)]\n    pub size: i32,\n}\n",
+    );
+    let err = ws.fails(&["manifests"]);
+    assert!(
+        reports(
+            &err,
+            "api/src/lib.rs:5:21",
+            "a `cfg` value must be a string literal"
+        ),
+        "{err}"
+    );
+    assert!(!ws.exists(CRD));
+}

@@ -66,6 +66,7 @@ fn manifests(root: &Path, reporter: &Reporter) -> Result<(), Diagnostic> {
         check: false,
         stdout: false,
         kubernetes: None,
+        features: Default::default(),
         config: Default::default(),
     };
     if crate::manifests::run(&options, What::ALL, false, reporter) {

@@ -29,7 +29,7 @@ fn module_scope(krate: &Crate, id: ModuleId, (names, globs): Names) -> Scope {
             Named::Type(index) => BindingTarget::Item(index),
             Named::Module => match module.children.get(&name) {
                 Some(child) => BindingTarget::Module(*child),
-                // Its file is under `#![cfg(test)]`: not in a normal build.
+                // Its file is under a `#![cfg]` that does not hold: not in this build.
                 None => continue,
             },
             Named::ExternCrate(krate_name) => BindingTarget::ExternCrate(krate_name),

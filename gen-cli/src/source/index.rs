@@ -3,8 +3,6 @@
 
 use syn::{Attribute, ImplItem, Item, ItemImpl, ItemTrait, TraitItem};
 
-use super::cfg::is_test_only;
-
 /// An item inside an `impl` or `trait` block (a method, an associated const or type).
 #[derive(Clone, Copy, Debug)]
 pub enum AssocItem<'a> {
@@ -68,8 +66,7 @@ pub fn item_attrs(item: &Item) -> &[Attribute] {
     }
 }
 
-/// The items inside the `impl` and `trait` blocks among `items`, except those under
-/// `#[cfg(test)]`.
+/// The items inside the `impl` and `trait` blocks among `items`.
 pub fn associated_items(items: &[Item]) -> Vec<AssocItem<'_>> {
     let mut found = Vec::new();
     for item in items {
@@ -89,6 +86,5 @@ pub fn associated_items(items: &[Item]) -> Vec<AssocItem<'_>> {
             _ => {}
         }
     }
-    found.retain(|assoc| !is_test_only(assoc.attrs()));
     found
 }

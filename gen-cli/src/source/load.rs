@@ -26,10 +26,9 @@ use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Item, ItemMod, Lit, Meta, Visibility};
 
 use super::bind::{self, Names};
-use super::cfg::is_test_only;
+use super::cfg::Cfg;
 use super::error::{SourceError, file_start, span_loc};
 use super::id::ModuleId;
-use super::index::item_attrs;
 use super::krate::{Crate, Module};
 use super::origin::Origin;
 use super::outline::{Outline, outline};
@@ -61,7 +60,9 @@ impl Visitor for () {
 
 impl Crate {
     /// Reads the crate whose root file (`lib.rs`, `main.rs`) is `root_file`, following every
-    /// `mod` as rustc does, and indexes the names each module defines and imports.
+    /// `mod` as rustc does, configured by `cfg` as a build is (items, fields and variants
+    /// whose `cfg` does not hold are left out, `cfg_attr`s are expanded), and indexes the
+    /// names each module defines and imports.
     ///
     /// Each file is read and parsed once. Paths in [`SourceError`]s and [`Loc`]s are
     /// `root_file` joined with the relative paths found, so a relative `root_file` gives
@@ -70,10 +71,11 @@ impl Crate {
     /// # Errors
     ///
     /// A file that cannot be read or parsed, a `mod` whose file is missing (or is both `x.rs`
-    /// and `x/mod.rs`), a malformed `#[path]`, and `#[path]`s that include a file in itself:
+    /// and `x/mod.rs`), a malformed `#[path]` or `cfg`, and `#[path]`s that include a file in
+    /// itself:
     /// the first of them in the order rustc meets modules.
-    pub fn load(name: &str, root_file: &Path) -> Result<Crate, SourceError> {
-        Crate::load_with(name, root_file, &()).map(|(krate, _)| krate)
+    pub fn load(name: &str, root_file: &Path, cfg: &Cfg) -> Result<Crate, SourceError> {
+        Crate::load_with(name, root_file, cfg, &()).map(|(krate, _)| krate)
     }
 
     /// [`Crate::load`], showing `visitor` each module's items on the thread that parsed them,
@@ -85,6 +87,7 @@ impl Crate {
     pub fn load_with<V: Visitor>(
         name: &str,
         root_file: &Path,
+        cfg: &Cfg,
         visitor: &V,
     ) -> Result<(Crate, Vec<V::Output>), SourceError> {
         let file_name = root_file.display().to_string();
@@ -103,6 +106,7 @@ impl Crate {
         };
         let shared = Shared {
             visitor,
+            cfg,
             queue: Mutex::new(Queue::default()),
             changed: Condvar::new(),
             assembled: OnceLock::new(),
@@ -166,7 +170,7 @@ struct Job {
 }
 
 /// What reading a file gave: its modules (its own first, then the inline ones), or `None`
-/// for a module file under `#![cfg(test)]`.
+/// for a module file under a `#![cfg]` that does not hold.
 type FileResult = Result<Option<Vec<ReadModule>>, SourceError>;
 
 /// One module as its loader thread read it.
@@ -183,7 +187,8 @@ enum Child {
     Inline(String, usize),
     /// `mod name;`: the file of the job with this number.
     File(String, usize),
-    /// A `mod` whose file cannot be found, or is included in itself, or a malformed `#[path]`.
+    /// A `mod` whose file cannot be found, or is included in itself, a malformed `#[path]`,
+    /// or a malformed `cfg` in the module.
     Failed(SourceError),
 }
 
@@ -208,6 +213,7 @@ struct Assembled {
 /// What the loader threads share.
 struct Shared<'v, V: Visitor> {
     visitor: &'v V,
+    cfg: &'v Cfg,
     queue: Mutex<Queue>,
     /// Signalled when a job is queued, when the last job is done, and when `assembled` is set.
     changed: Condvar,
@@ -322,9 +328,9 @@ impl<V: Visitor> Shared<'_, V> {
             Some((loc, name)) => not_found(err, loc, name, &origin),
             None => SourceError::io(file_start(&origin.file_name), &origin.file, &err),
         })?;
-        let parsed = syn::parse_file(&text)
+        let mut parsed = syn::parse_file(&text)
             .map_err(|err| SourceError::parse(&origin.file_name, &text, &err))?;
-        if decl.is_some() && is_test_only(&parsed.attrs) {
+        if decl.is_some() && !self.cfg.keep(&mut parsed.attrs, &origin.file_name)? {
             return Ok(None);
         }
         let dir = Dir {
@@ -376,11 +382,15 @@ impl<V: Visitor> FileReader<'_, '_, V> {
             outline: Outline::default(),
             children: Vec::new(),
         });
+        let items = match self.shared.cfg.configure(items, &origin.file_name) {
+            Ok(items) => items,
+            Err(failed) => {
+                self.modules[index].children.push(Child::Failed(failed));
+                return (index, true);
+            }
+        };
         let mut kept = Vec::with_capacity(items.len());
         for mut item in items {
-            if is_test_only(item_attrs(&item)) {
-                continue;
-            }
             if let Item::Mod(decl) = &mut item {
                 let (child, stopped) = match self.child(&origin, decl, dir) {
                     Ok(read) => read,

@@ -13,10 +13,8 @@
 //!
 //! # What a source walk cannot see
 //!
-//! - **`cfg`**: items and modules under a `cfg` that is false unless testing (`cfg(test)`,
-//!   `cfg(all(test, ..))`) are left out, as in a normal build. Every other `cfg` cannot be
-//!   evaluated without the build's features and target, so those items are all kept; where
-//!   two of them define the same name, the first one wins.
+//! - **`cfg`** is evaluated as a normal build of the package does ([`Cfg`]): its enabled
+//!   features, `test` and `doc` false, the host's target cfgs; `cfg_attr`s are expanded.
 //! - **Macros**: items that macros generate (`macro_rules!`, attribute and derive macros) are
 //!   invisible, and so is `mod`/`use` produced by a macro. Items inside function bodies are not
 //!   visited.
@@ -43,6 +41,7 @@ mod scope;
 #[cfg(test)]
 mod tests;
 
+pub use cfg::Cfg;
 pub use error::SourceError;
 pub use id::ModuleId;
 pub use index::{AssocItem, associated_items, item_attrs};

@@ -118,7 +118,7 @@ impl Snippet {
 pub(super) enum Named {
     /// The type item at this index of [`Outline::types`].
     Type(usize),
-    /// The child module of that name (when it was loaded: not under `cfg(test)`).
+    /// The child module of that name (when it was loaded: its `cfg`s hold).
     Module,
     /// `extern crate name;` or `extern crate name as other;`.
     ExternCrate(String),

@@ -8,6 +8,7 @@ use std::path::Path;
 use gen_cli::config::Layout;
 use gen_cli::generate::{Generated, What, generate};
 use gen_cli::options::Options;
+use gen_cli::source::Cfg;
 use gen_cli::workspace::Package;
 use kubegen_core::known::Kubernetes;
 use kubegen_core::model::Diagnostic;
@@ -20,6 +21,7 @@ pub fn package(root: &Path) -> Package {
         targets: vec![("input".into(), root.to_path_buf())],
         k8s_openapi: false,
         kubernetes: None,
+        features: Default::default(),
         config: Default::default(),
         diff: None,
     }
@@ -34,6 +36,7 @@ pub fn manifests_and_docs(package: &Package) -> Result<Generated, Vec<Diagnostic
         check: true,
         stdout: false,
         kubernetes: None,
+        features: Default::default(),
         config: Default::default(),
     };
     let what = What {
@@ -42,7 +45,13 @@ pub fn manifests_and_docs(package: &Package) -> Result<Generated, Vec<Diagnostic
     };
     let layout = Layout::resolve(package, &options.config, &options.out_dir)
         .expect("the default layout resolves");
-    generate(package, &layout, what, &Kubernetes::compiled())
+    generate(
+        package,
+        &Cfg::default(),
+        &layout,
+        what,
+        &Kubernetes::compiled(),
+    )
 }
 
 /// gen-cli's robustness property: the generators, on the crate whose root file is `root`,

@@ -1,7 +1,7 @@
 //! Errors: each at the right `file:line:col`, with a message that says what to fix.
 
 use super::{TempCrate, lib, lib_with, module};
-use crate::source::{Crate, ModuleId, Origin, SourceError, Visitor};
+use crate::source::{Cfg, Crate, ModuleId, Origin, SourceError, Visitor};
 use syn::Item;
 
 #[test]
@@ -131,7 +131,7 @@ fn circular_path_attributes() {
 fn unreadable_root_file() {
     let temp = TempCrate::new(&[]);
     let root = temp.path("src/lib.rs");
-    let err = Crate::load("demo", &root).unwrap_err();
+    let err = Crate::load("demo", &root, &Cfg::default()).unwrap_err();
     assert_eq!(err.loc.file, root.display().to_string());
     assert_eq!((err.loc.line, err.loc.column), (1, 1));
     assert!(

@@ -1,7 +1,7 @@
 //! What the visitor sees of each module, and what the crate keeps of its items.
 
 use super::{Each, lib, lib_with, module};
-use crate::source::{AssocItem, TypeKind, item_attrs};
+use crate::source::{AssocItem, Cfg, TypeKind, item_attrs};
 use syn::Item;
 
 fn has_attr(attrs: &[syn::Attribute], name: &str) -> bool {
@@ -177,7 +177,8 @@ fn the_visitor_sees_each_module_once_and_its_outputs_come_in_module_order() {
         (path, items.len())
     });
     let (krate, outputs) =
-        super::Crate::load_with("demo", &temp.path("src/lib.rs"), &visitor).unwrap();
+        super::Crate::load_with("demo", &temp.path("src/lib.rs"), &Cfg::default(), &visitor)
+            .unwrap();
     let mut seen = seen.into_inner().unwrap();
     seen.sort();
     assert_eq!(seen, ["", "a", "a::d", "b", "b::c"], "each module once");
@@ -212,5 +213,5 @@ fn a_panic_while_reading_reaches_the_caller_instead_of_hanging() {
             .any(|item| matches!(item, Item::Struct(s) if s.ident == "Boom"));
         assert!(!boom, "a visitor that panics");
     });
-    let _ = super::Crate::load_with("demo", &temp.path("src/lib.rs"), &visitor);
+    let _ = super::Crate::load_with("demo", &temp.path("src/lib.rs"), &Cfg::default(), &visitor);
 }

@@ -1,6 +1,7 @@
 //! Where `mod` items find their files, and which modules and items are kept.
 
 use super::{TempCrate, layout};
+use crate::source::Cfg;
 
 fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
     expected
@@ -38,7 +39,7 @@ fn mod_rs_and_non_mod_rs_files() {
 #[test]
 fn main_rs_is_a_root_like_lib_rs() {
     let temp = TempCrate::new(&[("src/main.rs", "mod cli; fn main() {}"), ("src/cli.rs", "")]);
-    let krate = super::Crate::load("demo", &temp.path("src/main.rs")).unwrap();
+    let krate = super::Crate::load("demo", &temp.path("src/main.rs"), &Cfg::default()).unwrap();
     assert_eq!(
         layout(&temp, &krate),
         pairs(&[("", "src/main.rs"), ("cli", "src/cli.rs")])
@@ -140,7 +141,7 @@ fn raw_identifier_module() {
 }
 
 #[test]
-fn test_only_modules_and_items_are_skipped() {
+fn modules_and_items_whose_cfg_does_not_hold_are_skipped() {
     let temp = TempCrate::new(&[
         (
             "src/lib.rs",
@@ -148,21 +149,44 @@ fn test_only_modules_and_items_are_skipped() {
              #[cfg(all(test, feature = \"slow\"))] mod slow_tests { mod missing; }
              mod inner_cfg;
              #[cfg(feature = \"extra\")] mod extra;
+             #[cfg_attr(not(feature = \"extra\"), cfg(doc))] mod extra_too;
              #[cfg(test)] struct OnlyInTests;
              #[cfg(not(test))] struct NotInTests;
+             #[cfg(any(feature = \"extra\", doc))] struct Extra;
              struct Always;",
         ),
         ("src/inner_cfg.rs", "#![cfg(test)]\nstruct Hidden;"),
         ("src/extra.rs", ""),
+        (
+            "src/extra_too.rs",
+            "#![cfg_attr(feature = \"extra\", cfg(all()))]",
+        ),
     ]);
-    let krate = temp.load().unwrap();
+    let load = |features: &[&str]| {
+        let cfg = Cfg::new(features.iter().map(|f| f.to_string()));
+        let krate = super::Crate::load("demo", &temp.path("src/lib.rs"), &cfg).unwrap();
+        let names: Vec<String> = krate
+            .modules()
+            .flat_map(|(_, m)| m.types().iter().map(|t| t.name.clone()))
+            .collect();
+        (layout(&temp, &krate), names)
+    };
     assert_eq!(
-        layout(&temp, &krate),
-        pairs(&[("", "src/lib.rs"), ("extra", "src/extra.rs")])
+        load(&[]),
+        (
+            pairs(&[("", "src/lib.rs")]),
+            vec!["NotInTests".into(), "Always".into()]
+        )
     );
-    let names: Vec<&str> = krate
-        .modules()
-        .flat_map(|(_, m)| m.types().iter().map(|t| t.name.as_str()))
-        .collect();
-    assert_eq!(names, ["NotInTests", "Always"]);
+    assert_eq!(
+        load(&["extra"]),
+        (
+            pairs(&[
+                ("", "src/lib.rs"),
+                ("extra", "src/extra.rs"),
+                ("extra_too", "src/extra_too.rs")
+            ]),
+            vec!["NotInTests".into(), "Extra".into(), "Always".into()]
+        )
+    );
 }

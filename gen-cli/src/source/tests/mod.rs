@@ -5,7 +5,7 @@ mod items;
 mod layout;
 mod resolve;
 
-use super::{Crate, ModuleId, Origin, SourceError, Visitor};
+use super::{Cfg, Crate, ModuleId, Origin, SourceError, Visitor};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,7 +39,7 @@ impl TempCrate {
 
     /// Loads the crate rooted at `src/lib.rs`.
     pub(super) fn load(&self) -> Result<Crate, SourceError> {
-        Crate::load("demo", &self.path("src/lib.rs"))
+        Crate::load("demo", &self.path("src/lib.rs"), &Cfg::default())
     }
 
     /// The `file` in errors for `rel`.
@@ -98,7 +98,8 @@ impl<T: Send, F: Fn(&Origin, &mut [syn::Item]) -> T + Sync> Visitor for Each<F> 
 /// Loads a crate whose only file is `src/lib.rs` with `visitor`.
 pub(super) fn lib_with<V: Visitor>(text: &str, visitor: &V) -> (TempCrate, Crate, Vec<V::Output>) {
     let temp = TempCrate::new(&[("src/lib.rs", text)]);
-    let (krate, outputs) = Crate::load_with("demo", &temp.path("src/lib.rs"), visitor)
-        .unwrap_or_else(|err| panic!("{err}"));
+    let (krate, outputs) =
+        Crate::load_with("demo", &temp.path("src/lib.rs"), &Cfg::default(), visitor)
+            .unwrap_or_else(|err| panic!("{err}"));
     (temp, krate, outputs)
 }
