@@ -6,6 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::workspace::KUBEGEN_PACKAGE;
 
@@ -27,7 +28,9 @@ pub struct Vendored {
 /// Packages kubegen's crates in `checkout` (`cargo package --no-verify`, into a temporary
 /// target folder: the checkout is only read) and reads their files.
 pub fn package(checkout: &Path) -> Result<Vendored, String> {
-    let work = std::env::temp_dir().join(format!("kubegen-vendor-{}", std::process::id()));
+    static RUNS: AtomicUsize = AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, Ordering::Relaxed);
+    let work = std::env::temp_dir().join(format!("kubegen-vendor-{}-{run}", std::process::id()));
     let _ = fs::remove_dir_all(&work);
     let result = package_into(checkout, &work);
     let _ = fs::remove_dir_all(&work);

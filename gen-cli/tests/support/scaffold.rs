@@ -122,6 +122,8 @@ pub fn cargo(project: &Path, args: &[&str]) {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .env("CARGO_NET_OFFLINE", "true")
+        // This workspace's pin for its libraries (.cargo/config.toml), not the project's.
+        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
         .current_dir(project)
         .env("CARGO_TARGET_DIR", target)
         .output()
