@@ -129,7 +129,10 @@ fn name_and_namespace_take_any_string() {
     let borrowed = WidgetApply::new(&name).with_namespace(&namespace);
     let owned = WidgetApply::new(name).with_namespace(namespace);
     let metadata = json!({"name": "w", "namespace": "ns"});
-    assert_eq!(serde_json::to_value(&borrowed).unwrap()["metadata"], metadata);
+    assert_eq!(
+        serde_json::to_value(&borrowed).unwrap()["metadata"],
+        metadata
+    );
     assert_eq!(serde_json::to_value(&owned).unwrap()["metadata"], metadata);
 }
 

@@ -164,7 +164,10 @@ fn installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert_eq!(stdout, "", "the report is on stderr");
     assert!(stderr.contains("Next: kubegen create api"), "{stderr}");
-    assert!(stderr.contains("created: vendor/kubegen-core ("), "{stderr}");
+    assert!(
+        stderr.contains("created: vendor/kubegen-core ("),
+        "{stderr}"
+    );
     let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
     let version = env!("CARGO_PKG_VERSION");
     assert!(
@@ -173,7 +176,10 @@ fn installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
         )),
         "the dependency it has once kubegen is published:\n{manifest}"
     );
-    assert!(manifest.contains("features = [\"std\", \"v1_36\"]"), "{manifest}");
+    assert!(
+        manifest.contains("features = [\"std\", \"v1_36\"]"),
+        "{manifest}"
+    );
 
     let context = root.join("context");
     copy_context(&dir, &context);

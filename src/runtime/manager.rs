@@ -337,7 +337,10 @@ async fn serve_webhooks(
         None => {
             let address = std::net::SocketAddr::new(options.webhook_host, options.webhook_port);
             TcpListener::bind(address).await.map_err(|e| {
-                Error::Webhook(std::io::Error::new(e.kind(), format!("binding {address}: {e}")))
+                Error::Webhook(std::io::Error::new(
+                    e.kind(),
+                    format!("binding {address}: {e}"),
+                ))
             })?
         }
     };
@@ -548,11 +551,14 @@ mod tests {
             "--webhook-host=127.0.0.1".to_string(),
             format!("--webhook-port={}", address.port()),
         ];
-        let manager = Manager::new(offline_client(), options(&[flags[0].as_str(), flags[1].as_str()]))
-            .controller(|scope: Scope| async move { scope.shutdown.cancelled().await })
-            .webhooks(crate::webhook::Server::new())
-            .shutdown(CancellationToken::new())
-            .http_listener(TcpListener::bind("127.0.0.1:0").await.unwrap());
+        let manager = Manager::new(
+            offline_client(),
+            options(&[flags[0].as_str(), flags[1].as_str()]),
+        )
+        .controller(|scope: Scope| async move { scope.shutdown.cancelled().await })
+        .webhooks(crate::webhook::Server::new())
+        .shutdown(CancellationToken::new())
+        .http_listener(TcpListener::bind("127.0.0.1:0").await.unwrap());
         let error = tokio::time::timeout(Duration::from_secs(10), manager.run())
             .await
             .expect("stops on its own")

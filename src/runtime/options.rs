@@ -100,7 +100,10 @@ impl Options {
         use std::io::IsTerminal;
         use tracing_subscriber::EnvFilter;
         let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-        let ansi = colors(std::io::stdout().is_terminal(), std::env::var_os("NO_COLOR"));
+        let ansi = colors(
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR"),
+        );
         let logs = tracing_subscriber::fmt()
             .with_env_filter(filter)
             .with_ansi(ansi);

@@ -62,7 +62,10 @@ const FILES: &[(&str, &str)] = &[
     ("Dockerfile", template!("init/Dockerfile.tmpl")),
     (".dockerignore", template!("init/dockerignore.tmpl")),
     (".gitignore", template!("init/gitignore.tmpl")),
-    (".github/workflows/ci.yml", template!("init/github/ci.yml.tmpl")),
+    (
+        ".github/workflows/ci.yml",
+        template!("init/github/ci.yml.tmpl"),
+    ),
     (
         "config/default/kustomization.yaml",
         template!("init/config/default/kustomization.yaml.tmpl"),
@@ -340,14 +343,23 @@ mod tests {
         let lib = fs::read_to_string(checkout.join("src/lib.rs")).unwrap();
         assert_eq!(file("vendor/kubegen-rs/src/lib.rs"), Some(lib.as_str()));
         let markers = fs::read_to_string(checkout.join("docs/markers.md")).unwrap();
-        assert_eq!(file("vendor/kubegen-rs/docs/markers.md"), Some(markers.as_str()));
+        assert_eq!(
+            file("vendor/kubegen-rs/docs/markers.md"),
+            Some(markers.as_str())
+        );
         // The manifests cargo normalizes for publishing: versions, no workspace to inherit from.
         let core = file("vendor/kubegen-rs/Cargo.toml").unwrap();
-        assert!(core.contains("[dependencies.kubegen-core]\nversion = \"="), "{core}");
+        assert!(
+            core.contains("[dependencies.kubegen-core]\nversion = \"="),
+            "{core}"
+        );
         assert!(file("vendor/kubegen-derive/src/lib.rs").is_some());
         assert!(file("vendor/kubegen-core/Cargo.toml").is_some());
         assert!(
-            !source.vendored.iter().any(|(p, _)| p.starts_with("vendor/kubegen-rs/tests")),
+            !source
+                .vendored
+                .iter()
+                .any(|(p, _)| p.starts_with("vendor/kubegen-rs/tests")),
             "only what the library is built from"
         );
     }
@@ -396,7 +408,10 @@ mod tests {
         let given = Wrap::try_parse_from(["init", "--kubernetes", "v1_34"]).unwrap();
         assert_eq!(given.args.kubernetes, "v1_34");
         let unknown = Wrap::try_parse_from(["init", "--kubernetes", "v1_20"]).unwrap_err();
-        assert!(unknown.to_string().contains("supported: v1_33"), "{unknown}");
+        assert!(
+            unknown.to_string().contains("supported: v1_33"),
+            "{unknown}"
+        );
         let latest = Wrap::try_parse_from(["init", "--kubernetes", "latest"]).unwrap_err();
         assert!(latest.to_string().contains("write it `v1_36`"), "{latest}");
     }
@@ -412,12 +427,19 @@ mod tests {
             .filter_map(|l| l.strip_prefix("// - 1.")?.split_once(": "))
             .collect();
         let default = DEFAULT_KUBERNETES.strip_prefix("v1_").unwrap();
-        let (at, newer) = sources.split_at(sources.iter().position(|(m, _)| *m == default).unwrap() + 1);
+        let (at, newer) =
+            sources.split_at(sources.iter().position(|(m, _)| *m == default).unwrap() + 1);
         let (_, from) = at.last().unwrap();
-        assert!(from.starts_with(&format!("v0.{default}.")), "1.{default}: {from}");
+        assert!(
+            from.starts_with(&format!("v0.{default}.")),
+            "1.{default}: {from}"
+        );
         assert!(!newer.is_empty(), "{sources:?}");
         for (minor, from) in newer {
-            assert!(!from.starts_with('v'), "1.{minor} is released ({from}): make it the default");
+            assert!(
+                !from.starts_with('v'),
+                "1.{minor} is released ({from}): make it the default"
+            );
         }
     }
 }

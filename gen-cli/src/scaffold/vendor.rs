@@ -57,7 +57,9 @@ fn package_into(checkout: &Path, work: &Path) -> Result<Vendored, String> {
     };
     let out = command.output().map_err(|e| failed(e.to_string()))?;
     if !out.status.success() {
-        return Err(failed(String::from_utf8_lossy(&out.stderr).trim().to_string()));
+        return Err(failed(
+            String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        ));
     }
     let packaged = work.join("target/package");
     let unpacked = work.join("unpacked");
@@ -93,7 +95,10 @@ fn package_into(checkout: &Path, work: &Path) -> Result<Vendored, String> {
             .status()
             .map_err(|e| failed(format!("tar: {e}")))?;
         if !status.success() {
-            return Err(failed(format!("tar could not unpack {}", crate_file.display())));
+            return Err(failed(format!(
+                "tar could not unpack {}",
+                crate_file.display()
+            )));
         }
         let root = unpacked.join(name.as_ref());
         let into = Path::new(FOLDER).join(package);
