@@ -122,6 +122,20 @@ fn unset_fields_are_left_out_and_renames_are_the_types() {
     );
 }
 
+/// The name and namespace take what every `with_<field>` takes: `&str`, `String`, `&String`.
+#[test]
+fn name_and_namespace_take_any_string() {
+    let (name, namespace) = (String::from("w"), String::from("ns"));
+    let borrowed = WidgetApply::new(&name).with_namespace(&namespace);
+    let owned = WidgetApply::new(name).with_namespace(namespace);
+    let metadata = json!({"name": "w", "namespace": "ns"});
+    assert_eq!(
+        serde_json::to_value(&borrowed).unwrap()["metadata"],
+        metadata
+    );
+    assert_eq!(serde_json::to_value(&owned).unwrap()["metadata"], metadata);
+}
+
 #[test]
 fn every_enum_tagging_is_the_types() {
     let git = SourceApply::Git {

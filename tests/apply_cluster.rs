@@ -1,7 +1,7 @@
 //! Server-side apply with apply configurations against a real API server (`KUBECONFIG`):
 //!
 //! ```sh
-//! KUBECONFIG=/path/to/kubeconfig cargo test -p kubegen --features apply --test apply_cluster -- --ignored
+//! KUBECONFIG=/path/to/kubeconfig cargo test -p kubegen-rs --features apply --test apply_cluster -- --ignored
 //! ```
 //!
 //! It installs the CRD of `ApplyProbe` (group `apply.kubegen.example.com`), works in a fresh

@@ -116,7 +116,7 @@ fn write(path: &Path, content: &str) {
 fn manifest(name: &str, repo: &Path, kubegen: bool) -> String {
     let deps = if kubegen {
         format!(
-            "kubegen = {{ path = {:?} }}\nkube = {{ version = \"5.0.0\", default-features = false }}\n",
+            "kubegen = {{ package = \"kubegen-rs\", path = {:?} }}\nkube = {{ version = \"5.0.0\", default-features = false }}\n",
             repo.display().to_string()
         )
     } else {

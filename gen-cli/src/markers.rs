@@ -139,7 +139,7 @@ pub fn reference(key: Option<&str>) -> Result<String, Unknown> {
 
 /// Where the rest is.
 const FOOTER: &str =
-    "\nThe whole reference, with the rules between keys: docs/markers.md (`kubegen::markers`).\n";
+    "\nThe whole reference, with examples: docs/markers.md (`kubegen::markers` on docs.rs).\n";
 
 /// The width of the key column of the list.
 const KEY_WIDTH: usize = 24;
@@ -196,6 +196,13 @@ fn explain(row: &Row, key: &str) -> String {
     field("notes", &row.notes);
     for (i, example) in row.examples.iter().enumerate() {
         field(if i == 0 { "example" } else { "" }, example);
+    }
+    let rules = rules(DOC, row.section.heading);
+    if !rules.is_empty() {
+        out += &format!("\nWhat holds for every key of `#[{attribute}(...)]` here:\n");
+        for rule in rules {
+            out += &format!("\n  {}\n", wrap(&rule, 2));
+        }
     }
     out
 }
@@ -254,6 +261,63 @@ fn first_clause(text: &str) -> &str {
         }
     }
     text
+}
+
+/// The paragraphs of the section `heading` of `doc` after its key table, up to the next
+/// heading, without code blocks: the rules that hold between its keys.
+fn rules(doc: &str, heading: &str) -> Vec<String> {
+    let mut paragraphs = Vec::new();
+    let (mut inside, mut after_table, mut fenced) = (false, false, false);
+    let mut paragraph = String::new();
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        if line.starts_with('#') {
+            inside = line.trim_start_matches('#').trim() == heading;
+            after_table = false;
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        if line.starts_with('|') {
+            after_table = true;
+        } else if after_table && !line.trim().is_empty() {
+            paragraph = format!("{paragraph} {}", unlinked(line.trim()))
+                .trim_start()
+                .to_string();
+            continue;
+        }
+        if !paragraph.is_empty() {
+            paragraphs.push(std::mem::take(&mut paragraph));
+        }
+    }
+    if !paragraph.is_empty() {
+        paragraphs.push(paragraph);
+    }
+    paragraphs
+}
+
+/// `line` with each Markdown link `[text](target)` as its text.
+fn unlinked(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(open) = rest.find('[') {
+        let link = rest[open..].find("](").and_then(|mid| {
+            let close = rest[open + mid..].find(')')?;
+            Some((open + mid, open + mid + close))
+        });
+        let Some((mid, close)) = link else { break };
+        out += &rest[..open];
+        out += &rest[open + 1..mid];
+        rest = &rest[close + 1..];
+    }
+    out + rest
 }
 
 /// The rows of the first table of each of [`SECTIONS`] in `doc`.

@@ -133,7 +133,7 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         .into_iter()
         .filter(|p| {
             if only.is_empty() {
-                p.dependencies.iter().any(|d| d.name == "kubegen")
+                p.dependencies.iter().any(is_kubegen)
             } else {
                 only.iter().any(|n| n == p.name.as_str())
             }
@@ -179,6 +179,17 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         })
         .collect();
     Ok(packages)
+}
+
+/// The package kubegen's library is published as (`kubegen` on crates.io is another
+/// project's); its library is called `kubegen`.
+pub const KUBEGEN_PACKAGE: &str = "kubegen-rs";
+
+/// Whether `dependency` is kubegen's library: the package `kubegen-rs`, or a dependency the
+/// code calls `kubegen` (its library's name).
+fn is_kubegen(dependency: &cargo_metadata::Dependency) -> bool {
+    dependency.name == KUBEGEN_PACKAGE
+        || dependency.rename.as_deref().unwrap_or(&dependency.name) == "kubegen"
 }
 
 /// A library target guessed from a manifest ([`likely_libraries`]).

@@ -201,6 +201,29 @@ fn markers_key_prints_its_reference() {
     assert!(optional.contains("goes on  a field\n"), "{optional}");
 }
 
+/// What `kubegen markers KEY` prints is whole: the rules its section states after the key
+/// table come with it, and no row points at text the command does not print.
+#[test]
+fn a_keys_reference_is_complete() {
+    let default = reference(Some("default")).unwrap();
+    for wanted in [
+        "the field stays required unless it is optional (an\n           `Option`, `#[serde(default)]`",
+        "What holds for every key of `#[kube_marker(...)]` here:",
+        "a `default` outside the schema and a `list_map_keys` key",
+        "(`try_crd` returns it)",
+    ] {
+        assert!(default.contains(wanted), "{wanted}:\n{default}");
+    }
+    for row in rows() {
+        let cells = [&row.form, &row.value, &row.marker, &row.emits, &row.notes];
+        for cell in cells {
+            for pointer in ["rules below", "see below", "see above", "rules above"] {
+                assert!(!cell.contains(pointer), "`{}`: {cell}", row.keys[0]);
+            }
+        }
+    }
+}
+
 #[test]
 fn an_unknown_key_gets_a_suggestion() {
     let out = kubegen(&["markers", "min_lenght"]);

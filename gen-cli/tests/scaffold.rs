@@ -129,10 +129,12 @@ fn init_refuses_a_folder_that_is_not_empty() {
 }
 
 /// As a newcomer gets it: the CLI installed with `cargo install --path gen-cli`, `init` with no
-/// flags in a folder outside the workspace; the project resolves this kubegen and builds and
-/// passes its tests offline.
+/// flags in a folder outside the workspace. The project builds on this checkout's packages,
+/// copied into its `vendor/`: its build context (as `docker build .` sends it) holds every
+/// source the build resolves, and the Dockerfile's cargo step and the CI recipe's cargo steps
+/// pass there offline.
 #[test]
-fn installed_cli_scaffolds_a_project_on_this_kubegen() {
+fn installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     let root = temp_dir("install");
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
@@ -154,34 +156,93 @@ fn installed_cli_scaffolds_a_project_on_this_kubegen() {
     let out = std::process::Command::new(&installed)
         .args(["init", "--domain", "example.com"])
         .env_remove("CARGO_PKG_NAME")
+        .env_remove("CARGO")
         .current_dir(&dir)
         .output()
         .unwrap();
     let (stdout, stderr) = texts(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
-    assert!(stdout.contains("Next: kubegen create api"), "{stdout}");
+    assert_eq!(stdout, "", "the report is on stderr");
+    assert!(stderr.contains("Next: kubegen create api"), "{stderr}");
+    assert!(
+        stderr.contains("created: vendor/kubegen-core ("),
+        "{stderr}"
+    );
+    let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+    let version = env!("CARGO_PKG_VERSION");
+    assert!(
+        manifest.contains(&format!(
+            "[dependencies.kubegen]\npackage = \"kubegen-rs\"\nversion = \"={version}\"\n"
+        )),
+        "the dependency it has once kubegen is published:\n{manifest}"
+    );
+    assert!(
+        manifest.contains("features = [\"std\", \"v1_36\"]"),
+        "{manifest}"
+    );
 
+    let context = root.join("context");
+    copy_context(&dir, &context);
     let metadata = cargo_metadata::MetadataCommand::new()
-        .manifest_path(dir.join("Cargo.toml"))
-        .other_options(vec!["--offline".to_string()])
+        .manifest_path(context.join("Cargo.toml"))
+        .other_options(vec!["--offline".to_string(), "--locked".to_string()])
         .exec()
         .unwrap();
     let kubegen = metadata
         .packages
         .iter()
-        .find(|p| p.name.as_str() == "kubegen")
+        .find(|p| p.name.as_str() == "kubegen-rs")
         .expect("kubegen resolves");
     assert_eq!(
         kubegen.manifest_path.as_std_path(),
-        workspace().join("Cargo.toml"),
-        "the kubegen of this checkout"
+        context.join("vendor/kubegen-rs/Cargo.toml"),
+        "kubegen from the project's vendor/"
     );
-    assert!(
-        kubegen.source.is_none(),
-        "a path dependency, not a registry's"
-    );
+    let lib = |root: &std::path::Path| fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    assert_eq!(lib(&context.join("vendor/kubegen-rs")), lib(&workspace()));
+    for package in &metadata.packages {
+        if package.source.is_none() {
+            assert!(
+                package.manifest_path.starts_with(&context),
+                "{} comes from outside the build context: {}",
+                package.name,
+                package.manifest_path
+            );
+        }
+    }
 
-    cargo(&dir, &["test"]);
+    // The Dockerfile's cargo step, debug (so that this workspace's compiled dependencies are
+    // reused; what is resolved and from where is the same).
+    let dockerfile = fs::read_to_string(context.join("Dockerfile")).unwrap();
+    assert!(dockerfile.contains("\nCOPY . .\n"), "{dockerfile}");
+    let step = dockerfile
+        .lines()
+        .find_map(|l| l.strip_prefix("RUN cargo build "))
+        .and_then(|l| l.split(" && ").next())
+        .expect("a `RUN cargo build` step");
+    let mut build = vec!["build"];
+    build.extend(step.split_whitespace().filter(|a| *a != "--release"));
+    assert!(build.contains(&"--locked"), "{step}");
+    cargo(&context, &build);
+
+    // The CI recipe: each cargo step as written, and the image built from the checkout.
+    let ci = documents(&context.join(".github/workflows/ci.yml")).remove(0);
+    let runs: Vec<&str> = ci["jobs"]["build"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["run"].as_str())
+        .collect();
+    assert!(runs.contains(&"docker build -t op:ci ."), "{runs:?}");
+    let cargo_steps: Vec<Vec<&str>> = runs
+        .iter()
+        .filter_map(|r| r.strip_prefix("cargo "))
+        .map(|r| r.split_whitespace().collect())
+        .collect();
+    assert!(cargo_steps.contains(&vec!["test", "--locked"]), "{runs:?}");
+    for step in &cargo_steps {
+        cargo(&context, step);
+    }
     let _ = fs::remove_dir_all(&root);
 }
 

@@ -63,7 +63,7 @@ fn api_crate(feature: &str) -> PathBuf {
         format!(
             "[package]\nname = \"api\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
              [workspace]\n\n[dependencies]\n\
-             kubegen = {{ path = {repo:?} }}\n\
+             kubegen = {{ package = \"kubegen-rs\", path = {repo:?} }}\n\
              kube = {{ version = \"5.0.0\", default-features = false }}\n\
              k8s-openapi = {{ version = \"0.29.0\", features = [\"{feature}\"] }}\n\
              serde = {{ version = \"1\", features = [\"derive\"] }}\n",

@@ -322,7 +322,7 @@ impl Manager {
     }
 }
 
-/// Serves `server` on `listener`, else on `--webhook-port` of all interfaces, with the
+/// Serves `server` on `listener`, else on `--webhook-host` and `--webhook-port`, with the
 /// certificate of `--webhook-cert-dir`.
 #[cfg(feature = "webhook")]
 async fn serve_webhooks(
@@ -334,9 +334,15 @@ async fn serve_webhooks(
     let certs = crate::webhook::CertDir::new(&options.webhook_cert_dir);
     let listener = match listener {
         Some(listener) => listener,
-        None => TcpListener::bind((std::net::Ipv4Addr::UNSPECIFIED, options.webhook_port))
-            .await
-            .map_err(Error::Webhook)?,
+        None => {
+            let address = std::net::SocketAddr::new(options.webhook_host, options.webhook_port);
+            TcpListener::bind(address).await.map_err(|e| {
+                Error::Webhook(std::io::Error::new(
+                    e.kind(),
+                    format!("binding {address}: {e}"),
+                ))
+            })?
+        }
     };
     let address = listener.local_addr().map_err(Error::Webhook)?;
     info!(%address, cert_dir = %options.webhook_cert_dir.display(), "serving the webhooks");
@@ -532,6 +538,37 @@ mod tests {
         }
         shutdown.cancel();
         running.await.unwrap().unwrap();
+    }
+
+    #[cfg(feature = "webhook")]
+    #[tokio::test]
+    async fn the_webhook_server_binds_the_host_and_port_given() {
+        let all = options(&[]);
+        assert_eq!(all.webhook_host, std::net::Ipv4Addr::UNSPECIFIED);
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = taken.local_addr().unwrap();
+        let flags = [
+            "--webhook-host=127.0.0.1".to_string(),
+            format!("--webhook-port={}", address.port()),
+        ];
+        let manager = Manager::new(
+            offline_client(),
+            options(&[flags[0].as_str(), flags[1].as_str()]),
+        )
+        .controller(|scope: Scope| async move { scope.shutdown.cancelled().await })
+        .webhooks(crate::webhook::Server::new())
+        .shutdown(CancellationToken::new())
+        .http_listener(TcpListener::bind("127.0.0.1:0").await.unwrap());
+        let error = tokio::time::timeout(Duration::from_secs(10), manager.run())
+            .await
+            .expect("stops on its own")
+            .unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("webhook server: binding {address}: ")),
+            "{error}"
+        );
     }
 
     #[cfg(feature = "webhook")]

@@ -56,12 +56,17 @@ pub struct Options {
     /// Log format.
     #[arg(long, value_enum, default_value = "text")]
     pub log_format: LogFormat,
-    /// Port of the HTTPS webhook server (defaulting, validation, conversion), on all
-    /// interfaces, when the operator serves webhooks; 0 turns the server off (say, to run
-    /// locally without a certificate: the API server's calls then fail).
+    /// Port of the HTTPS webhook server (defaulting, validation, conversion), when the
+    /// operator serves webhooks; 0 turns the server off (say, to run locally without a
+    /// certificate: the API server's calls then fail).
     #[cfg(feature = "webhook")]
     #[arg(long, env = "WEBHOOK_PORT", default_value_t = 9443)]
     pub webhook_port: u16,
+    /// Address the webhook server binds `--webhook-port` on (default: all IPv4 interfaces;
+    /// `::` for IPv6 too, `127.0.0.1` for local calls only).
+    #[cfg(feature = "webhook")]
+    #[arg(long, env = "WEBHOOK_HOST", default_value = "0.0.0.0")]
+    pub webhook_host: std::net::IpAddr,
     /// Folder with the webhook server's `tls.crt` and `tls.key` (a mounted
     /// `kubernetes.io/tls` Secret, cert-manager's layout); reloaded when the files change.
     #[cfg(feature = "webhook")]
@@ -89,16 +94,30 @@ impl Options {
     }
 
     /// Installs the global `tracing` subscriber: `--log-format`, filtered by `RUST_LOG`
-    /// (default `info`). Call it once, first thing in `main`.
+    /// (default `info`), on standard output, in colors only when that is a terminal and
+    /// `NO_COLOR` is not set. Call it once, first thing in `main`.
     pub fn init_logging(&self) {
+        use std::io::IsTerminal;
         use tracing_subscriber::EnvFilter;
         let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-        let logs = tracing_subscriber::fmt().with_env_filter(filter);
+        let ansi = colors(
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR"),
+        );
+        let logs = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(ansi);
         match self.log_format {
             LogFormat::Json => logs.json().init(),
             LogFormat::Text => logs.init(),
         }
     }
+}
+
+/// Whether log lines get ANSI colors: on a terminal, unless `NO_COLOR` is set to anything but
+/// the empty string (no-color.org); never in a file or a pipe.
+fn colors(terminal: bool, no_color: Option<std::ffi::OsString>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
 /// The running binary's file name, without extension.
@@ -214,6 +233,14 @@ mod tests {
         let long = default_lease_name(&"x".repeat(400));
         assert_eq!(long.len(), 253);
         assert!(kubegen_core::names::is_dns_subdomain(&long));
+    }
+
+    #[test]
+    fn colors_only_on_a_terminal_without_no_color() {
+        assert!(colors(true, None));
+        assert!(!colors(false, None), "a file or a pipe");
+        assert!(!colors(true, Some("1".into())));
+        assert!(colors(true, Some("".into())), "an empty NO_COLOR is unset");
     }
 
     #[test]

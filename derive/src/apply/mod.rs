@@ -333,16 +333,16 @@ pub fn root(
         impl #name {
             /// A configuration of the object named `name`, with nothing else set.
             #[inline]
-            pub fn new(name: &str) -> Self {
+            pub fn new(name: impl ::core::convert::Into<::std::string::String>) -> Self {
                 let mut cfg = <Self as ::core::default::Default>::default();
-                cfg.metadata.name = ::core::option::Option::Some(::std::string::ToString::to_string(name));
+                cfg.metadata.name = ::core::option::Option::Some(name.into());
                 cfg
             }
 
             /// Sets `metadata.namespace`.
             #[inline]
-            pub fn with_namespace(mut self, namespace: &str) -> Self {
-                self.metadata.namespace = ::core::option::Option::Some(::std::string::ToString::to_string(namespace));
+            pub fn with_namespace(mut self, namespace: impl ::core::convert::Into<::std::string::String>) -> Self {
+                self.metadata.namespace = ::core::option::Option::Some(namespace.into());
                 self
             }
 

@@ -90,10 +90,10 @@ pub fn run(args: &ApiArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     super::apply(changes, root)?;
     super::manifests(root, reporter)?;
     for note in notes {
-        println!("note: {note}");
+        eprintln!("note: {note}");
     }
     if args.resource {
-        println!(
+        eprintln!(
             "\nNext: edit {}, then `{}`; try it with `kubectl apply -k config/crd`, `kubectl \
              apply -k config/samples` and `cargo run`.",
             types.display(),

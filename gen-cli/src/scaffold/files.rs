@@ -155,10 +155,26 @@ fn write(path: &Path, content: &str) -> std::io::Result<()> {
     fs::write(&tmp, content).and_then(|()| fs::rename(&tmp, path))
 }
 
-/// Prints the report, one `created: path` line per file, paths as `kubegen manifests` shows
-/// them (relative to the current folder when under it).
+/// Prints the report on stderr (stdout is for what a command outputs, as with `kubegen
+/// manifests`), one `created: path` line per file, paths as `kubegen manifests` shows them
+/// (relative to the current folder when under it); the files of a package copied under
+/// `vendor/` are one line per package and outcome.
 pub fn print(root: &Path, report: &Report) {
+    let mut lines: Vec<(Outcome, PathBuf, usize)> = Vec::new();
     for (path, outcome) in report {
+        let mut parts = path.components();
+        let shown = match (parts.next(), parts.next()) {
+            (Some(first), Some(package)) if first.as_os_str() == super::vendor::FOLDER => {
+                Path::new(&first).join(package)
+            }
+            _ => path.clone(),
+        };
+        match lines.last_mut() {
+            Some((o, p, count)) if *o == *outcome && *p == shown && shown != *path => *count += 1,
+            _ => lines.push((*outcome, shown, 1)),
+        }
+    }
+    for (outcome, path, count) in lines {
         let what = match outcome {
             Outcome::Created => "created",
             Outcome::Updated => "updated",
@@ -166,11 +182,16 @@ pub fn print(root: &Path, report: &Report) {
             Outcome::Kept => "kept (exists with other content; not overwritten)",
         };
         let shown: PathBuf = root
-            .join(path)
+            .join(&path)
             .components()
             .filter(|c| *c != std::path::Component::CurDir)
             .collect();
-        println!("{what}: {}", crate::paths::display(&shown));
+        let files = if count > 1 {
+            format!(" ({count} files)")
+        } else {
+            String::new()
+        };
+        eprintln!("{what}: {}{files}", crate::paths::display(&shown));
     }
 }
 

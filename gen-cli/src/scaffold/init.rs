@@ -10,7 +10,9 @@ use kubegen_core::names::{is_dns_subdomain, is_dns1035_label};
 
 use super::files::Changes;
 use super::template::{render, template};
+use super::vendor;
 use crate::report::Reporter;
+use crate::workspace::KUBEGEN_PACKAGE;
 
 /// `kubegen init`.
 #[derive(Debug, Clone, Args)]
@@ -26,9 +28,9 @@ pub struct InitArgs {
     /// Write into a folder that is not empty (files there are kept, never overwritten).
     #[arg(long)]
     pub force: bool,
-    /// Depend on the kubegen checkout at this path (default: the checkout this `kubegen` was
-    /// built from, when it is still there; else kubegen's git repository at this binary's
-    /// commit).
+    /// Build on the kubegen checkout at this path, its packages copied into `vendor/` (default:
+    /// the checkout this `kubegen` was built from, when it is still there; else kubegen's git
+    /// repository at this binary's commit).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["kubegen_git", "kubegen_version"])]
     pub kubegen_path: Option<PathBuf>,
     /// Depend on kubegen from this git repository, at this binary's commit (or its version's
@@ -38,6 +40,10 @@ pub struct InitArgs {
     /// Depend on this version of kubegen published on crates.io (as `kubegen-rs`).
     #[arg(long, value_name = "VERSION")]
     pub kubegen_version: Option<String>,
+    /// The Kubernetes version the project's k8s-openapi is built for (its feature `v1_NN`):
+    /// the oldest API server it must work with.
+    #[arg(long, value_name = "v1_NN", default_value = DEFAULT_KUBERNETES, value_parser = kubernetes)]
+    pub kubernetes: String,
     /// The folder to create the project in.
     #[arg(default_value = ".")]
     pub path: PathBuf,
@@ -56,6 +62,10 @@ const FILES: &[(&str, &str)] = &[
     ("Dockerfile", template!("init/Dockerfile.tmpl")),
     (".dockerignore", template!("init/dockerignore.tmpl")),
     (".gitignore", template!("init/gitignore.tmpl")),
+    (
+        ".github/workflows/ci.yml",
+        template!("init/github/ci.yml.tmpl"),
+    ),
     (
         "config/default/kustomization.yaml",
         template!("init/config/default/kustomization.yaml.tmpl"),
@@ -152,17 +162,22 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
         )));
     }
     let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).parent();
-    let kubegen_source = kubegen_source(args, built_from)?;
+    let source = kubegen_source(args, built_from)?;
     let namespace = format!("{name}-system");
     let vars = [
         ("name", name.as_str()),
         ("domain", args.domain.as_str()),
         ("namespace", namespace.as_str()),
-        ("kubegen_source", kubegen_source.as_str()),
+        ("kubernetes", args.kubernetes.as_str()),
+        ("kubegen_source", source.dependency.as_str()),
+        ("kubegen_patch", source.manifest_tail.as_str()),
     ];
     let mut changes = Changes::default();
     for (path, template) in FILES {
         changes.file(*path, render(template, &vars));
+    }
+    for (path, text) in source.vendored {
+        changes.file(path, text);
     }
     super::apply(changes, root)?;
     super::manifests(root, reporter)?;
@@ -172,57 +187,85 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
         format!("cd {} && ", root.display())
     };
     let next = crate::hint::command("create api --group <group> --version v1 --kind <Kind>");
-    println!("\nNext: {cd}{next}");
+    eprintln!("\nNext: {cd}{next}");
     Ok(())
 }
 
-/// The package kubegen's library is in this repository.
-const PACKAGE: &str = "kubegen";
-/// The name kubegen's library is published under on crates.io (`kubegen` is another project's).
-pub const PUBLISHED: &str = "kubegen-rs";
+/// The Kubernetes version `init` builds for unless told: the newest one released. k8s-openapi
+/// 0.29's newest, `v1_37` (its `latest`), is generated from Kubernetes' `master` branch (the
+/// engine's tables say what each version was read from: `core/src/known/k8s/go_table.rs`).
+pub const DEFAULT_KUBERNETES: &str = "v1_36";
+
+/// A `--kubernetes` value: `v1_NN` for a version kubegen has tables for.
+fn kubernetes(value: &str) -> Result<String, String> {
+    let minor = value
+        .strip_prefix("v1_")
+        .and_then(|m| m.parse().ok())
+        .ok_or_else(|| format!("`{value}` is no k8s-openapi version feature; write it `v1_36`"))?;
+    kubegen_core::known::Minor::new(minor)?;
+    Ok(value.to_string())
+}
+
 /// Where this repository is published (the workspace's `repository`).
 pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
-/// Where the new project gets kubegen from, as the keys of its `[dependencies.kubegen]`:
-/// what the flags say, else `built_from` (the checkout this binary was built from) when it is
-/// still there, else this repository at this binary's commit. Never crates.io unless asked.
-fn kubegen_source(args: &InitArgs, built_from: Option<&Path>) -> Result<String, String> {
-    let package = if PACKAGE == "kubegen" {
-        String::new()
-    } else {
-        format!("package = \"{PACKAGE}\"\n")
+/// Where the new project gets kubegen from.
+#[derive(Debug)]
+struct Source {
+    /// The keys of its `[dependencies.kubegen]`.
+    dependency: String,
+    /// What follows its `[workspace]` header (the patch of a vendored checkout).
+    manifest_tail: String,
+    /// The files of `vendor/`, for a checkout.
+    vendored: Vec<(PathBuf, String)>,
+}
+
+/// Where the new project gets kubegen from: what the flags say, else `built_from` (the
+/// checkout this binary was built from) when it is still there, else this repository at this
+/// binary's commit. Never crates.io unless asked. A checkout is copied into `vendor/`.
+fn kubegen_source(args: &InitArgs, built_from: Option<&Path>) -> Result<Source, String> {
+    let package = format!("package = \"{KUBEGEN_PACKAGE}\"\n");
+    let plain = |dependency: String| Source {
+        dependency,
+        manifest_tail: String::new(),
+        vendored: Vec::new(),
     };
-    if let Some(path) = &args.kubegen_path {
-        let path = fs::canonicalize(path)
-            .ok()
-            .filter(|p| p.join("Cargo.toml").is_file())
-            .ok_or_else(|| format!("--kubegen-path {}: no Cargo.toml there", path.display()))?;
-        return Ok(format!("{package}path = {:?}", path.display().to_string()));
+    let checkout = match &args.kubegen_path {
+        Some(path) => Some(
+            fs::canonicalize(path)
+                .ok()
+                .filter(|p| p.join("Cargo.toml").is_file())
+                .ok_or_else(|| format!("--kubegen-path {}: no Cargo.toml there", path.display()))?,
+        ),
+        None if args.kubegen_version.is_some() || args.kubegen_git.is_some() => None,
+        None => built_from
+            .filter(|dir| is_kubegen_checkout(dir))
+            .map(Path::to_path_buf),
+    };
+    if let Some(checkout) = checkout {
+        let vendored = vendor::package(&checkout)?;
+        return Ok(Source {
+            dependency: format!("{package}version = \"={}\"", vendored.version),
+            manifest_tail: vendor::manifest_tail(&checkout),
+            vendored: vendored.files,
+        });
     }
     if let Some(version) = &args.kubegen_version {
-        return Ok(format!("package = \"{PUBLISHED}\"\nversion = {version:?}"));
-    }
-    if args.kubegen_git.is_none()
-        && let Some(checkout) = built_from.filter(|dir| is_kubegen_checkout(dir))
-    {
-        return Ok(format!(
-            "{package}path = {:?}",
-            checkout.display().to_string()
-        ));
+        return Ok(plain(format!("{package}version = {version:?}")));
     }
     let url = args.kubegen_git.as_deref().unwrap_or(REPOSITORY);
     let at = match crate::version::COMMIT {
         Some(commit) => format!("rev = \"{commit}\""),
         None => format!("tag = \"v{}\"", env!("CARGO_PKG_VERSION")),
     };
-    Ok(format!("{package}git = {url:?}\n{at}"))
+    Ok(plain(format!("{package}git = {url:?}\n{at}")))
 }
 
 /// Whether `dir` still holds kubegen's workspace (the folder this binary was built in may have
 /// been deleted or replaced since).
 fn is_kubegen_checkout(dir: &Path) -> bool {
     fs::read_to_string(dir.join("Cargo.toml"))
-        .is_ok_and(|manifest| manifest.contains(&format!("name = \"{PACKAGE}\"")))
+        .is_ok_and(|manifest| manifest.contains(&format!("name = \"{KUBEGEN_PACKAGE}\"")))
         && dir.join("gen-cli").join("Cargo.toml").is_file()
 }
 
@@ -259,7 +302,7 @@ mod tests {
     use super::*;
     use clap::Parser;
 
-    #[derive(Parser)]
+    #[derive(Parser, Debug)]
     struct Wrap {
         #[command(flatten)]
         args: InitArgs,
@@ -278,12 +321,46 @@ mod tests {
     }
 
     #[test]
-    fn the_checkout_it_was_built_from_when_it_is_there() {
+    fn the_checkout_it_was_built_from_when_it_is_there_vendored() {
         let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
         let source = kubegen_source(&args(&[]), Some(checkout)).unwrap();
+        let version = env!("CARGO_PKG_VERSION");
         assert_eq!(
-            source,
-            format!("path = {:?}", checkout.display().to_string())
+            source.dependency,
+            format!("package = \"kubegen-rs\"\nversion = \"={version}\"")
+        );
+        assert!(
+            source
+                .manifest_tail
+                .contains("[patch.crates-io]\nkubegen-rs = { path = \"vendor/kubegen-rs\" }\n"),
+            "{}",
+            source.manifest_tail
+        );
+        let file = |path: &str| {
+            let found = source.vendored.iter().find(|(p, _)| p == Path::new(path));
+            found.map(|(_, text)| text.as_str())
+        };
+        let lib = fs::read_to_string(checkout.join("src/lib.rs")).unwrap();
+        assert_eq!(file("vendor/kubegen-rs/src/lib.rs"), Some(lib.as_str()));
+        let markers = fs::read_to_string(checkout.join("docs/markers.md")).unwrap();
+        assert_eq!(
+            file("vendor/kubegen-rs/docs/markers.md"),
+            Some(markers.as_str())
+        );
+        // The manifests cargo normalizes for publishing: versions, no workspace to inherit from.
+        let core = file("vendor/kubegen-rs/Cargo.toml").unwrap();
+        assert!(
+            core.contains("[dependencies.kubegen-core]\nversion = \"="),
+            "{core}"
+        );
+        assert!(file("vendor/kubegen-derive/src/lib.rs").is_some());
+        assert!(file("vendor/kubegen-core/Cargo.toml").is_some());
+        assert!(
+            !source
+                .vendored
+                .iter()
+                .any(|(p, _)| p.starts_with("vendor/kubegen-rs/tests")),
+            "only what the library is built from"
         );
     }
 
@@ -295,7 +372,11 @@ mod tests {
             Some(commit) => format!("rev = \"{commit}\""),
             None => format!("tag = \"v{}\"", env!("CARGO_PKG_VERSION")),
         };
-        assert_eq!(source, format!("git = {REPOSITORY:?}\n{at}"));
+        assert_eq!(
+            source.dependency,
+            format!("package = \"kubegen-rs\"\ngit = {REPOSITORY:?}\n{at}")
+        );
+        assert!(source.vendored.is_empty() && source.manifest_tail.is_empty());
         assert!(REPOSITORY.starts_with("https://"), "{REPOSITORY}");
     }
 
@@ -308,14 +389,57 @@ mod tests {
         );
         assert!(
             git.unwrap()
-                .starts_with("git = \"https://example.com/k.git\"\n")
+                .dependency
+                .starts_with("package = \"kubegen-rs\"\ngit = \"https://example.com/k.git\"\n")
         );
-        let published = kubegen_source(&args(&["--kubegen-version", "0.2.0"]), checkout);
+        let published = kubegen_source(&args(&["--kubegen-version", "0.2.0"]), checkout).unwrap();
         assert_eq!(
-            published.unwrap(),
-            format!("package = \"{PUBLISHED}\"\nversion = \"0.2.0\"")
+            published.dependency,
+            "package = \"kubegen-rs\"\nversion = \"0.2.0\""
         );
+        assert!(published.vendored.is_empty() && published.manifest_tail.is_empty());
         let missing = kubegen_source(&args(&["--kubegen-path", "/nonexistent"]), checkout);
         assert!(missing.unwrap_err().contains("no Cargo.toml there"));
+    }
+
+    #[test]
+    fn kubernetes_is_the_newest_released_version_unless_given() {
+        assert_eq!(Wrap::parse_from(["init"]).args.kubernetes, "v1_36");
+        let given = Wrap::try_parse_from(["init", "--kubernetes", "v1_34"]).unwrap();
+        assert_eq!(given.args.kubernetes, "v1_34");
+        let unknown = Wrap::try_parse_from(["init", "--kubernetes", "v1_20"]).unwrap_err();
+        assert!(
+            unknown.to_string().contains("supported: v1_33"),
+            "{unknown}"
+        );
+        let latest = Wrap::try_parse_from(["init", "--kubernetes", "latest"]).unwrap_err();
+        assert!(latest.to_string().contains("write it `v1_36`"), "{latest}");
+    }
+
+    /// "Released" is what the engine's tables were read from: a release tag for the default,
+    /// a branch for every newer version k8s-openapi has.
+    #[test]
+    fn the_default_is_the_newest_version_read_from_a_release() {
+        let table = include_str!("../../../core/src/known/k8s/go_table.rs");
+        let sources: Vec<(&str, &str)> = table
+            .lines()
+            .take_while(|l| l.starts_with("//"))
+            .filter_map(|l| l.strip_prefix("// - 1.")?.split_once(": "))
+            .collect();
+        let default = DEFAULT_KUBERNETES.strip_prefix("v1_").unwrap();
+        let (at, newer) =
+            sources.split_at(sources.iter().position(|(m, _)| *m == default).unwrap() + 1);
+        let (_, from) = at.last().unwrap();
+        assert!(
+            from.starts_with(&format!("v0.{default}.")),
+            "1.{default}: {from}"
+        );
+        assert!(!newer.is_empty(), "{sources:?}");
+        for (minor, from) in newer {
+            assert!(
+                !from.starts_with('v'),
+                "1.{minor} is released ({from}): make it the default"
+            );
+        }
     }
 }

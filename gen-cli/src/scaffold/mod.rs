@@ -9,6 +9,7 @@ pub mod init;
 mod names;
 mod project;
 mod template;
+mod vendor;
 pub mod webhook;
 
 use std::path::Path;

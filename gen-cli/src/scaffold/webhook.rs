@@ -101,7 +101,7 @@ pub fn run(args: &WebhookArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
     }
     super::apply(changes, root)?;
     super::manifests(root, reporter)?;
-    println!(
+    eprintln!(
         "\nNext: fill in the handlers in src/webhook/. Deploying webhooks needs cert-manager; \
          locally, `--webhook-cert-dir` names a folder with tls.crt and tls.key, or \
          `--webhook-port 0` runs without them."

@@ -38,8 +38,9 @@ pub fn kubegen(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// Runs `kubegen args...` in `dir` and returns its standard output; panics with both outputs
-/// when it fails.
+/// Runs `kubegen args...` in `dir` and returns its standard error, where kubegen reports what
+/// it did (files created, next steps; standard output is for what a command is asked to print,
+/// and these commands print nothing there); panics with both outputs when it fails.
 pub fn ok(dir: &Path, args: &[&str]) -> String {
     let out = kubegen(dir, args);
     let (stdout, stderr) = texts(&out);
@@ -47,7 +48,8 @@ pub fn ok(dir: &Path, args: &[&str]) -> String {
         out.status.success(),
         "kubegen {args:?} failed:\n{stdout}\n{stderr}"
     );
-    stdout
+    assert_eq!(stdout, "", "kubegen {args:?} reports on stderr only");
+    stderr
 }
 
 /// Standard output and error as text.
@@ -105,8 +107,9 @@ pub fn newcomer(dir: &Path) -> PathBuf {
     project
 }
 
-/// Runs `cargo <args> --offline` in the project, with this workspace's `Cargo.lock` (so that
-/// nothing needs resolving) and target folder (so that compiled dependencies are reused).
+/// Runs `cargo <args>` offline in the project, with this workspace's `Cargo.lock` when it has
+/// none (so that nothing needs resolving) and target folder (so that compiled dependencies
+/// are reused).
 pub fn cargo(project: &Path, args: &[&str]) {
     let lock = project.join("Cargo.lock");
     if !lock.exists() {
@@ -118,7 +121,9 @@ pub fn cargo(project: &Path, args: &[&str]) {
     let start = Instant::now();
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
-        .arg("--offline")
+        .env("CARGO_NET_OFFLINE", "true")
+        // This workspace's pin for its libraries (.cargo/config.toml), not the project's.
+        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
         .current_dir(project)
         .env("CARGO_TARGET_DIR", target)
         .output()
@@ -137,6 +142,44 @@ pub fn cargo(project: &Path, args: &[&str]) {
         !stderr.contains("warning: `guestbook-operator`"),
         "the scaffolded project compiles without warnings"
     );
+}
+
+/// Copies the build context `docker build .` sends from `dir` into `into`: every file but
+/// those `.dockerignore` excludes. Its patterns are paths from the context's root, each
+/// excluding what is under it too; the helper refuses the forms it does not implement
+/// (wildcards, `!` exceptions), so that a change to the scaffold's `.dockerignore` cannot
+/// pass unnoticed.
+pub fn copy_context(dir: &Path, into: &Path) {
+    let ignore = fs::read_to_string(dir.join(".dockerignore")).unwrap();
+    let excluded: Vec<PathBuf> = ignore
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            assert!(
+                !l.contains(['*', '?', '[', '!']),
+                ".dockerignore pattern `{l}`: not implemented by this helper"
+            );
+            PathBuf::from(l.trim_matches('/'))
+        })
+        .collect();
+    copy_tree(dir, into, Path::new(""), &excluded);
+}
+
+fn copy_tree(from: &Path, into: &Path, relative: &Path, excluded: &[PathBuf]) {
+    fs::create_dir_all(into.join(relative)).unwrap();
+    for entry in fs::read_dir(from.join(relative)).unwrap() {
+        let entry = entry.unwrap();
+        let path = relative.join(entry.file_name());
+        if excluded.contains(&path) {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(from, into, &path, excluded);
+        } else {
+            fs::copy(from.join(&path), into.join(&path)).unwrap();
+        }
+    }
 }
 
 /// The YAML documents of a file, as JSON.
