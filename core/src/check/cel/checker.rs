@@ -430,6 +430,8 @@ impl Checker<'_> {
                 }
             },
             Type::Map(_, v) => Ok((**v).clone()),
+            // Optional chaining (`a.?b.c`): selecting in an optional gives an optional.
+            Type::Optional(inner) => Ok(Type::Optional(Box::new(self.select(inner, field)?))),
             Type::Dyn => Ok(Type::Dyn),
             Type::Unknown => {
                 self.unknown = true;

@@ -4,12 +4,12 @@
 //! cannot reach it without the field: `has()` of it on the other side of `&&` (true) or `||`
 //! (false) — CEL's logical operators absorb an error when the other side decides, so either
 //! side guards — or in the condition of a `? :` (its branch), or it is read as an optional
-//! (`self.?strategy`, `self[?'strategy']`, whose `hasValue()` guards like `has()`). The rule's own `self` is present (a rule runs on
+//! (`self.?strategy`, whose `hasValue()` guards like `has()`). The rule's own `self` is present (a rule runs on
 //! values that exist), and so is every required field of a present object and every field
 //! with a default (the apiserver defaults before it validates).
 
 use cel::common::ast::operators::{
-    CONDITIONAL, INDEX, LOGICAL_AND, LOGICAL_NOT, LOGICAL_OR, OPT_INDEX, OPT_SELECT,
+    CONDITIONAL, INDEX, LOGICAL_AND, LOGICAL_NOT, LOGICAL_OR, OPT_SELECT,
 };
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, LiteralValue};
 
@@ -73,13 +73,13 @@ fn facts(e: &IdedExpr, value: bool) -> Vec<String> {
             }
             proven
         }
-        // `x.?f.hasValue()`, `x[?'f'].hasValue()`: `x.f` is there.
+        // `x.?f.hasValue()`: `x.f` is there.
         Expr::Call(c) if c.func_name == "hasValue" && c.args.is_empty() && value => {
             let Some(Expr::Call(o)) = c.target.as_deref().map(|t| &t.expr) else {
                 return Vec::new();
             };
             match (o.func_name.as_str(), o.args.as_slice()) {
-                (OPT_SELECT | OPT_INDEX, [x, field]) => match (text(x), &field.expr) {
+                (OPT_SELECT, [x, field]) => match (text(x), &field.expr) {
                     (Some(x), Expr::Literal(LiteralValue::String(f))) => {
                         vec![format!("{x}.{}", &**f)]
                     }
@@ -176,7 +176,7 @@ impl<'s> Scan<'s> {
                         self.expr(then, &with(facts(cond, true)));
                         self.expr(other, &with(facts(cond, false)));
                     }
-                    // `x.?f` and `x[?k]` read `x`, and `f` or `k` only if it is there.
+                    // `x.?f` reads `x`, and `f` only if it is there.
                     (OPT_SELECT, None, [operand, _]) => self.expr(operand, guards),
                     (_, target, args) => {
                         for arg in target.into_iter().chain(args) {
@@ -332,8 +332,7 @@ mod tests {
             "has(self.strategy) && has(self.ports) ? self.strategy.type != '' : true",
             "has(self.labels) && self.labels.all(k, !has(self.labels[k].type) || self.labels[k].type != '')",
             "self.?strategy.type.orValue('') != 'x'",
-            "self[?'strategy'].hasValue()",
-            "!self[?'strategy'].hasValue() || self.strategy.type != ''",
+            "!self.?strategy.hasValue() || self.strategy.type != ''",
             "self.?strategy.hasValue() ? self.strategy.type != '' : true",
             "self.?min__dash__size.orValue(0) > 0",
             "self.name != '' && self.replicas > 0",
