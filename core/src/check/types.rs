@@ -2,41 +2,52 @@
 //! about: what the derive checks at compile time for each type, and `gen-cli` for each type it
 //! reads (see [`crate::schema::each`]), whether or not a custom resource uses it.
 
-use crate::model::{Error, Rule, Schema, SchemaMarkers, TypeDef};
+use super::cel::Class;
+use crate::model::{Diagnostic, Rule, Schema, SchemaMarkers, TypeDef};
 
 /// The problems of the CEL rules of a type's schema, checked alone (see
 /// [`check`](super::cel::check)), as errors about the type, each at the rule it is about (else
-/// at the type); `lenient` leaves alone the rules that touch fields whose type the caller
-/// cannot see.
-pub fn cel_problems(def: &TypeDef, schema: &Schema, lenient: bool) -> Vec<Error> {
+/// at the type), then the warnings about rules that read optional fields with no guard (worded
+/// as [`crd::build`](crate::crd::build) words them); `lenient` leaves alone the rules that
+/// touch fields whose type the caller cannot see.
+pub fn cel_problems(def: &TypeDef, schema: &Schema, lenient: bool) -> Vec<Diagnostic> {
     let scope = super::cel::Scope {
         resource: false,
         lenient,
     };
     let rules = rules(def);
-    super::cel::check(schema, scope)
-        .errors
+    let report = super::cel::check(schema, scope);
+    let errors = report.errors.into_iter().map(|problem| {
+        // The rule at the problem's node, else the first with its text (a field the
+        // path cannot name: a variant's, a flattened one's).
+        let same = |rule: &&(String, &Rule)| Some(rule.1.rule.as_str()) == problem.rule.as_deref();
+        let at = rules
+            .iter()
+            .filter(same)
+            .find(|(path, _)| *path == problem.at)
+            .or_else(|| rules.iter().find(same))
+            .and_then(|(_, rule)| rule.loc.as_ref())
+            .or(problem.loc.as_ref())
+            .or(def.loc.as_ref());
+        let problem_text = problem.to_string();
+        let message = match problem_text.strip_prefix(".:") {
+            Some(rest) => format!("{}:{rest}", def.name),
+            None => format!("{}{problem_text}", def.name),
+        };
+        problem.annotate(Diagnostic::new(at, "", message))
+    });
+    let warnings = report
+        .warnings
         .into_iter()
+        .filter(|problem| problem.class == Class::NoSuchKey)
         .map(|problem| {
-            // The rule at the problem's node, else the first with its text (a field the
-            // path cannot name: a variant's, a flattened one's).
-            let same =
-                |rule: &&(String, &Rule)| Some(rule.1.rule.as_str()) == problem.rule.as_deref();
-            let at = rules
-                .iter()
-                .filter(same)
-                .find(|(path, _)| *path == problem.at)
-                .or_else(|| rules.iter().find(same))
-                .and_then(|(_, rule)| rule.loc.as_ref())
-                .or(def.loc.as_ref());
-            let problem_text = problem.to_string();
-            let message = match problem_text.strip_prefix(".:") {
-                Some(rest) => format!("{}:{rest}", def.name),
-                None => format!("{}{problem_text}", def.name),
-            };
-            Error::new(at, "", message)
-        })
-        .collect()
+            Diagnostic::warning(
+                problem.loc.as_ref().or(def.loc.as_ref()),
+                "",
+                problem.message,
+            )
+        });
+    errors.chain(warnings).collect()
 }
 
 /// The type's rules, each with the path of its node as the CEL check names it (`.`,

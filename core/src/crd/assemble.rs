@@ -53,14 +53,23 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
         };
         let report = cel::check(&schema, scope);
         for problem in report.errors {
-            errors.push(Error::new(
-                def.markers.loc.as_ref(),
-                &context,
-                problem.to_string(),
-            ));
+            // The total is about the rules that contribute; the rest, about the kind.
+            let loc = match problem.class {
+                cel::Class::CostTotal => problem.loc.as_ref().or(def.markers.loc.as_ref()),
+                _ => def.markers.loc.as_ref(),
+            };
+            let error = Error::new(loc, &context, problem.to_string());
+            errors.push(problem.annotate(error));
         }
         for problem in report.warnings {
-            let warning = Warning::warning(def.markers.loc.as_ref(), &context, problem.to_string());
+            // A rule's read of an optional field is about the rule: said once, at the rule,
+            // for every kind and version whose schema has it.
+            let warning = match (problem.class, &problem.loc) {
+                (cel::Class::NoSuchKey, Some(loc)) => {
+                    Warning::warning(Some(loc), "", problem.message)
+                }
+                _ => Warning::warning(def.markers.loc.as_ref(), &context, problem.to_string()),
+            };
             cel_warnings.push(warning);
         }
         for problem in crate::check::structural::violations(&schema) {

@@ -368,11 +368,17 @@ fn required_by_tag(parts: &[Part], tag: &str, content: Option<&str>) -> Vec<Rule
         .iter()
         .filter(|p| p.schema.type_str() == "object" && !p.schema.required.is_empty())
         .map(|p| {
-            let has: Vec<String> = p
-                .schema
-                .required
-                .iter()
-                .map(|f| format!("has({prefix}.{})", cel_field(f)))
+            // The content's fields are read only when the content is there (a rule that reads
+            // an absent field fails: "no such key").
+            let content_there = content.map(|_| format!("has({prefix})"));
+            let has: Vec<String> = content_there
+                .into_iter()
+                .chain(
+                    p.schema
+                        .required
+                        .iter()
+                        .map(|f| format!("has({prefix}.{})", cel_field(f))),
+                )
                 .collect();
             let where_ = content.map(|c| format!("{c}.")).unwrap_or_default();
             let names: Vec<String> = p

@@ -2,13 +2,17 @@
 //! (`core/tests/cel/corpus.yaml`) or of the CRD validation corpus (`core/tests/crd/variants.json`,
 //! whose cases are whole CRDs): each case becomes a CRD created with `dryRun=All` (nothing is
 //! persisted), and the answer (accepted, or rejected with each cause's message normalized to a
-//! class) is written to the verdicts file.
+//! class) is written to the verdicts file. Cases with `objects` (`core/tests/cel/runtime.yaml`)
+//! are judged at run time instead: the CRD is created for real, each object is created with
+//! `dryRun=All`, the server's answer on each is recorded, and the CRD is deleted.
 //!
 //! ```text
 //! KUBECONFIG=/path/to/kubeconfig KUBEGEN_CEL_SERVER_NOTE="kube-apiserver 1.36 (...)" \
 //!     cargo run -p cel-record -- [corpus.yaml] [verdicts.json]
 //! KUBECONFIG=/path/to/kubeconfig KUBEGEN_CEL_SERVER_NOTE="kube-apiserver 1.36 (...)" \
 //!     cargo run -p cel-record -- core/tests/crd/variants.json core/tests/crd/verdicts.json
+//! KUBECONFIG=/path/to/kubeconfig KUBEGEN_CEL_SERVER_NOTE="kube-apiserver 1.36 (...)" \
+//!     cargo run -p cel-record -- core/tests/cel/runtime.yaml core/tests/cel/runtime-verdicts.json
 //! ```
 //!
 //! `KUBEGEN_CEL_SERVER_NOTE` says which server it was, for builds whose `/version` is blank.
@@ -22,6 +26,8 @@ use serde_json::{Map, Value, json};
 const CORPUS: &str = "core/tests/cel/corpus.yaml";
 const VERDICTS: &str = "core/tests/cel/verdicts.json";
 const GROUP: &str = "cel.kubegen.test";
+/// The group of the run-time cases' CRDs, which are created for real (and deleted after).
+const RUNTIME_GROUP: &str = "runtime.cel.kubegen.test";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
@@ -38,10 +44,16 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let mut verdicts = Map::new();
     for (index, case) in cases.iter().enumerate() {
         let name = case["name"].as_str().ok_or("a case without a `name`")?;
+        if case.get("objects").is_some() {
+            let verdict = objects(&client, index, case).await?;
+            eprintln!("{index:3} {name}: {verdict}");
+            verdicts.insert(name.to_string(), verdict);
+            continue;
+        }
         // A CRD corpus case is the whole CRD; a CEL case is a schema and rules.
         let crd = match case.get("crd") {
             Some(crd) => crd.clone(),
-            None => crd(index, case)?,
+            None => crd(index, case, GROUP)?,
         };
         let request = http::Request::post(
             "/apis/apiextensions.k8s.io/v1/customresourcedefinitions?dryRun=All&fieldManager=cel-record",
@@ -99,9 +111,122 @@ async fn main() -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// The CRD for case `index`: group `cel.kubegen.test`, plural `c<index>`, the case's schema as
-/// `spec`, its rules added to the node at `at` (a JSON pointer into the schema, root if absent).
-fn crd(index: usize, case: &Value) -> Result<Value, Box<dyn Error>> {
+/// What the server says of each object of a run-time case: the case's CRD is created (after
+/// deleting one left by an earlier run), and once it is served each object is created with
+/// `dryRun=All`; the CRD is deleted after.
+async fn objects(
+    client: &kube::Client,
+    index: usize,
+    case: &Value,
+) -> Result<Value, Box<dyn Error>> {
+    let crd = crd(index, case, RUNTIME_GROUP)?;
+    let name = crd["metadata"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+    let by_name = format!("{crds}/{name}");
+    let send = |method: http::Method, uri: &str, body: Option<&Value>| {
+        let request = http::Request::builder()
+            .method(method)
+            .uri(uri)
+            .header(http::header::CONTENT_TYPE, "application/json");
+        let body = body.map_or_else(Vec::new, |b| serde_json::to_vec(b).unwrap_or_default());
+        request.body(kube::client::Body::from(body))
+    };
+    let answer = |response: http::Response<kube::client::Body>| async move {
+        let status = response.status();
+        let body = response.into_body().collect_bytes().await?;
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        Ok::<_, Box<dyn Error>>((status, body))
+    };
+    let gone = |client: kube::Client, uri: String| async move {
+        for _ in 0..100 {
+            let (status, _) =
+                answer(client.send(send(http::Method::GET, &uri, None)?).await?).await?;
+            if status == http::StatusCode::NOT_FOUND {
+                return Ok(());
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        Err::<(), Box<dyn Error>>(format!("{uri} is still there").into())
+    };
+    answer(
+        client
+            .send(send(http::Method::DELETE, &by_name, None)?)
+            .await?,
+    )
+    .await?;
+    gone(client.clone(), by_name.clone()).await?;
+    let (status, body) = answer(
+        client
+            .send(send(http::Method::POST, crds, Some(&crd))?)
+            .await?,
+    )
+    .await?;
+    if !status.is_success() {
+        return Err(format!("case {index}: the CRD was refused: {body}").into());
+    }
+    let plural = crd["spec"]["names"]["plural"].as_str().unwrap_or_default();
+    let kind = crd["spec"]["names"]["kind"].clone();
+    let objects_uri = format!(
+        "/apis/{RUNTIME_GROUP}/v1/namespaces/default/{plural}?dryRun=All&fieldManager=cel-record"
+    );
+    let mut verdicts = Map::new();
+    for (object, spec) in case["objects"].as_object().into_iter().flatten() {
+        let body = json!({
+            "apiVersion": format!("{RUNTIME_GROUP}/v1"),
+            "kind": kind,
+            "metadata": {"name": object},
+            "spec": spec,
+        });
+        // Until the new CRD is served, the server answers 404.
+        let mut tries = 0;
+        let (status, answer_body) = loop {
+            let request = send(http::Method::POST, &objects_uri, Some(&body))?;
+            let (status, answer_body) = answer(client.send(request).await?).await?;
+            tries += 1;
+            if status != http::StatusCode::NOT_FOUND || tries == 100 {
+                break (status, answer_body);
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        };
+        let verdict = if status.is_success() {
+            json!({"verdict": "accepted"})
+        } else {
+            json!({
+                "verdict": object_class(answer_body["message"].as_str().unwrap_or_default()),
+                "code": status.as_u16(),
+                "message": answer_body["message"],
+            })
+        };
+        verdicts.insert(object.clone(), verdict);
+    }
+    answer(
+        client
+            .send(send(http::Method::DELETE, &by_name, None)?)
+            .await?,
+    )
+    .await?;
+    gone(client.clone(), by_name).await?;
+    Ok(Value::Object(verdicts))
+}
+
+/// `no-such-key` (the rule failed reading an absent field), `refused` (the rule is false: the
+/// run-time cases set no `message`, so the server says "failed rule") or `other`.
+fn object_class(message: &str) -> &'static str {
+    if message.contains("no such key") {
+        "no-such-key"
+    } else if message.contains("failed rule") {
+        "refused"
+    } else {
+        "other"
+    }
+}
+
+/// The CRD for case `index`: group `group`, plural `c<index>`, the case's schema as `spec`, its
+/// rules added to the node at `at` (a JSON pointer into the schema, root if absent).
+fn crd(index: usize, case: &Value, group: &str) -> Result<Value, Box<dyn Error>> {
     let mut spec = case["schema"].clone();
     let at = case["at"].as_str().unwrap_or("");
     let node = spec
@@ -136,9 +261,9 @@ fn crd(index: usize, case: &Value) -> Result<Value, Box<dyn Error>> {
     Ok(json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
-        "metadata": {"name": format!("{plural}.{GROUP}")},
+        "metadata": {"name": format!("{plural}.{group}")},
         "spec": {
-            "group": GROUP,
+            "group": group,
             "scope": "Namespaced",
             "names": {"plural": plural, "singular": plural, "kind": format!("C{index}"), "listKind": format!("C{index}List")},
             "versions": [{

@@ -28,7 +28,7 @@ pub struct Checked {
 }
 
 /// Why an expression has no checked form.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Failure {
     /// The apiserver's compiler would reject it.
     Invalid(String),
@@ -37,14 +37,18 @@ pub enum Failure {
     Skipped,
 }
 
-/// Parses and checks `source` in `env`.
-pub fn check(source: &str, env: &Env) -> Result<Checked, Failure> {
+/// `source` parsed, with cel-go's extension macros expanded.
+pub fn parse(source: &str) -> Result<IdedExpr, Failure> {
     let parsed = cel::parser::Parser::new()
         .enable_optional_syntax(true)
         .parse(source)
         .map_err(|_| Failure::Skipped)?;
     let mut next_id = 1 << 40;
-    let expr = expand(parsed, &mut next_id).map_err(Failure::Invalid)?;
+    expand(parsed, &mut next_id).map_err(Failure::Invalid)
+}
+
+/// Checks `expr` (from [`parse`]) in `env`.
+pub fn check(expr: IdedExpr, env: &Env) -> Result<Checked, Failure> {
     let mut checker = Checker {
         env,
         scopes: Vec::new(),
@@ -426,6 +430,8 @@ impl Checker<'_> {
                 }
             },
             Type::Map(_, v) => Ok((**v).clone()),
+            // Optional chaining (`a.?b.c`): selecting in an optional gives an optional.
+            Type::Optional(inner) => Ok(Type::Optional(Box::new(self.select(inner, field)?))),
             Type::Dyn => Ok(Type::Dyn),
             Type::Unknown => {
                 self.unknown = true;

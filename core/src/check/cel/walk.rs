@@ -2,13 +2,14 @@
 //! environment and measured (cost times the cardinality above it), problems and costs noted in
 //! the apiserver's order.
 
-use crate::model::Schema;
+use crate::model::{Loc, Schema};
 use std::sync::Arc;
 
 use super::checker::{self, Env, Failure};
-use super::cost;
 use super::types::{Decl, DeclKind, MAX_REQUEST_BYTES, Type};
-use super::{Class, Problem, RULE_COST_LIMIT, Report, Scope};
+use super::{Class, Contribution, Problem, RULE_COST_LIMIT, Report, Scope, TOTAL_COST_LIMIT};
+use super::{cost, presence};
+use cel::common::ast::IdedExpr;
 
 /// `"factor of 3.1x"`, worded as the apiserver words it.
 pub(super) fn factor(cost: u64, limit: u64) -> String {
@@ -51,6 +52,8 @@ pub(super) struct Measured {
     pub(super) subject: String,
     /// Where its error goes among the report's errors.
     pub(super) position: usize,
+    /// Where the rule is written.
+    pub(super) loc: Option<Loc>,
 }
 
 pub(super) struct Walk {
@@ -78,15 +81,26 @@ impl Walk {
         walk
     }
 
-    pub(super) fn costliest(&self) -> String {
-        let mut costs: Vec<&(Measured, u64)> = self.costs.iter().collect();
+    /// The expressions the apiserver names when the total is over its limit
+    /// (`TotalCost.MostExpensive`): the four costliest of those costing at least 1% of the
+    /// limit, most expensive first, the first measured first among equals.
+    pub(super) fn costliest(&self) -> Vec<Contribution> {
+        let mut costs: Vec<&(Measured, u64)> = self
+            .costs
+            .iter()
+            .filter(|c| c.1 >= TOTAL_COST_LIMIT / 100)
+            .collect();
         costs.sort_by_key(|c| std::cmp::Reverse(c.1));
-        let shown: Vec<String> = costs
+        costs
             .iter()
             .take(4)
-            .map(|(m, cost)| format!("{}: {} {cost}", m.path, m.subject))
-            .collect();
-        shown.join("; ")
+            .map(|(m, cost)| Contribution {
+                at: m.path.clone(),
+                subject: m.subject.clone(),
+                cost: *cost,
+                loc: m.loc.clone(),
+            })
+            .collect()
     }
 
     fn node(
@@ -109,6 +123,8 @@ impl Walk {
                     message: "the apiserver declares no CEL type for this node (it has no \
                               type), so its rules cannot compile"
                         .into(),
+                    loc: node.x_validations.first().and_then(|r| r.loc.clone()),
+                    contributors: Vec::new(),
                 }),
             }
         }
@@ -187,14 +203,30 @@ impl Walk {
                 rule_source: rule.rule.clone(),
                 subject: subject(message),
                 position,
+                loc: rule.loc.clone(),
             };
             let error = |class, message: String| Problem {
                 at: path.to_string(),
                 rule: Some(rule.rule.clone()),
                 class,
                 message,
+                loc: rule.loc.clone(),
+                contributors: Vec::new(),
             };
-            let checked = match compile(&rule.rule, &env, Type::Bool, "a bool") {
+            let parsed = checker::parse(&rule.rule);
+            let checked = parsed
+                .clone()
+                .and_then(|expr| compile_parsed(expr, &env, Type::Bool, "a bool"));
+            // A rule that compiles, or touches a node the caller cannot see, may still read
+            // an optional field the schema shows.
+            if let (Ok(expr), Ok(_) | Err(Failure::Skipped)) = (&parsed, &checked) {
+                let root = self.scope.resource && steps.is_empty();
+                for read in presence::unguarded(expr, node, root) {
+                    let warning = error(Class::NoSuchKey, unguarded(&rule.rule, &read));
+                    self.report.warnings.push(warning);
+                }
+            }
+            let checked = match checked {
                 Ok(c) => c,
                 Err(Failure::Skipped) => continue,
                 Err(Failure::Invalid(e)) => {
@@ -254,9 +286,19 @@ impl Walk {
                      {RULE_COST_LIMIT}",
                     at.subject
                 ),
+                loc: at.loc.clone(),
+                contributors: Vec::new(),
             });
         }
         self.costs.push((at, cost));
+    }
+
+    /// The total with each expression's cost brought down to its own limit.
+    pub(super) fn total_within_limits(&self) -> u64 {
+        self.costs
+            .iter()
+            .map(|(_, cost)| (*cost).min(RULE_COST_LIMIT))
+            .fold(0, u64::saturating_add)
     }
 
     pub(super) fn cost_of(&self, m: &Measured) -> Option<u64> {
@@ -269,7 +311,17 @@ impl Walk {
 
 /// Parses and checks `source`, whose result must be of type `want`.
 fn compile(source: &str, env: &Env, want: Type, wanted: &str) -> Result<checker::Checked, Failure> {
-    let checked = checker::check(source, env)?;
+    compile_parsed(checker::parse(source)?, env, want, wanted)
+}
+
+/// [`compile`], of an expression parsed already.
+fn compile_parsed(
+    expr: IdedExpr,
+    env: &Env,
+    want: Type,
+    wanted: &str,
+) -> Result<checker::Checked, Failure> {
+    let checked = checker::check(expr, env)?;
     match checked.types.get(&checked.expr.id) {
         Some(t) if *t == want => Ok(checked),
         Some(t) => Err(Failure::Invalid(format!(
@@ -277,6 +329,18 @@ fn compile(source: &str, env: &Env, want: Type, wanted: &str) -> Result<checker:
         ))),
         None => Err(Failure::Skipped),
     }
+}
+
+/// The warning about `rule`'s `read` (`self.strategy`) of an optional field, with the fixes.
+fn unguarded(rule: &str, read: &str) -> String {
+    let (operand, field) = read.rsplit_once('.').unwrap_or(("self", read));
+    format!(
+        "rule `{rule}` reads `{read}` with no `has()` guard, and `{field}` is optional (not \
+         required, no default): the apiserver refuses every object without it at run time \
+         (\"no such key: {field}\"); write `!has({read}) || ...` to let such objects pass or \
+         `has({read}) && ...` to refuse them with the rule's message, read `{operand}.?{field}` \
+         (an optional), or give `{field}` a default"
+    )
 }
 
 /// A JSON path for steps (`.spec.ports[*]`, `.` for none).
