@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
 
-use kubegen_core::model::Schema;
+use kubegen_core::model::{Schema, TypeDef};
 use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::{self, Parsed};
@@ -78,6 +78,7 @@ pub fn kube_schema(
         tokens,
         Checked {
             parsed,
+            seen,
             schema,
             spans,
         },
@@ -98,6 +99,8 @@ pub fn encode(value: &impl serde::Serialize, errors: &mut Accumulator) -> String
 pub struct Checked {
     /// The parsed type.
     pub parsed: Parsed,
+    /// The type with the shapes its fields' syntax shows.
+    pub seen: TypeDef,
     /// Its schema, with the fields whose types the syntax cannot resolve left untyped.
     pub schema: Schema,
     /// Its tokens by location, to place the engine's errors.

@@ -7,11 +7,14 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use kubegen_core::model::info::{MapKey, Wants};
+use kubegen_core::check::paths::Deferred;
+use kubegen_core::model::info::{JSON_TYPES, MapKey, Wants};
 use kubegen_core::model::{Data, Field, Shape, Style, TypeDef};
 use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{map_key_problem, type_bound_keys, wants_text};
+
+use crate::spans::Spans;
 
 /// `<T as KubeSchema>::item` for a field of type `ty`, spanned at `T`: for an `Option<X>`, `T`
 /// is `X` (an `Option`'s `KIND` and `INFO` are its content's), so that every item the derive
@@ -176,6 +179,50 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                 };
             });
         }
+    }
+    out
+}
+
+/// `const` checks of the paths (printer columns, scale, selectable fields) that name a field
+/// the spec may flatten from a type the derive cannot see, against those types' `INFO`, each
+/// spanned at its path. The messages are the engine's.
+pub fn flattened_paths(deferred: &[Deferred], parsed: &Parsed, spans: &Spans) -> TokenStream {
+    let p = quote!(::kubegen::__private::info);
+    let mut out = TokenStream::new();
+    for d in deferred {
+        let span = spans.at(d.loc.as_ref());
+        let types = d
+            .flattened
+            .iter()
+            .filter_map(|i| parsed.field_types.get(*i))
+            .map(|ty| of_type(ty, quote!(INFO)));
+        let (own, types_wanted) = (&d.own, &d.types);
+        let (name, indexed, last) = (&d.name, d.indexed, d.last);
+        let [before, after] = &d.missing;
+        let not_a_list = &d.not_a_list;
+        let wrong = d
+            .wrong_type
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !d.types.is_empty() && !d.types.contains(&JSON_TYPES[*i]))
+            .map(|(i, message)| quote!(#p::Flattened::Is(#i) => ::core::panic!(#message),));
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                const TYPES: &[&#p::Info] = &[#(&#types),*];
+                const OWN: &[&str] = &[#(#own),*];
+                const LEN: usize = #p::listing_len(#before, OWN, TYPES, #after);
+                const TEXT: [u8; LEN] = #p::listing(#before, OWN, TYPES, #after);
+                match #p::flattened(TYPES, #name, #indexed, #last, &[#(#types_wanted),*]) {
+                    #p::Flattened::Missing => match ::core::str::from_utf8(&TEXT) {
+                        ::core::result::Result::Ok(text) => ::core::panic!("{}", text),
+                        ::core::result::Result::Err(_) => ::core::panic!(#before),
+                    },
+                    #p::Flattened::NotAList => ::core::panic!(#not_a_list),
+                    #(#wrong)*
+                    _ => {}
+                }
+            };
+        });
     }
     out
 }

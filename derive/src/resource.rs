@@ -11,15 +11,15 @@ use kubegen_core::check::paths;
 use kubegen_core::model::{ResourceDef, ResourceMarkers, Schema, Scope, Shape};
 use kubegen_core::parse::markers::Place;
 
-use crate::check;
 use crate::codegen::{self, Checked};
+use crate::{check, info};
 
 /// Expands the derive on a spec struct. Every problem is collected before anything returns.
 pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
     let mut errors = Error::accumulator();
     let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
-    check_paths(&checked, &mut errors);
+    let deferred = check_paths(&checked, &mut errors);
     // `#[rbac]` and `#[webhook]` are also this derive's helper attributes: check them as the
     // attribute macros would.
     for attr in &input.attrs {
@@ -46,19 +46,22 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
         .collect();
     let json = codegen::encode(m, &mut errors);
     errors.finish()?;
-    Ok(generate(
+    let mut tokens = generate(
         input,
         m,
         status.as_ref(),
         &derives,
         &json,
         schema_impl,
-    ))
+    );
+    tokens.extend(deferred);
+    Ok(tokens)
 }
 
 /// Printer columns, scale paths and selectable fields, checked against what the syntax shows;
-/// paths that end in a type the derive cannot see are left to `crd()` and `gen-cli`.
-fn check_paths(checked: &Checked, errors: &mut Accumulator) {
+/// paths that end in a type the derive cannot see are left to `crd()` and `gen-cli`, and those
+/// into fields the spec flattens from such types become `const` checks (returned).
+fn check_paths(checked: &Checked, errors: &mut Accumulator) -> TokenStream {
     let m = &checked.parsed.resource;
     let known = ResourceDef {
         markers: m.clone(),
@@ -80,9 +83,13 @@ fn check_paths(checked: &Checked, errors: &mut Accumulator) {
         // The status type is not visible here: untyped, so paths into it are not checked.
         root.properties.insert("status".into(), Schema::default());
     }
-    if let Err(found) = paths::check(&known, &root, paths::View::Partial) {
-        for e in check::spanned(found, &checked.spans) {
-            errors.push(e);
+    match paths::check(&known, &root, paths::View::Partial(&checked.seen)) {
+        Ok(deferred) => info::flattened_paths(&deferred, &checked.parsed, &checked.spans),
+        Err(found) => {
+            for e in check::spanned(found, &checked.spans) {
+                errors.push(e);
+            }
+            TokenStream::new()
         }
     }
 }

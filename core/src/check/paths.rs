@@ -1,7 +1,8 @@
 //! JSON paths in resource keys (printer columns, scale, selectable fields) must name fields
 //! that exist in the version's schema.
 
-use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef, Schema};
+use crate::model::info::JSON_TYPES;
+use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef, Schema, Shape, TypeDef};
 
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
 /// leads to, or why it leads nowhere. `None` when the path goes where the schema does not
@@ -30,20 +31,35 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
             }
             None => {
                 let known: Vec<&str> = node.properties.keys().map(String::as_str).collect();
-                return Err(format!(
-                    "`{path}` names `{name}`, which is not a field there (fields: {})",
-                    known.join(", ")
-                ));
+                let [before, after] = not_a_field(path, name);
+                return Err(format!("{before}{}{after}", known.join(", ")));
             }
         };
         if indexed {
             match &node.items {
                 Some(items) => node = items,
-                None => return Err(format!("`{path}` indexes `{name}`, which is not a list")),
+                None => return Err(not_a_list(path, name)),
             }
         }
     }
     Ok(Some(node))
+}
+
+/// What [`resolve`] says of a path that names a field the node does not have, before and
+/// after the list of the node's fields.
+fn not_a_field(path: &str, name: &str) -> [String; 2] {
+    [
+        format!("`{path}` names `{name}`, which is not a field there (fields: "),
+        ")".to_string(),
+    ]
+}
+
+fn not_a_list(path: &str, name: &str) -> String {
+    format!("`{path}` indexes `{name}`, which is not a list")
+}
+
+fn wrong_type(path: &str, is: &str, types: &[&str]) -> String {
+    format!("`{path}` is {is}, but it must be {}", types.join(" or "))
 }
 
 /// A printer column's `type`: as given, or inferred from what `json_path` leads to (a
@@ -69,52 +85,101 @@ pub fn column_type(root: &Schema, column: &PrintColumn) -> String {
 }
 
 /// How much of the schema the caller sees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum View {
+#[derive(Clone, Copy, Debug)]
+pub enum View<'a> {
     /// Every type is built (`crd()`, `gen-cli`): an untyped node is untyped.
     Whole,
-    /// Types behind other types are not visible yet (the derive): an untyped node may be one
-    /// of them, so paths that end there are left to the whole view.
-    Partial,
+    /// Types behind other types are not visible yet (the derive, which passes the spec's type
+    /// with the shapes its syntax shows): an untyped node may be one of them, so paths that
+    /// end there are left to the whole view, and a path to a field the spec may flatten from
+    /// one of them is returned as a [`Deferred`] check.
+    Partial(&'a TypeDef),
+}
+
+/// A path the partial view cannot settle: it names a field `.spec` does not show, and the spec
+/// flattens types that are not visible yet, which may have it. The derive settles it at
+/// compile time against those types' [`Info`](crate::model::info::Info) (see
+/// [`flattened`](crate::model::info::flattened)), with the whole view's messages.
+#[derive(Clone, Debug)]
+pub struct Deferred {
+    /// Where the path is written.
+    pub loc: Option<Loc>,
+    /// The field the path names below `.spec`.
+    pub name: String,
+    /// Whether the path indexes it (`name[...]`).
+    pub indexed: bool,
+    /// Whether the path ends there.
+    pub last: bool,
+    /// The JSON types the path must lead to (none: any).
+    pub types: Vec<&'static str>,
+    /// The spec's flattened fields whose types are not visible, as indexes into
+    /// [`TypeDef::fields`].
+    pub flattened: Vec<usize>,
+    /// The spec's visible fields.
+    pub own: Vec<String>,
+    /// The message when none of the flattened types has the field, before and after the
+    /// list of the spec's fields.
+    pub missing: [String; 2],
+    /// The message when the path indexes a field that is not a list.
+    pub not_a_list: String,
+    /// The message when the path leads to the JSON type of the same index in [`JSON_TYPES`],
+    /// which is not one of `types`.
+    pub wrong_type: Vec<String>,
 }
 
 /// Printer columns, scale paths and selectable fields must name fields of the schema; each
-/// problem is reported at its key.
-pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors> {
+/// problem is reported at its key. The partial view returns the checks it leaves to the
+/// compiler.
+pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferred>, Errors> {
     let mut errors = Errors::default();
+    let mut deferred = Vec::new();
     let m = &def.markers;
     let mut check = |key: &dyn PathKey,
                      what: &str,
                      (path, loc): (&str, Option<&Loc>),
                      under: &[&str],
-                     types: &[&str]| {
+                     types: &[&'static str]| {
+        let loc = loc.or(m.loc.as_ref());
+        let say = |problem: &str| format!("{} {what}: {problem}", key.site());
         let problem = if !under.is_empty() && !under.iter().any(|p| path.starts_with(p)) {
             let places: Vec<String> = under.iter().map(|p| format!("`{p}`")).collect();
             Some(format!("`{path}` must be under {}", places.join(" or ")))
         } else {
-            match resolve(root, path) {
-                Err(e) => Some(e),
-                Ok(Some(node)) if node.type_str().is_empty() && view == View::Partial => None,
-                Ok(Some(node)) if !types.is_empty() && !types.contains(&node.type_str()) => {
-                    Some(format!(
-                        "`{path}` is {}, but it must be {}",
-                        if node.type_str().is_empty() {
-                            "untyped"
-                        } else {
-                            node.type_str()
-                        },
-                        types.join(" or ")
-                    ))
+            match (resolve(root, path), view) {
+                (Err(e), View::Partial(spec)) => match flattened_step(root, spec, path) {
+                    Some((name, indexed, last, flattened)) => {
+                        let [before, after] = not_a_field(path, name);
+                        let is = |t: &&str| say(&wrong_type(path, t, types));
+                        deferred.push(Deferred {
+                            loc: loc.cloned(),
+                            name: name.to_string(),
+                            indexed,
+                            last,
+                            types: types.to_vec(),
+                            flattened,
+                            own: root.properties["spec"].properties.keys().cloned().collect(),
+                            missing: [say(&before), after],
+                            not_a_list: say(&not_a_list(path, name)),
+                            wrong_type: JSON_TYPES.iter().map(is).collect(),
+                        });
+                        None
+                    }
+                    None => Some(e),
+                },
+                (Err(e), View::Whole) => Some(e),
+                (Ok(Some(node)), View::Partial(_)) if node.type_str().is_empty() => None,
+                (Ok(Some(node)), _) if !types.is_empty() && !types.contains(&node.type_str()) => {
+                    let is = match node.type_str() {
+                        "" => "untyped",
+                        t => t,
+                    };
+                    Some(wrong_type(path, is, types))
                 }
-                Ok(_) => None,
+                (Ok(_), _) => None,
             }
         };
         if let Some(p) = problem {
-            errors.push(Error::new(
-                loc.or(m.loc.as_ref()),
-                format!("{} {}", m.kind, m.version),
-                format!("{} {what}: {p}", key.site()),
-            ));
+            errors.push(Error::new(loc, format!("{} {}", m.kind, m.version), say(&p)));
         }
     };
     for c in &m.printcolumns {
@@ -144,7 +209,33 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors>
         let path = (f.json_path.as_str(), f.loc.as_ref());
         check(f, "json_path", path, &[], &["string", "integer", "boolean"]);
     }
-    errors.into_result(())
+    errors.into_result(deferred)
+}
+
+/// For a path `.spec.<name>...` whose `name` the spec's visible fields do not have, while the
+/// spec flattens types that are not visible: `name`, whether it is indexed, whether the path
+/// ends there, and those flattened fields (indexes into [`TypeDef::fields`]).
+fn flattened_step<'p>(
+    root: &Schema,
+    spec: &TypeDef,
+    path: &'p str,
+) -> Option<(&'p str, bool, bool, Vec<usize>)> {
+    let segments = split(path.strip_prefix(".spec.")?);
+    let (name, indexed) = match segments[0].split_once('[') {
+        Some((name, _)) => (name, true),
+        None => (segments[0], false),
+    };
+    let hidden: Vec<usize> = spec
+        .fields()
+        .enumerate()
+        .filter(|(_, f)| {
+            let (shape, _) = f.shape.peel_optional();
+            f.serde.flatten && spec.walks(f) && matches!(shape, Shape::Opaque(_))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let shown = root.properties.get("spec")?.properties.contains_key(name);
+    (!shown && !hidden.is_empty()).then_some((name, indexed, segments.len() == 1, hidden))
 }
 
 /// Splits at dots outside brackets.

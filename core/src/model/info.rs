@@ -148,6 +148,207 @@ pub const fn map_key(list: &Info, key: &str) -> MapKey {
     MapKey::Missing
 }
 
+/// The JSON types a path may lead to, in the order of a deferred path check's messages (see
+/// `check::paths::Deferred`).
+pub const JSON_TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
+
+/// What a path below `.spec` finds among the fields of the types the spec flattens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flattened {
+    /// A field of one of them that fits, or not known at compile time.
+    Fine,
+    /// None of them has the field.
+    Missing,
+    /// The path indexes the field, which is not an array.
+    NotAList,
+    /// The path ends at the field, whose JSON type (this index of [`JSON_TYPES`]) is not one
+    /// of those wanted.
+    Is(usize),
+}
+
+/// Checks the field `name` of a path below `.spec` against the types the spec flattens:
+/// `indexed` when the path indexes it, `last` when the path ends there, `wants` the JSON types
+/// it must then be (none: any). Past that field the path is not checked here.
+pub const fn flattened(
+    types: &[&Info],
+    name: &str,
+    indexed: bool,
+    last: bool,
+    wants: &[&str],
+) -> Flattened {
+    let mut unknown = false;
+    let mut t = 0;
+    while t < types.len() {
+        // `t` < `types.len()`: the loop condition.
+        match types[t].fields {
+            None => unknown = true,
+            Some(fields) => {
+                let mut i = 0;
+                while i < fields.len() {
+                    // `i` < `fields.len()`: the loop condition.
+                    if eq(fields[i].name, name) {
+                        return step(fields[i].kind, indexed, last, wants);
+                    }
+                    i += 1;
+                }
+            }
+        }
+        t += 1;
+    }
+    if unknown {
+        Flattened::Fine
+    } else {
+        Flattened::Missing
+    }
+}
+
+/// Whether a field of this kind fits a path step (see [`flattened`]).
+const fn step(kind: Kind, indexed: bool, last: bool, wants: &[&str]) -> Flattened {
+    let json = match kind {
+        Kind::Scalar(t) => t,
+        Kind::Array => "array",
+        Kind::Map | Kind::Object => "object",
+        Kind::Unknown | Kind::IntOrString => return Flattened::Fine,
+    };
+    if indexed {
+        return if eq(json, "array") {
+            Flattened::Fine
+        } else {
+            Flattened::NotAList
+        };
+    }
+    if !last || wants.is_empty() || position(wants, json).is_some() {
+        return Flattened::Fine;
+    }
+    match position(&JSON_TYPES, json) {
+        Some(i) => Flattened::Is(i),
+        None => Flattened::Fine,
+    }
+}
+
+/// The length of [`listing`]'s text.
+pub const fn listing_len(before: &str, own: &[&str], types: &[&Info], after: &str) -> usize {
+    let mut len = before.len() + after.len();
+    let mut last = None;
+    while let Some(name) = next_name(own, types, last) {
+        if last.is_some() {
+            len += 2;
+        }
+        len += name.len();
+        last = Some(name);
+    }
+    len
+}
+
+/// `before`, the names of `own` and of the fields of `types` (sorted by bytes, as a schema's
+/// properties are, each once, `, ` between them), then `after`, as UTF-8 of length `N`
+/// ([`listing_len`]).
+pub const fn listing<const N: usize>(
+    before: &str,
+    own: &[&str],
+    types: &[&Info],
+    after: &str,
+) -> [u8; N] {
+    let mut out = [0; N];
+    let mut at = put(&mut out, 0, before);
+    let mut last = None;
+    while let Some(name) = next_name(own, types, last) {
+        if last.is_some() {
+            at = put(&mut out, at, ", ");
+        }
+        at = put(&mut out, at, name);
+        last = Some(name);
+    }
+    put(&mut out, at, after);
+    out
+}
+
+/// Writes `text` into `out` at `at` (as far as it fits); where it ends.
+const fn put<const N: usize>(out: &mut [u8; N], at: usize, text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() && at + i < N {
+        // Both indexes are checked by the loop condition.
+        out[at + i] = bytes[i];
+        i += 1;
+    }
+    at + i
+}
+
+/// The smallest name of `own` and of the fields of `types` after `last` (the first: after
+/// none).
+const fn next_name<'a>(
+    own: &[&'a str],
+    types: &[&'a Info],
+    last: Option<&str>,
+) -> Option<&'a str> {
+    let mut best: Option<&'a str> = None;
+    let mut i = 0;
+    while i < own.len() {
+        // `i` < `own.len()`: the loop condition.
+        best = better(best, own[i], last);
+        i += 1;
+    }
+    let mut t = 0;
+    while t < types.len() {
+        // `t` < `types.len()`: the loop condition.
+        if let Some(fields) = types[t].fields {
+            let mut i = 0;
+            while i < fields.len() {
+                // `i` < `fields.len()`: the loop condition.
+                best = better(best, fields[i].name, last);
+                i += 1;
+            }
+        }
+        t += 1;
+    }
+    best
+}
+
+/// `name` instead of `best` when it comes after `last` and before `best`.
+const fn better<'a>(best: Option<&'a str>, name: &'a str, last: Option<&str>) -> Option<&'a str> {
+    let after_last = match last {
+        Some(l) => less(l, name),
+        None => true,
+    };
+    let before_best = match best {
+        Some(b) => less(name, b),
+        None => true,
+    };
+    if after_last && before_best {
+        Some(name)
+    } else {
+        best
+    }
+}
+
+/// Whether `a` sorts before `b` by bytes.
+const fn less(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        // Both indexes are checked by the loop condition.
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+        i += 1;
+    }
+    a.len() < b.len()
+}
+
+/// Where `name` is in `list`.
+const fn position(list: &[&str], name: &str) -> Option<usize> {
+    let mut i = 0;
+    while i < list.len() {
+        // `i` < `list.len()`: the loop condition.
+        if eq(list[i], name) {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
 const fn eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
@@ -208,6 +409,32 @@ mod tests {
         assert_eq!(map_key(&STRINGS, "x"), MapKey::NotObjects);
         assert_eq!(map_key(&Info::array(&Info::UNKNOWN), "x"), MapKey::Fine);
         assert_eq!(map_key(&OPAQUE_ITEMS, "x"), MapKey::Fine);
+    }
+
+    #[test]
+    fn paths_into_flattened_types_are_checked_against_their_fields() {
+        const OPAQUE: Info = Info::of(Kind::Object);
+        let types: &[&Info] = &[&ITEM];
+        let strings: &[&str] = &["string"];
+        assert_eq!(flattened(types, "name", false, true, strings), Flattened::Fine);
+        assert_eq!(flattened(types, "nope", false, true, &[]), Flattened::Missing);
+        assert_eq!(flattened(types, "port", false, true, strings), Flattened::Is(1));
+        assert_eq!(flattened(types, "port", true, false, &[]), Flattened::NotAList);
+        assert_eq!(flattened(types, "tags", true, true, strings), Flattened::Fine);
+        assert_eq!(flattened(types, "port", false, false, strings), Flattened::Fine);
+        assert_eq!(flattened(&[&ITEM, &OPAQUE], "nope", false, true, &[]), Flattened::Fine);
+    }
+
+    #[test]
+    fn the_listing_sorts_and_merges_the_names() {
+        const OWN: &[&str] = &["zone", "alpha"];
+        const TYPES: &[&Info] = &[&ITEM];
+        const LEN: usize = listing_len("(", OWN, TYPES, ")");
+        const TEXT: [u8; LEN] = listing("(", OWN, TYPES, ")");
+        assert_eq!(
+            std::str::from_utf8(&TEXT).unwrap(),
+            "(alpha, name, port, tags, zone)"
+        );
     }
 
     #[test]
