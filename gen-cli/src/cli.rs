@@ -23,6 +23,8 @@ use crate::scaffold::webhook::WebhookArgs;
     after_help = "Examples:\n  \
         kubegen manifests                      regenerate every workspace member that uses kubegen\n  \
         kubegen manifests --check              CI: exit 1 with a diff if config/ is stale\n  \
+        kubegen manifests --features experimental --out-dir config/experimental\n                                         \
+        the sources as a build with that feature sees them (a channel)\n  \
         kubegen crd -p memcached-operator --stdout\n  \
         kubegen rbac --explain                 each rule with the attributes that asked for it\n  \
         kubegen webhook --stdout               the webhook configurations of every member\n  \

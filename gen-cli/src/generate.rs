@@ -95,8 +95,9 @@ pub struct Generated {
 ///
 /// The libraries the workspace's manifests name plainly are read while `cargo metadata` runs
 /// ([`workspace::likely_libraries`]); what is read of one is used only for a target that
-/// `cargo metadata` then names with the same crate name, root file and features, and field types are
-/// resolved only once the Kubernetes version is known.
+/// `cargo metadata` then names with the same crate name, root file and features, and field
+/// types are resolved only once the Kubernetes version is known. Each package's sources are
+/// read with the features `options` gives it ([`crate::features`]).
 pub fn render(options: &Options, what: What) -> Result<Vec<Generated>, Vec<Diagnostic>> {
     let version = Version::new();
     std::thread::scope(|scope| {

@@ -1,10 +1,11 @@
 //! gen-cli: kubegen's second front end to the engine. It reads sources (never compiles them)
 //! and writes a crate's `config/` tree: `workspace` finds the packages, `source` loads their
 //! modules, `collect` turns kubegen's attributes into the engine's model, `generate` has the
-//! engine build and render one package's manifests (with the features `features` decides), `manifests` runs that for every package
-//! and `output` writes the files; `diff` compares the CRDs with a base for upgrade safety; `report` prints every problem as rustc does. `scaffold`
-//! starts new operators (`init`, `create api`, `create webhook`); `markers` is the marker
-//! reference at the command line.
+//! engine build and render one package's manifests (its sources read with the features
+//! `features` decides), `manifests` runs that for every package and `output` writes the files;
+//! `diff` compares the CRDs with a base for upgrade safety; `report` prints every problem as
+//! rustc does. `scaffold` starts new operators (`init`, `create api`, `create webhook`);
+//! `markers` is the marker reference at the command line.
 
 #![deny(missing_docs)]
 // A command fails once, with one diagnostic: its size does not matter on that path.

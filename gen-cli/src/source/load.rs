@@ -72,8 +72,7 @@ impl Crate {
     ///
     /// A file that cannot be read or parsed, a `mod` whose file is missing (or is both `x.rs`
     /// and `x/mod.rs`), a malformed `#[path]` or `cfg`, and `#[path]`s that include a file in
-    /// itself:
-    /// the first of them in the order rustc meets modules.
+    /// itself: the first of them in the order rustc meets modules.
     pub fn load(name: &str, root_file: &Path, cfg: &Cfg) -> Result<Crate, SourceError> {
         Crate::load_with(name, root_file, cfg, &()).map(|(krate, _)| krate)
     }
