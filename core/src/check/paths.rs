@@ -3,6 +3,9 @@
 
 use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef, Schema};
 
+/// How [`resolve`] ends a message about a misspelled field: `. Did you mean `name`?`.
+const SUGGESTION: &str = ". Did you mean `";
+
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
 /// leads to, or why it leads nowhere. `None` when the path goes where the schema does not
 /// say: under `.metadata` (the apiserver knows `ObjectMeta`), or into a node that keeps
@@ -30,8 +33,11 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
             }
             None => {
                 let known: Vec<&str> = node.properties.keys().map(String::as_str).collect();
+                let near = crate::names::nearest(name, &known)
+                    .map(|n| format!("{SUGGESTION}{n}`?"))
+                    .unwrap_or_default();
                 return Err(format!(
-                    "`{path}` names `{name}`, which is not a field there (fields: {})",
+                    "`{path}` names `{name}`, which is not a field there (fields: {}){near}",
                     known.join(", ")
                 ));
             }
@@ -110,11 +116,22 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<(), Errors>
             }
         };
         if let Some(p) = problem {
-            errors.push(Error::new(
+            let (p, near) = match p.split_once(SUGGESTION) {
+                Some((p, near)) => (p.to_string(), near.strip_suffix("`?")),
+                None => (p, None),
+            };
+            let mut e = Error::new(
                 loc.or(m.loc.as_ref()),
                 format!("{} {}", m.kind, m.version),
                 format!("{} {what}: {p}", key.site()),
-            ));
+            );
+            if let Some(near) = near {
+                e = e.with_help(
+                    format!("a field with a similar name exists: `{near}`"),
+                    None,
+                );
+            }
+            errors.push(e);
         }
     };
     for c in &m.printcolumns {
@@ -242,5 +259,41 @@ mod tests {
         );
         assert!(resolve(&r, "spec.size").is_err());
         assert!(resolve(&r, ".spec[0]").unwrap_err().contains("not a list"));
+    }
+
+    #[test]
+    fn a_misspelled_field_gets_a_help_with_the_near_one() {
+        let column = |json_path: &str| PrintColumn {
+            name: "Size".into(),
+            type_: None,
+            json_path: json_path.into(),
+            description: None,
+            format: None,
+            priority: None,
+            loc: None,
+        };
+        let def = |path: &str| ResourceDef {
+            markers: crate::model::ResourceMarkers {
+                printcolumns: vec![column(path)],
+                ..Default::default()
+            },
+            spec: crate::model::Shape::Opaque(String::new()),
+            status: None,
+        };
+        let Err(Errors(found)) = check(&def(".spec.sise"), &root(), View::Whole) else {
+            panic!("a path to no field is an error");
+        };
+        let [e] = found.as_slice() else {
+            panic!("one error: {found:?}")
+        };
+        assert!(e.message.ends_with("(fields: size)"), "{}", e.message);
+        assert_eq!(
+            e.help.as_ref().map(|h| h.message.as_str()),
+            Some("a field with a similar name exists: `size`")
+        );
+        let Err(Errors(found)) = check(&def(".spec.other"), &root(), View::Whole) else {
+            panic!("a path to no field is an error");
+        };
+        assert_eq!(found[0].help, None, "nothing near `other`");
     }
 }
