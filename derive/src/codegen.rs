@@ -85,6 +85,42 @@ pub fn kube_schema(
     )
 }
 
+/// What stands for the type's `KubeSchema` impl when the derive reports errors, as serde's and
+/// clap's derives leave an impl behind theirs: an untyped schema, and (feature `apply`) the
+/// type applied whole under its configuration's name. The type's uses then add no error to the
+/// ones reported at their causes.
+pub fn fallback(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    #[cfg(feature = "apply")]
+    let (apply, apply_items) = {
+        let vis = &input.vis;
+        let name = quote::format_ident!("{ident}Apply");
+        (
+            quote! {
+                #[doc(hidden)]
+                #vis type #name #impl_generics = ::kubegen::apply::Whole<#ident #ty_generics>;
+            },
+            quote!(
+                type Apply = ::kubegen::apply::Whole<Self>;
+            ),
+        )
+    };
+    #[cfg(not(feature = "apply"))]
+    let (apply, apply_items) = (TokenStream::new(), TokenStream::new());
+    quote! {
+        #apply
+
+        impl #impl_generics ::kubegen::KubeSchema for #ident #ty_generics #where_clause {
+            #apply_items
+
+            fn shape() -> ::kubegen::__private::Shape {
+                ::core::default::Default::default()
+            }
+        }
+    }
+}
+
 /// The model as JSON, to be read back at run time.
 pub fn encode(value: &impl serde::Serialize, errors: &mut Accumulator) -> String {
     serde_json::to_string(value).unwrap_or_else(|e| {

@@ -38,7 +38,7 @@ fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
 #[proc_macro_derive(CustomResource, attributes(kube_marker, rbac, webhook))]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    guarded(|| resource::expand(&input).unwrap_or_else(compile_errors))
+    guarded(|| resource::expand(&input))
 }
 
 /// Gives a struct or enum a CRD schema (`kubegen::KubeSchema`), shaped by its
@@ -55,7 +55,14 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
             kubegen_core::parse::markers::Place::Type,
             &mut errors,
         );
-        errors.finish_with(tokens).unwrap_or_else(compile_errors)
+        match errors.finish() {
+            Ok(()) => tokens,
+            Err(e) => {
+                let mut out = compile_errors(e);
+                out.extend(codegen::fallback(&input));
+                out
+            }
+        }
     })
 }
 
@@ -155,7 +162,7 @@ pub fn webhook_configuration(args: TokenStream, item: TokenStream) -> TokenStrea
 
 /// One `compile_error!` per problem, at its span, worded as the engine words it for both front
 /// ends (notes and help on their own lines).
-fn compile_errors(e: darling::Error) -> proc_macro2::TokenStream {
+pub(crate) fn compile_errors(e: darling::Error) -> proc_macro2::TokenStream {
     kubegen_core::parse::diagnostics::from_darling(e, &spans::locate)
         .into_iter()
         .map(|(span, d)| syn::Error::new(span, d.one_message()).to_compile_error())

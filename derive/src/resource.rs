@@ -1,8 +1,8 @@
 //! `#[derive(CustomResource)]`: the root type, `kube::Resource`, `kube::CustomResourceExt`,
 //! `kubegen::CustomResource`, and the spec's `KubeSchema`.
 
+use darling::Error;
 use darling::error::Accumulator;
-use darling::{Error, Result};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::DeriveInput;
@@ -14,8 +14,10 @@ use kubegen_core::parse::markers::Place;
 use crate::codegen::{self, Checked};
 use crate::{check, info};
 
-/// Expands the derive on a spec struct. Every problem is collected before anything returns.
-pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
+/// Expands the derive on a spec struct. Every problem is collected before anything returns;
+/// with problems, their errors come with the root type and its impls over a fallback schema
+/// (see [`codegen::fallback`]), so that the code using them adds no error of its own.
+pub fn expand(input: &DeriveInput) -> TokenStream {
     let mut errors = Error::accumulator();
     let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
@@ -45,17 +47,48 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
         .filter_map(|d| syn::parse_str(d).ok())
         .collect();
     let json = codegen::encode(m, &mut errors);
-    errors.finish()?;
-    let mut tokens = generate(
-        input,
-        m,
-        status.as_ref(),
-        &derives,
-        &json,
-        schema_impl,
-    );
-    tokens.extend(deferred);
-    Ok(tokens)
+    match errors.finish() {
+        Ok(()) => {
+            let mut tokens = generate(input, m, status.as_ref(), &derives, &json, schema_impl);
+            tokens.extend(deferred);
+            tokens
+        }
+        Err(e) => {
+            let mut out = crate::compile_errors(e);
+            if let Some(m) = fallback_markers(input, m) {
+                let fallback = codegen::fallback(input);
+                out.extend(generate(
+                    input,
+                    &m,
+                    status.as_ref(),
+                    &derives,
+                    &json,
+                    fallback,
+                ));
+            }
+            out
+        }
+    }
+}
+
+/// The markers the fallback root is generated from: the kind as written, or, when it is
+/// missing or no identifier, the spec's name without `Spec`. `None` when that leaves none, the
+/// kind is the spec's own name, or the spec is no struct (a root could not hold it).
+fn fallback_markers(input: &DeriveInput, m: &ResourceMarkers) -> Option<ResourceMarkers> {
+    if !matches!(input.data, syn::Data::Struct(_)) {
+        return None;
+    }
+    let spec = input.ident.to_string();
+    let kind = [
+        m.kind.as_str(),
+        spec.strip_suffix("Spec").unwrap_or_default(),
+    ]
+    .into_iter()
+    .find(|k| *k != spec && syn::parse_str::<syn::Ident>(k).is_ok())?;
+    Some(ResourceMarkers {
+        kind: kind.to_string(),
+        ..m.clone()
+    })
 }
 
 /// Printer columns, scale paths and selectable fields, checked against what the syntax shows;

@@ -4,6 +4,9 @@
 use crate::model::info::JSON_TYPES;
 use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef, Schema, Shape, TypeDef};
 
+/// How [`resolve`] ends a message about a misspelled field: `. Did you mean `name`?`.
+const SUGGESTION: &str = ". Did you mean `";
+
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
 /// leads to, or why it leads nowhere. `None` when the path goes where the schema does not
 /// say: under `.metadata` (the apiserver knows `ObjectMeta`), or into a node that keeps
@@ -32,7 +35,10 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
             None => {
                 let known: Vec<&str> = node.properties.keys().map(String::as_str).collect();
                 let [before, after] = not_a_field(path, name);
-                return Err(format!("{before}{}{after}", known.join(", ")));
+                let near = crate::names::nearest(name, &known)
+                    .map(|n| format!("{SUGGESTION}{n}`?"))
+                    .unwrap_or_default();
+                return Err(format!("{before}{}{after}{near}", known.join(", ")));
             }
         };
         if indexed {
@@ -179,7 +185,15 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
             }
         };
         if let Some(p) = problem {
-            errors.push(Error::new(loc, format!("{} {}", m.kind, m.version), say(&p)));
+            let (p, near) = match p.split_once(SUGGESTION) {
+                Some((p, near)) => (p.to_string(), near.strip_suffix("`?")),
+                None => (p, None),
+            };
+            let mut e = Error::new(loc, format!("{} {}", m.kind, m.version), say(&p));
+            if let Some(near) = near {
+                e = e.with_help(format!("a field with a similar name exists: `{near}`"), None);
+            }
+            errors.push(e);
         }
     };
     for c in &m.printcolumns {
@@ -333,5 +347,41 @@ mod tests {
         );
         assert!(resolve(&r, "spec.size").is_err());
         assert!(resolve(&r, ".spec[0]").unwrap_err().contains("not a list"));
+    }
+
+    #[test]
+    fn a_misspelled_field_gets_a_help_with_the_near_one() {
+        let column = |json_path: &str| PrintColumn {
+            name: "Size".into(),
+            type_: None,
+            json_path: json_path.into(),
+            description: None,
+            format: None,
+            priority: None,
+            loc: None,
+        };
+        let def = |path: &str| ResourceDef {
+            markers: crate::model::ResourceMarkers {
+                printcolumns: vec![column(path)],
+                ..Default::default()
+            },
+            spec: crate::model::Shape::Opaque(String::new()),
+            status: None,
+        };
+        let Err(Errors(found)) = check(&def(".spec.sise"), &root(), View::Whole) else {
+            panic!("a path to no field is an error");
+        };
+        let [e] = found.as_slice() else {
+            panic!("one error: {found:?}")
+        };
+        assert!(e.message.ends_with("(fields: size)"), "{}", e.message);
+        assert_eq!(
+            e.help.as_ref().map(|h| h.message.as_str()),
+            Some("a field with a similar name exists: `size`")
+        );
+        let Err(Errors(found)) = check(&def(".spec.other"), &root(), View::Whole) else {
+            panic!("a path to no field is an error");
+        };
+        assert_eq!(found[0].help, None, "nothing near `other`");
     }
 }

@@ -130,7 +130,20 @@ fn check(s: &Schema, v: &Value, resource: bool, path: &str) -> Result<(), String
     if let Some(values) = &s.enum_
         && !values.contains(v)
     {
-        return Err(at(format!("{v} is not one of the enum values")));
+        let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+        let near = match v.as_str() {
+            Some(text) => {
+                let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+                crate::names::nearest(text, &names)
+                    .map(|n| format!("; did you mean `{n}`?"))
+                    .unwrap_or_default()
+            }
+            None => String::new(),
+        };
+        return Err(at(format!(
+            "{v} is not one of the enum values ({}){near}",
+            listed.join(", ")
+        )));
     }
     junctors(s, v, path)?;
     if let Some(n) = v.as_f64() {

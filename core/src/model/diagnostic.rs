@@ -210,9 +210,63 @@ impl fmt::Display for Errors {
 
 impl std::error::Error for Errors {}
 
+impl Errors {
+    /// The errors as rustc prints its own, without the source lines (`error: ...`, `--> file`,
+    /// `= note:`, `= help:`): readable where only text can go, such as the panic of a test
+    /// that calls `kubegen::check_defaults`.
+    pub fn rendered(&self) -> Rendered<'_> {
+        Rendered(&self.0)
+    }
+}
+
+/// Diagnostics in rustc's layout: see [`Errors::rendered`].
+pub struct Rendered<'a>(&'a [Diagnostic]);
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n\n")?;
+            }
+            write!(f, "{}: {}", d.level.as_str(), d.headline())?;
+            if let Some(loc) = &d.loc {
+                write!(f, "\n  --> {loc}")?;
+            }
+            for note in &d.notes {
+                write!(f, "\n   = note: {note}")?;
+            }
+            if let Some(help) = &d.help {
+                write!(f, "\n   = help: {}", help.message)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl From<String> for Diagnostic {
     /// An error about nothing in the sources, in words.
     fn from(message: String) -> Self {
         Diagnostic::plain(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_render_as_rustc_lays_them_out() {
+        let at = Loc::at("src/api.rs", 12, 5);
+        let errors = Errors(vec![
+            Diagnostic::new(Some(&at), "PoolSpec.port", "the schema's default is 80")
+                .with_note("serde's is 90")
+                .with_help("make them agree", None),
+            Diagnostic::new(None, "PoolSpec", "no location"),
+        ]);
+        assert_eq!(
+            errors.rendered().to_string(),
+            "error: the schema's default is 80\n  --> src/api.rs:12:5\n   = note: serde's is 90\n   \
+             = help: make them agree\n\nerror: PoolSpec: no location"
+        );
     }
 }

@@ -81,8 +81,14 @@ pub struct SchemaMarkers {
     pub nullable: bool,
     /// `default` / `default_json`
     pub default: Option<Value>,
+    /// Where the `default` value is written, for errors about it; not part of the schema.
+    #[serde(skip)]
+    pub default_loc: Option<Loc>,
     /// `example` / `example_json`
     pub example: Option<Value>,
+    /// Where the `example` value is written, for errors about it; not part of the schema.
+    #[serde(skip)]
+    pub example_loc: Option<Loc>,
     /// `title`
     pub title: Option<String>,
     /// `description`: replaces the doc comment.

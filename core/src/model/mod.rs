@@ -12,7 +12,7 @@ mod schema;
 mod shape;
 mod typedef;
 
-pub use diagnostic::{Diagnostic, Error, Errors, Help, Label, Level, Warning};
+pub use diagnostic::{Diagnostic, Error, Errors, Help, Label, Level, Rendered, Warning};
 pub use loc::Loc;
 pub use markers::{BoxedMarkers, ExternalDocs, ListType, Rule, SchemaMarkers, Topology};
 pub use rename::RenameRule;

@@ -1,8 +1,9 @@
 //! The naming rules of Kubernetes objects, each written once: DNS labels and subdomains, API
 //! groups and kinds ([`is_dns_label`], [`is_group`], [`is_kind`]), property names as CEL
 //! escapes them ([`cel_name`]), Kubernetes version names and their priority ([`KubeVersion`],
-//! [`kube_order`]), and the plural of a kind as controller-gen computes it ([`pluralize`]). The
-//! derive, `gen-cli`, the scaffold, CRD assembly, webhooks and the checks all use these.
+//! [`kube_order`]), the plural of a kind as controller-gen computes it ([`pluralize`]), and the
+//! name a misspelled one was meant to be ([`nearest`]). The derive, `gen-cli`, the scaffold,
+//! CRD assembly, webhooks and the checks all use these.
 
 mod cel;
 mod dns;
@@ -13,3 +14,14 @@ pub use cel::{cel_field, cel_name};
 pub use dns::{dashed, is_dns_label, is_dns_subdomain, is_dns1035_label, is_group, is_kind};
 pub use plural::pluralize;
 pub use version::{KubeVersion, Stability, kube_order};
+
+/// The candidate closest to `input`, if one is close enough to be what was meant (the "did you
+/// mean" of every message).
+pub fn nearest<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(input, c), *c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}

@@ -176,15 +176,7 @@ pub fn did_you_mean(input: &str, candidates: &[&str]) -> String {
         .unwrap_or_default()
 }
 
-/// The candidate closest to `input`, if one is close enough to be what was meant.
-pub fn nearest<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    candidates
-        .iter()
-        .map(|c| (strsim::jaro_winkler(input, c), *c))
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
-}
+pub use crate::names::nearest;
 
 /// Splits an attribute's `tokens` into known `key = value` metas, reporting unknown keys with a
 /// suggestion (and `refused` ones with their reason). The span is `None` when a key was not

@@ -198,12 +198,17 @@ impl Builder {
 
     /// `default` and `example` must validate against the schema they are set on.
     fn check_examples(&mut self, m: &SchemaMarkers, schema: &Schema, site: &Site) {
-        for (key, value) in [("default", &m.default), ("example", &m.example)] {
+        for (key, value, loc) in [
+            ("default", &m.default, &m.default_loc),
+            ("example", &m.example, &m.example_loc),
+        ] {
             if let Some(value) = value {
                 let mut plain = schema.clone();
                 plain.default = None;
                 if let Some(problem) = crate::check::value::validate(&plain, value) {
-                    self.report(site.error(format!("`{key}` does not fit the schema: {problem}")));
+                    let at = loc.as_ref().or(site.loc.as_ref());
+                    let message = format!("`{key}` does not fit the schema: {problem}");
+                    self.report(Error::new(at, site.context.clone(), message));
                 }
             }
         }

@@ -7,7 +7,8 @@ use proc_macro2::Span;
 use super::raw::Raw;
 use crate::model::{ExternalDocs, Loc, Rule, SchemaMarkers};
 
-/// The schema keys of `raw`; `loc` places `field_path` values for the engine's errors.
+/// The schema keys of `raw`; `loc` places the values the engine's errors point at (`field_path`,
+/// `default`, `example`).
 pub(super) fn schema_markers(
     raw: &Raw,
     loc: &dyn Fn(Span) -> Option<Loc>,
@@ -136,11 +137,17 @@ pub(super) fn schema_markers(
             .as_ref()
             .map(|j| j.0.clone())
             .or_else(|| raw.default_json.as_ref().map(|j| j.0.clone())),
+        default_loc: (raw.default.as_ref().map(|j| j.span()))
+            .or_else(|| raw.default_json.as_ref().map(|j| j.span()))
+            .and_then(loc),
         example: raw
             .example
             .as_ref()
             .map(|j| j.0.clone())
             .or_else(|| raw.example_json.as_ref().map(|j| j.0.clone())),
+        example_loc: (raw.example.as_ref().map(|j| j.span()))
+            .or_else(|| raw.example_json.as_ref().map(|j| j.span()))
+            .and_then(loc),
         title: raw.title.clone(),
         description: raw.description.clone(),
         external_docs: raw.external_docs.as_ref().map(|d| ExternalDocs {
