@@ -9,6 +9,9 @@ fn ui() {
     // CEL rules are parsed at compile time only with the `cel` feature.
     #[cfg(feature = "cel")]
     t.compile_fail("tests/ui-cel/*.rs");
+    // The derive's CEL warnings, denied (`#![deny(deprecated)]`) so that they show.
+    #[cfg(feature = "cel")]
+    t.compile_fail("tests/ui-cel-warn/*.rs");
     // Apply configurations: the shapes they support compile and serialize; the others are
     // errors with the fix.
     #[cfg(feature = "apply")]

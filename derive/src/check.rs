@@ -5,17 +5,22 @@
 use darling::Error;
 use darling::error::Accumulator;
 
-use kubegen_core::model::{Errors, Schema, TypeDef};
+use kubegen_core::model::{Diagnostic, Errors, Level, Schema, TypeDef};
 use kubegen_core::parse::shape::{Syntactic, shape_of};
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{Builder, recursion};
+use proc_macro2::TokenStream;
 
 use crate::spans::Spans;
 use syn::visit::Visit;
 
-/// The type with the shapes its fields' syntax shows, and the schema the engine builds from
-/// them; every problem is reported at its span.
-pub fn type_schema(parsed: &Parsed, spans: &Spans, errors: &mut Accumulator) -> (TypeDef, Schema) {
+/// The type with the shapes its fields' syntax shows, the schema the engine builds from them,
+/// and the engine's warnings as tokens (see [`warnings`]); every error is reported at its span.
+pub fn type_schema(
+    parsed: &Parsed,
+    spans: &Spans,
+    errors: &mut Accumulator,
+) -> (TypeDef, Schema, TokenStream) {
     let mut shapes = Vec::new();
     for (field, ty) in parsed.def.fields().zip(&parsed.field_types) {
         let stops = !parsed.def.walks(field);
@@ -40,12 +45,40 @@ pub fn type_schema(parsed: &Parsed, spans: &Spans, errors: &mut Accumulator) -> 
         }
     }
     // CEL rules against the fields the syntax shows (with the `cel` feature): types and cost,
-    // each reported at the rule it is about.
-    let found = kubegen_core::check::types::cel_problems(&parsed.def, &schema, true);
+    // each reported at the rule it is about, and reads of optional fields with no guard.
+    let (found, warned): (Vec<_>, Vec<_>) =
+        kubegen_core::check::types::cel_problems(&parsed.def, &schema, true)
+            .into_iter()
+            .partition(|d| d.level == Level::Error);
     for e in spanned(Errors(found), spans) {
         errors.push(e);
     }
-    (def, schema)
+    (def, schema, warnings(&warned, spans))
+}
+
+/// Each warning as rustc's `deprecated` lint at its span, the one warning a derive can emit on
+/// stable Rust (as the `proc-macro-warning` crate does): the use of a constant marked
+/// `#[deprecated]` whose note is the warning.
+///
+/// ```text
+/// warning: use of deprecated constant `…::kubegen_warning`: rule `…` reads `self.strategy` with no `has()` guard, …
+/// ```
+fn warnings(found: &[Diagnostic], spans: &Spans) -> TokenStream {
+    found
+        .iter()
+        .map(|w| {
+            let note = w.one_message();
+            let name = quote::format_ident!("kubegen_warning", span = spans.at(w.loc.as_ref()));
+            quote::quote! {
+                const _: () = {
+                    #[deprecated(note = #note)]
+                    #[allow(non_upper_case_globals)]
+                    const kubegen_warning: () = ();
+                    #name
+                };
+            }
+        })
+        .collect()
 }
 
 /// Whether the type names `name` (or `Self`) anywhere as a bare name (`Box<Tree>`,

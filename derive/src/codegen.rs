@@ -27,7 +27,7 @@ pub fn kube_schema(
         errors.push(e);
     }
     let spans = Spans::of(input, input.ident.span());
-    let (seen, schema) = check::type_schema(&parsed, &spans, errors);
+    let (seen, schema, warnings) = check::type_schema(&parsed, &spans, errors);
     let ident = &input.ident;
     let name = ident.to_string();
     let json = encode(&parsed.def, errors);
@@ -54,6 +54,8 @@ pub fn kube_schema(
     let (apply, apply_items) = (TokenStream::new(), TokenStream::new());
     let checks = info::checks(&seen, &parsed);
     let tokens = quote! {
+        #warnings
+
         #checks
 
         #apply

@@ -238,3 +238,92 @@ fn each_bad_field_path_is_reported_at_its_value() {
         "only the bad paths are refused: {errors:#?}"
     );
 }
+
+/// The derive's warnings (rustc's `deprecated` lint, denied in `tests/ui-cel-warn/` so that the
+/// `.stderr` shows them) are gen-cli's, word for word, at the same place.
+#[test]
+fn the_derive_and_gen_cli_warn_alike() {
+    let cases = sources(&root().join("tests/ui-cel-warn"));
+    assert!(!cases.is_empty());
+    for case in cases {
+        let mut derive: Vec<Shown> = derive_errors(&case)
+            .into_iter()
+            .map(|mut shown| {
+                // `use of deprecated constant `…`: <the warning>`
+                let note = shown
+                    .message
+                    .split_once("`: ")
+                    .map(|(_, note)| note.to_string());
+                shown.message = note.unwrap_or(shown.message);
+                shown
+            })
+            .collect();
+        let generated = manifests_and_docs(&package(&case))
+            .unwrap_or_else(|e| panic!("{}: gen-cli refuses it: {e:?}", case.display()));
+        let mut cli: Vec<Shown> = generated
+            .warnings
+            .iter()
+            .filter_map(|w| {
+                let loc = w.loc.as_ref()?;
+                Some(Shown {
+                    message: w.one_message(),
+                    line: loc.line,
+                    column: loc.column,
+                    carets: (loc.end_line == loc.line).then(|| loc.end_column - loc.column),
+                })
+            })
+            .collect();
+        derive.sort_by_key(|s| (s.line, s.column));
+        cli.sort_by_key(|s| (s.line, s.column));
+        assert!(
+            !cli.is_empty(),
+            "{}: gen-cli warns of nothing",
+            case.display()
+        );
+        assert_eq!(derive, cli, "{}", case.display());
+    }
+}
+
+/// Fourteen rules each under the limit for one rule, over the limit for a whole schema
+/// together (`tests/ui-cel/cel_total_budget.rs`, the schema of the CEL corpus's
+/// `cost-total-across-fields`): one error, with the server's factor, at the costliest rule, and
+/// a label at each other rule the apiserver names.
+#[test]
+fn the_schema_wide_budget_is_refused_at_the_rules_that_contribute() {
+    let file = root().join("tests/ui-cel/cel_total_budget.rs");
+    let source = std::fs::read_to_string(&file).unwrap();
+    let Err(errors) = errors(&file) else {
+        panic!("gen-cli accepts {}", file.display());
+    };
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let e = &errors[0];
+    assert!(
+        e.message.starts_with(
+            "Spec: this type's rules' (alone, so in every CRD that uses it) estimated cost total \
+             112014000 exceeds the apiserver's limit of 100000000 for a whole schema by factor \
+             of 1.120140x"
+        ),
+        "{e}"
+    );
+    // The first four rules of `a` (equal costs: the first measured first, as the server
+    // lists them), each where its rule string starts.
+    let rules: Vec<(usize, usize)> = source
+        .lines()
+        .enumerate()
+        .filter_map(|(i, line)| line.find("rule = \"").map(|at| (i + 1, at + 8)))
+        .take(4)
+        .collect();
+    let loc = e.loc.as_ref().expect("a location");
+    assert_eq!((loc.line, loc.column), rules[0], "{e}");
+    assert_eq!(e.label.as_deref(), Some("contributes 8001000"));
+    let labels: Vec<(usize, usize, &str)> = e
+        .labels
+        .iter()
+        .map(|l| (l.loc.line, l.loc.column, l.message.as_str()))
+        .collect();
+    let want: Vec<(usize, usize, &str)> = rules[1..]
+        .iter()
+        .map(|(line, column)| (*line, *column, "contributes 8001000"))
+        .collect();
+    assert_eq!(labels, want, "{e}");
+}

@@ -234,7 +234,7 @@ mod tests {
         strategy
             .properties
             .insert("type".into(), Schema::typed("string"));
-        let mut label = strategy.clone();
+        let label = strategy.clone();
         strategy.required.push("type".into());
         let mut port = Schema::typed("object");
         port.properties
