@@ -46,14 +46,7 @@ pub fn expand(input: &DeriveInput) -> Result<TokenStream> {
         .collect();
     let json = codegen::encode(m, &mut errors);
     errors.finish()?;
-    let mut tokens = generate(
-        input,
-        m,
-        status.as_ref(),
-        &derives,
-        &json,
-        schema_impl,
-    );
+    let mut tokens = generate(input, m, status.as_ref(), &derives, &json, schema_impl);
     tokens.extend(deferred);
     Ok(tokens)
 }
