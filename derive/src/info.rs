@@ -205,7 +205,9 @@ pub fn flattened_paths(deferred: &[Deferred], parsed: &Parsed, spans: &Spans) ->
             .iter()
             .enumerate()
             .filter(|(i, _)| !d.types.is_empty() && !d.types.contains(&JSON_TYPES[*i]))
-            .map(|(i, message)| quote!(#p::Flattened::Is(#i) => ::core::panic!(#message),));
+            .map(|(i, message)| {
+                quote_spanned!(span=> #p::Flattened::Is(#i) => ::core::panic!(#message),)
+            });
         out.extend(quote_spanned! {span=>
             const _: () = {
                 const TYPES: &[&#p::Info] = &[#(&#types),*];

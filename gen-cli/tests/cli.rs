@@ -283,6 +283,42 @@ fn a_package_that_is_not_a_member_is_an_error() {
 }
 
 #[test]
+fn a_protected_group_needs_the_approval_annotation() {
+    let ws = Workspace::new("protected");
+    let protected = WIDGET.replace("group = \"example.com\"", "group = \"widgets.k8s.io\"");
+    ws.write("api/src/lib.rs", &protected);
+    let err = ws.fails(&["manifests"]);
+    let message = kubegen_core::names::approval_problem("widgets.k8s.io", None).unwrap();
+    assert!(
+        diagnosed(&err, &format!("api/src/lib.rs:6:23: error: {message}")),
+        "{err}"
+    );
+    assert!(
+        message.contains("protected groups must have approval annotation")
+            && message.contains(
+                "annotations = \"api-approved.kubernetes.io=https://github.com/kubernetes/enhancements/pull/NNNN\""
+            ),
+        "{message}"
+    );
+    assert!(!ws.exists("api/config"), "nothing is written");
+
+    let approved = protected.replace(
+        "#[derive(CustomResource)]",
+        "#[derive(CustomResource)]\n#[kube_marker(annotations = \"api-approved.kubernetes.io=https://github.com/kubernetes/enhancements/pull/1111\")]",
+    );
+    ws.write("api/src/lib.rs", &approved);
+    let out = ws.run(&["manifests"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let crd = ws.read("api/config/crd/bases/widgets.k8s.io_widgets.yaml");
+    assert!(
+        crd.contains(
+            "api-approved.kubernetes.io: https://github.com/kubernetes/enhancements/pull/1111"
+        ),
+        "{crd}"
+    );
+}
+
+#[test]
 fn never_overwrites_a_file_it_did_not_write() {
     let ws = Workspace::new("theirs");
     ws.write("api/src/lib.rs", WIDGET);

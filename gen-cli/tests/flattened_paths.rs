@@ -1,12 +1,12 @@
 //! A root whose spec flattens another type, with printer columns and selectable fields that
-//! name the flattened fields (`flattened_paths/api.rs`): the derive, compiled here, and
+//! name the flattened fields (`support/flattened_api.rs`): the derive, compiled here, and
 //! gen-cli, reading the same file, both accept it and give the same bytes.
 
 use std::path::Path;
 
 use kube::CustomResourceExt;
 
-#[path = "flattened_paths/api.rs"]
+#[path = "support/flattened_api.rs"]
 mod api;
 
 mod support {
@@ -15,7 +15,7 @@ mod support {
 
 #[test]
 fn paths_into_a_flattened_spec_are_written_as_crd_renders_them() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/flattened_paths/api.rs");
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/flattened_api.rs");
     let generated = support::verdict::manifests_and_docs(&support::verdict::package(&file))
         .unwrap_or_else(|e| panic!("gen-cli refuses {}: {e:#?}", file.display()));
     let name = "gateway.networking.example.com_gatewayclasses.yaml";
@@ -23,7 +23,11 @@ fn paths_into_a_flattened_spec_are_written_as_crd_renders_them() {
         panic!("no {name} in {:?}", generated.plan.files.keys());
     };
     let crd = api::v1beta1::GatewayClass::crd();
-    assert_eq!(written, &kubegen::to_yaml(&crd), "gen-cli's file and crd() differ");
+    assert_eq!(
+        written,
+        &kubegen::to_yaml(&crd),
+        "gen-cli's file and crd() differ"
+    );
 
     let version = serde_json::to_value(&crd.spec.versions[0]).expect("JSON");
     let columns: Vec<(&str, &str)> = version["additionalPrinterColumns"]
@@ -45,5 +49,9 @@ fn paths_into_a_flattened_spec_are_written_as_crd_renders_them() {
         serde_json::json!([{"jsonPath": ".spec.controllerName"}])
     );
     let spec = &version["schema"]["openAPIV3Schema"]["properties"]["spec"];
-    assert_eq!(spec["required"], serde_json::json!(["controllerName"]), "{spec}");
+    assert_eq!(
+        spec["required"],
+        serde_json::json!(["controllerName"]),
+        "{spec}"
+    );
 }

@@ -100,15 +100,17 @@ struct Shown {
     carets: Option<usize>,
 }
 
-/// The errors rustc printed for the derive, as the `.stderr` beside `case` records them.
-fn derive_errors(case: &Path) -> Vec<Shown> {
+/// The errors rustc printed for the derive, as the `.stderr` beside `case` records them: those
+/// whose first line starts with `headline` (`error: ` for the derive's own, `error[E0080]:
+/// evaluation panicked: ` for its `const` checks), without it.
+fn derive_errors(case: &Path, headline: &str) -> Vec<Shown> {
     let Ok(text) = std::fs::read_to_string(case.with_extension("stderr")) else {
         return Vec::new();
     };
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
-        let Some(message) = line.strip_prefix("error: ") else {
+        let Some(message) = line.strip_prefix(headline) else {
             continue;
         };
         let Some((at, arrow)) = lines[i + 1..]
@@ -149,7 +151,7 @@ fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
     let mut compared = 0;
     let mut differences = Vec::new();
     for case in &cases {
-        let shown = derive_errors(case);
+        let shown = derive_errors(case, "error: ");
         let Err(found) = errors(case) else {
             continue;
         };
@@ -196,6 +198,36 @@ fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
         differences.len(),
         differences.join("\n")
     );
+}
+
+/// A path through a field the spec flattens from another type is checked by the derive in a
+/// `const` (the other type's fields are not visible to it) and by gen-cli on the whole schema:
+/// each typo of `tests/ui/flattened_path_typos.rs` is worded and underlined alike.
+#[test]
+fn typos_in_paths_through_a_flattened_field_are_refused_alike() {
+    let case = root().join("tests/ui/flattened_path_typos.rs");
+    let derive = derive_errors(&case, "error[E0080]: evaluation panicked: ");
+    let Err(found) = errors(&case) else {
+        panic!("gen-cli accepts {}", case.display());
+    };
+    // `manifests` and `docs` each report them: every problem once, in order.
+    let mut cli: Vec<Shown> = Vec::new();
+    let each = found.iter().map(|d| {
+        let loc = d.loc.as_ref().expect("a location");
+        Shown {
+            message: d.one_message(),
+            line: loc.line,
+            column: loc.column,
+            carets: (loc.end_line == loc.line).then(|| loc.end_column - loc.column),
+        }
+    });
+    for shown in each {
+        if !cli.contains(&shown) {
+            cli.push(shown);
+        }
+    }
+    assert_eq!(derive.len(), 3, "{derive:#?}");
+    assert_eq!(cli, derive);
 }
 
 /// `x_validation(field_path = ...)` problems are located at the value, as the derive places them

@@ -10,7 +10,7 @@ use super::bounds::contradictions;
 use super::lists;
 use super::paths;
 use crate::model::Schema;
-use crate::names::{is_dns1035_label, is_group, is_kind};
+use crate::names::{APPROVAL_ANNOTATION, approval_problem, is_dns1035_label, is_group, is_kind};
 
 use super::{cel, field_path, re2, structural, value};
 
@@ -36,6 +36,10 @@ pub fn problems(crd: &Value) -> Vec<String> {
     // Indexing a `serde_json::Value` by key never panics: a missing key reads as `null`.
     if crd["metadata"]["name"].as_str() != Some(&format!("{plural}.{group}")) {
         report("metadata.name", format!("must be `{plural}.{group}`"));
+    }
+    let approval = crd["metadata"]["annotations"][APPROVAL_ANNOTATION].as_str();
+    if let Some(problem) = approval_problem(&group, approval) {
+        report("metadata.annotations", problem);
     }
     for (key, required) in [("plural", true), ("singular", false)] {
         let name = text(&names[key]);

@@ -153,19 +153,19 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
         } else {
             match (resolve(root, path), view) {
                 (Err(e), View::Partial(spec)) => match flattened_step(root, spec, path) {
-                    Some((name, indexed, last, flattened)) => {
-                        let [before, after] = not_a_field(path, name);
+                    Some(step) => {
+                        let [before, after] = not_a_field(path, step.name);
                         let is = |t: &&str| say(&wrong_type(path, t, types));
                         deferred.push(Deferred {
                             loc: loc.cloned(),
-                            name: name.to_string(),
-                            indexed,
-                            last,
+                            name: step.name.to_string(),
+                            indexed: step.indexed,
+                            last: step.last,
                             types: types.to_vec(),
-                            flattened,
-                            own: root.properties["spec"].properties.keys().cloned().collect(),
+                            flattened: step.flattened,
+                            own: step.own,
                             missing: [say(&before), after],
-                            not_a_list: say(&not_a_list(path, name)),
+                            not_a_list: say(&not_a_list(path, step.name)),
                             wrong_type: JSON_TYPES.iter().map(is).collect(),
                         });
                         None
@@ -226,20 +226,28 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
     errors.into_result(deferred)
 }
 
-/// For a path `.spec.<name>...` whose `name` the spec's visible fields do not have, while the
-/// spec flattens types that are not visible: `name`, whether it is indexed, whether the path
-/// ends there, and those flattened fields (indexes into [`TypeDef::fields`]).
-fn flattened_step<'p>(
-    root: &Schema,
-    spec: &TypeDef,
-    path: &'p str,
-) -> Option<(&'p str, bool, bool, Vec<usize>)> {
+/// The first step below `.spec` of a path the partial view leaves to the compiler.
+struct Step<'p> {
+    name: &'p str,
+    indexed: bool,
+    last: bool,
+    /// The spec's flattened fields whose types are not visible (indexes into
+    /// [`TypeDef::fields`]).
+    flattened: Vec<usize>,
+    /// The spec's visible fields.
+    own: Vec<String>,
+}
+
+/// The step of a path `.spec.<name>...` whose `name` the spec's visible fields do not have,
+/// when the spec flattens types that are not visible.
+fn flattened_step<'p>(root: &Schema, spec: &TypeDef, path: &'p str) -> Option<Step<'p>> {
     let segments = split(path.strip_prefix(".spec.")?);
-    let (name, indexed) = match segments[0].split_once('[') {
-        Some((name, _)) => (name, true),
-        None => (segments[0], false),
-    };
-    let hidden: Vec<usize> = spec
+    let first = *segments.first()?;
+    let (name, indexed) = first
+        .split_once('[')
+        .map_or((first, false), |(n, _)| (n, true));
+    let shown = &root.properties.get("spec")?.properties;
+    let flattened: Vec<usize> = spec
         .fields()
         .enumerate()
         .filter(|(_, f)| {
@@ -248,8 +256,13 @@ fn flattened_step<'p>(
         })
         .map(|(i, _)| i)
         .collect();
-    let shown = root.properties.get("spec")?.properties.contains_key(name);
-    (!shown && !hidden.is_empty()).then_some((name, indexed, segments.len() == 1, hidden))
+    (!shown.contains_key(name) && !flattened.is_empty()).then(|| Step {
+        name,
+        indexed,
+        last: segments.len() == 1,
+        flattened,
+        own: shown.keys().cloned().collect(),
+    })
 }
 
 /// Splits at dots outside brackets.

@@ -277,11 +277,7 @@ const fn put<const N: usize>(out: &mut [u8; N], at: usize, text: &str) -> usize 
 
 /// The smallest name of `own` and of the fields of `types` after `last` (the first: after
 /// none).
-const fn next_name<'a>(
-    own: &[&'a str],
-    types: &[&'a Info],
-    last: Option<&str>,
-) -> Option<&'a str> {
+const fn next_name<'a>(own: &[&'a str], types: &[&'a Info], last: Option<&str>) -> Option<&'a str> {
     let mut best: Option<&'a str> = None;
     let mut i = 0;
     while i < own.len() {
@@ -416,13 +412,34 @@ mod tests {
         const OPAQUE: Info = Info::of(Kind::Object);
         let types: &[&Info] = &[&ITEM];
         let strings: &[&str] = &["string"];
-        assert_eq!(flattened(types, "name", false, true, strings), Flattened::Fine);
-        assert_eq!(flattened(types, "nope", false, true, &[]), Flattened::Missing);
-        assert_eq!(flattened(types, "port", false, true, strings), Flattened::Is(1));
-        assert_eq!(flattened(types, "port", true, false, &[]), Flattened::NotAList);
-        assert_eq!(flattened(types, "tags", true, true, strings), Flattened::Fine);
-        assert_eq!(flattened(types, "port", false, false, strings), Flattened::Fine);
-        assert_eq!(flattened(&[&ITEM, &OPAQUE], "nope", false, true, &[]), Flattened::Fine);
+        assert_eq!(
+            flattened(types, "name", false, true, strings),
+            Flattened::Fine
+        );
+        assert_eq!(
+            flattened(types, "nope", false, true, &[]),
+            Flattened::Missing
+        );
+        assert_eq!(
+            flattened(types, "port", false, true, strings),
+            Flattened::Is(1)
+        );
+        assert_eq!(
+            flattened(types, "port", true, false, &[]),
+            Flattened::NotAList
+        );
+        assert_eq!(
+            flattened(types, "tags", true, true, strings),
+            Flattened::Fine
+        );
+        assert_eq!(
+            flattened(types, "port", false, false, strings),
+            Flattened::Fine
+        );
+        assert_eq!(
+            flattened(&[&ITEM, &OPAQUE], "nope", false, true, &[]),
+            Flattened::Fine
+        );
     }
 
     #[test]

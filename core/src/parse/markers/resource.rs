@@ -11,7 +11,7 @@ use super::raw::{Raw, RawConversion, RawPrintColumn, RawScale, RawSelectable};
 use crate::model::{
     Conversion, Deprecation, Loc, PrintColumn, ResourceMarkers, Scale, Scope, SelectableField,
 };
-use crate::names::{is_dns1035_label, is_group, is_kind};
+use crate::names::{APPROVAL_ANNOTATION, approval_problem, is_dns1035_label, is_group, is_kind};
 use crate::parse::values::{List, did_you_mean};
 
 pub(super) fn resource_markers<T: ToTokens>(
@@ -156,8 +156,22 @@ pub(super) fn resource_markers<T: ToTokens>(
                 .collect()
         })
     };
-    let annotations = pairs("annotations", &raw.annotations);
+    let annotations: Option<Vec<(String, String)>> = pairs("annotations", &raw.annotations);
     let labels = pairs("labels", &raw.labels);
+    // Each version carries the approval of a protected group (as Go's package marker does).
+    let approval = annotations
+        .iter()
+        .flatten()
+        .find(|(k, _)| k == APPROVAL_ANNOTATION)
+        .map(|(_, v)| v.as_str());
+    if let Some(problem) = approval_problem(&group, approval) {
+        let error = Error::custom(problem);
+        errors.push(match (approval, &raw.annotations, &raw.group) {
+            (Some(_), Some(list), _) => error.with_span(&list.span()),
+            (_, _, Some(g)) => error.with_span(&g.span()),
+            _ => error.with_span(item),
+        });
+    }
     let derive = raw.derive.as_ref().map(|d| d.0.clone()).unwrap_or_default();
     if let Some(d) = &raw.derive {
         for path in &d.0 {
