@@ -9,7 +9,12 @@ mod v1 {
 
     /// A kind with two versions: merged as `crd_for` merges them.
     #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
-    #[kube_marker(group = "t.example.com", version = "v1", kind = "Pool", storage_version)]
+    #[kube_marker(
+        group = "t.example.com",
+        version = "v1",
+        kind = "Pool",
+        storage_version
+    )]
     #[kube_marker(status = "PoolStatus")]
     #[kube_marker(printcolumn(name = "Ready", json_path = ".status.readyReplicas"))]
     pub struct PoolSpec {
@@ -66,7 +71,11 @@ fn the_versions_of_each_kind_are_merged_and_pass() {
 
 #[test]
 fn what_no_single_type_shows_is_an_error_of_its_kind() {
-    let versions = [v1::Pool::resource(), Broken::resource(), v2::Pool::resource()];
+    let versions = [
+        v1::Pool::resource(),
+        Broken::resource(),
+        v2::Pool::resource(),
+    ];
     let errors = check_crds(&versions).unwrap_err();
     let text = errors.to_string();
     assert!(
@@ -76,7 +85,10 @@ fn what_no_single_type_shows_is_an_error_of_its_kind() {
         ),
         "{text}"
     );
-    assert!(text.contains("\"Fast\" is not one of the enum values"), "{text}");
+    assert!(
+        text.contains("\"Fast\" is not one of the enum values"),
+        "{text}"
+    );
     assert!(
         text.lines().all(|l| l.contains("tests/check_crds.rs:")),
         "each at its place: {text}"
