@@ -79,6 +79,16 @@ async fn plain_get(port: u16, path: &str) -> String {
     response
 }
 
+/// Cancels `shutdown` and waits for the operator `running` to stop without an error.
+async fn stop(shutdown: CancellationToken, running: tokio::task::JoinHandle<Result<(), Error>>) {
+    shutdown.cancel();
+    let result = tokio::time::timeout(WAIT, running)
+        .await
+        .expect("the operator stops")
+        .unwrap();
+    result.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     let dir = std::env::temp_dir().join(format!("memcached-run-{}", std::process::id()));
@@ -120,12 +130,7 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
         assert!(metrics.contains(expected), "{expected} in {metrics}");
     }
 
-    shutdown.cancel();
-    let result = tokio::time::timeout(WAIT, running)
-        .await
-        .expect("the operator stops")
-        .unwrap();
-    result.unwrap();
+    stop(shutdown, running).await;
     assert!(
         get(port, &root, "/healthz").await.is_err(),
         "the webhook port is closed"
@@ -248,10 +253,5 @@ async fn every_dashboard_query_finds_its_series_with_its_labels() {
         assert!(names.contains(name), "{name} in {names:?}");
     }
 
-    shutdown.cancel();
-    let result = tokio::time::timeout(WAIT, running)
-        .await
-        .expect("the operator stops")
-        .unwrap();
-    result.unwrap();
+    stop(shutdown, running).await;
 }
