@@ -3,8 +3,8 @@
 //! Put `#[derive(CustomResource)]` on a spec struct, `#[derive(KubeSchema)]` on every type it
 //! uses, `#[rbac(...)]` on the code that calls the API and `#[webhook(...)]` on admission
 //! handlers; `gen-cli` writes the matching `config/` tree. Every key, where it goes and what it
-//! emits is in [`markers`]. In your tests,
-//! [`check_defaults`] checks that serde's defaults and the schema's agree. Features: `webhook`
+//! emits is in [`markers`]. In your tests, [`check_crds`] checks every CRD as `gen-cli` does
+//! and [`check_defaults`] that serde's defaults and the schema's agree. Features: `webhook`
 //! (`kubegen::webhook`, the admission and conversion webhook server), `runtime`
 //! (`kubegen::runtime`, what an operator's `main` runs its controllers with) and `apply`
 //! (`kubegen::apply`, typed server-side apply: an apply configuration beside every derived
@@ -54,7 +54,7 @@ pub mod markers {
 }
 
 pub use kubegen_core::known::KubeSchema;
-pub use kubegen_core::model::{Error, Errors, ResourceDef};
+pub use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
 pub use kubegen_derive::{CustomResource, KubeSchema, rbac, webhook, webhook_configuration};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
@@ -69,6 +69,51 @@ pub trait CustomResource: kube::Resource {
 /// bytes): `kubegen::crd_for(&[v1::Foo::resource(), v2::Foo::resource()])`.
 pub fn crd_for(versions: &[ResourceDef]) -> Result<CustomResourceDefinition, Errors> {
     kubegen_core::crd::build(versions, &kubegen_core::crd::Options::default()).map(|b| b.crd)
+}
+
+/// Checks every CRD of an API as `kubegen manifests` does: `versions` holds the
+/// [`CustomResource::resource`] of every version of every kind, in any order. The versions of
+/// each kind are merged as [`crd_for`] merges them and the CRD is checked whole, across its
+/// types: printer column, selectable field and scale paths against the spec and the status,
+/// each default against its schema (an enum default must be a variant), the schema's
+/// structural rules, its size as `kubectl apply` and etcd limit it, and, with the `cel`
+/// feature, every CEL rule's types and cost. Returns the warnings `kubegen manifests` prints,
+/// or every error of every kind, each with its `file:line:col`.
+///
+/// The tests `kubegen init` writes call it with every kind `kubegen create api` adds, so that
+/// `cargo test` catches what the compiler cannot see (the derive sees one type at a time):
+///
+/// ```
+/// use kubegen::{CustomResource, KubeSchema};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
+/// #[kube_marker(group = "example.com", version = "v1", kind = "Pool", status = "PoolStatus")]
+/// #[kube_marker(printcolumn(name = "Ready", json_path = ".status.readyReplica"))]
+/// pub struct PoolSpec {
+///     pub replicas: i32,
+/// }
+///
+/// #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
+/// #[serde(rename_all = "camelCase")]
+/// pub struct PoolStatus {
+///     pub ready_replicas: i32,
+/// }
+///
+/// let errors = kubegen::check_crds(&[Pool::resource()]).unwrap_err();
+/// assert!(errors.to_string().contains("names `readyReplica`, which is not a field there"));
+/// ```
+pub fn check_crds(versions: &[ResourceDef]) -> Result<Vec<Warning>, Errors> {
+    let options = kubegen_core::crd::Options::default();
+    let mut warnings = Vec::new();
+    let mut errors = Errors::default();
+    for defs in kubegen_core::crd::by_kind(versions.iter().cloned()).values() {
+        match kubegen_core::crd::checked(defs, &options) {
+            Ok((built, _)) => warnings.extend(built.warnings),
+            Err(e) => errors.0.extend(e.0),
+        }
+    }
+    errors.into_result(warnings)
 }
 
 /// The CRD of `K`, or what is wrong with its markers that the compiler could not see.

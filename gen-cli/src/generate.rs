@@ -2,7 +2,7 @@
 //! collect, and let the engine build and render the CRDs, the role, the webhook configurations
 //! and the docs.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use kubegen_core::crd;
@@ -290,7 +290,9 @@ fn build(
     let mut plan = Plan::default();
     let mut crd_dir = None;
     let mut warnings = Vec::new();
-    let kinds: Vec<Vec<ResourceDef>> = by_kind(collected.resources.clone()).into_values().collect();
+    let kinds: Vec<Vec<ResourceDef>> = crd::by_kind(collected.resources.clone())
+        .into_values()
+        .collect();
     let crd_options = crd::Options {
         max_desc_len: layout.max_desc_len,
         kubernetes: kubernetes.clone(),
@@ -392,33 +394,12 @@ fn crd_file(
     defs: &[ResourceDef],
     options: &crd::Options,
 ) -> Result<(String, String, Vec<Warning>), Errors> {
-    let crd::Built {
-        crd: c,
-        mut warnings,
-    } = crd::build(defs, options)?;
-    let file = format!("{}_{}.yaml", c.spec.group, c.spec.names.plural);
-    let value = serde_json::to_value(&c).expect("a CRD serializes to JSON");
-    // The size guard, on the CRD as written (descriptions shortened).
-    let loc = defs.first().and_then(|d| d.markers.loc.as_ref());
-    match crd::size::check(&value, loc, &c.spec.names.kind) {
-        Ok(None) => {}
-        Ok(Some(warning)) => warnings.push(warning),
-        Err(error) => return Err(error),
-    }
-    Ok((file, render::manifest(&[value]), warnings))
+    let (built, value) = crd::checked(defs, options)?;
+    let spec = &built.crd.spec;
+    let file = format!("{}_{}.yaml", spec.group, spec.names.plural);
+    Ok((file, render::manifest(&[value]), built.warnings))
 }
 
 /// How many types one [`Job::Check`] checks: enough to share the schemas a few neighbours
 /// embed, few enough to spread over the cores.
 const CHECKED_TOGETHER: usize = 64;
-
-/// The versions of each kind, keyed by (group, kind) so files come out in a stable order.
-fn by_kind(resources: Vec<ResourceDef>) -> BTreeMap<(String, String), Vec<ResourceDef>> {
-    let mut map: BTreeMap<(String, String), Vec<ResourceDef>> = BTreeMap::new();
-    for r in resources {
-        map.entry((r.markers.group.clone(), r.markers.kind.clone()))
-            .or_default()
-            .push(r);
-    }
-    map
-}

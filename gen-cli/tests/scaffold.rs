@@ -243,7 +243,119 @@ fn installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     for step in &cargo_steps {
         cargo(&context, step);
     }
+
+    // What the derive cannot see from one type fails `cargo test` as it fails `kubegen
+    // manifests`, each at its place: a printer column into the status, an enum default that
+    // is no variant, a CEL rule over another type's field (the `cel` feature on).
+    let created = std::process::Command::new(&installed)
+        .args(words(
+            "create api --group webapp --version v1 --kind Guestbook",
+        ))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(created.status.success(), "{}", texts(&created).1);
+    let types = dir.join("src/api/webapp_v1/guestbook.rs");
+    fs::write(
+        &types,
+        with_three_mistakes(&fs::read_to_string(&types).unwrap()),
+    )
+    .unwrap();
+    let tested = cargo_output(&dir, &["test", "--features", "kubegen/cel"]);
+    let (stdout, stderr) = texts(&tested);
+    assert!(!tested.status.success(), "{stdout}");
+    let failed = stdout
+        .split("---- api::tests::every_crd_is_valid stdout ----")
+        .nth(1)
+        .unwrap_or_else(|| panic!("every_crd_is_valid fails:\n{stdout}\n{stderr}"));
+    let written = fs::read_to_string(&types).unwrap();
+    let line_of = |needle: &str| {
+        let n = written.lines().position(|l| l.contains(needle)).unwrap() + 1;
+        format!("src/api/webapp_v1/guestbook.rs:{n}:")
+    };
+    for (mistake, at) in [
+        (
+            "`.status.readyReplica` names `readyReplica`, which is not a field there",
+            line_of(".status.readyReplica"),
+        ),
+        (
+            "\"Fast\" is not one of the enum values",
+            line_of("pub mode:"),
+        ),
+        ("self.mode == 1", "Guestbook v1".to_string()),
+    ] {
+        assert!(failed.contains(mistake), "{mistake} in:\n{failed}");
+        assert!(failed.contains(&at), "{at} in:\n{failed}");
+    }
+    // `kubegen manifests` reports each type's own problems first, the CRD's once they are
+    // fixed.
+    let manifests = || {
+        let out = std::process::Command::new(&installed)
+            .arg("manifests")
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        texts(&out).1
+    };
+    let cli = manifests();
+    for mistake in ["self.mode == 1", "\"Fast\" is not one of the enum values"] {
+        assert!(
+            cli.contains(mistake),
+            "{mistake} from `kubegen manifests`:\n{cli}"
+        );
+    }
+    let fixed = written
+        .replace(
+            "#[kube_marker(x_validation(rule = \"self.mode == 1\"))]\n",
+            "",
+        )
+        .replace("default = \"Fast\"", "default = \"Quick\"");
+    fs::write(&types, fixed).unwrap();
+    let cli = manifests();
+    let mistake = "`.status.readyReplica` names `readyReplica`, which is not a field there";
+    assert!(
+        cli.contains(mistake),
+        "{mistake} from `kubegen manifests`:\n{cli}"
+    );
+    assert!(
+        !failed.contains("Diagnostic {") && !failed.contains("Errors("),
+        "readable, not Debug:\n{failed}"
+    );
     let _ = fs::remove_dir_all(&root);
+}
+
+/// The types `create api` writes, with three mistakes only the whole CRD shows.
+fn with_three_mistakes(types: &str) -> String {
+    let mistakes = [
+        (
+            "#[kube_marker(printcolumn(name = \"Age\"",
+            "#[kube_marker(x_validation(rule = \"self.mode == 1\"))]\n\
+             #[kube_marker(printcolumn(name = \"Ready\", json_path = \".status.readyReplica\"))]\n\
+             #[kube_marker(printcolumn(name = \"Age\"",
+        ),
+        (
+            "    pub foo: Option<String>,\n}",
+            "    pub foo: Option<String>,\n    \
+             #[kube_marker(default = \"Fast\")]\n    \
+             #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    \
+             pub mode: Option<Mode>,\n}\n\n\
+             #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]\n\
+             pub enum Mode {\n    Slow,\n    Quick,\n}",
+        ),
+        (
+            "    pub conditions: Vec<Condition>,\n}",
+            "    pub conditions: Vec<Condition>,\n    \
+             #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    \
+             pub ready_replicas: Option<i32>,\n}",
+        ),
+    ];
+    let mut types = types.to_string();
+    for (at, with) in mistakes {
+        assert!(types.contains(at), "{at} in the scaffolded types");
+        types = types.replacen(at, with, 1);
+    }
+    types
 }
 
 #[test]

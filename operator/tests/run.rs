@@ -1,7 +1,9 @@
 //! `operator::run` as the binary runs it: the webhook server starts beside the controller,
 //! answers over TLS, and stops with the rest; without its certificate the operator stops with
-//! an error. The API server is a fake with no objects: these tests are about the servers.
+//! an error; its `/metrics` has every series kubebuilder's Grafana dashboards query. The API
+//! server is a fake with no objects: these tests are about the servers.
 
+mod dashboards;
 mod https_client;
 
 use std::convert::Infallible;
@@ -77,6 +79,16 @@ async fn plain_get(port: u16, path: &str) -> String {
     response
 }
 
+/// Cancels `shutdown` and waits for the operator `running` to stop without an error.
+async fn stop(shutdown: CancellationToken, running: tokio::task::JoinHandle<Result<(), Error>>) {
+    shutdown.cancel();
+    let result = tokio::time::timeout(WAIT, running)
+        .await
+        .expect("the operator stops")
+        .unwrap();
+    result.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
     let dir = std::env::temp_dir().join(format!("memcached-run-{}", std::process::id()));
@@ -118,12 +130,7 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
         assert!(metrics.contains(expected), "{expected} in {metrics}");
     }
 
-    shutdown.cancel();
-    let result = tokio::time::timeout(WAIT, running)
-        .await
-        .expect("the operator stops")
-        .unwrap();
-    result.unwrap();
+    stop(shutdown, running).await;
     assert!(
         get(port, &root, "/healthz").await.is_err(),
         "the webhook port is closed"
@@ -144,4 +151,107 @@ async fn without_its_certificate_the_operator_stops_with_an_error() {
     let error = result.unwrap_err();
     assert!(matches!(error, Error::Webhook(_)), "{error:?}");
     assert!(error.to_string().contains("tls.crt"), "{error}");
+}
+
+#[test]
+fn a_querys_selectors_are_its_names_matchers_and_grouping() {
+    let query =
+        r#"histogram_quantile(0.5, sum(rate(a_bucket{job="$job", x="1"}[5m])) by (pod, le)) * 100"#;
+    assert_eq!(
+        dashboards::selectors(query),
+        [dashboards::Selector {
+            name: "a_bucket".into(),
+            matchers: vec![("job".into(), "$job".into()), ("x".into(), "1".into())],
+            by: vec!["pod".into(), "le".into()],
+        }]
+    );
+    let sum = dashboards::selectors("sum(b) by (name) + c");
+    let names: Vec<&str> = sum.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["b", "c"]);
+    assert_eq!(
+        dashboards::legend_labels("P50 {{name}} {{ instance }} "),
+        ["name", "instance"]
+    );
+}
+
+/// Every query of kubebuilder's dashboards (and its e2e test) finds its series on `/metrics`
+/// from the moment the controller starts, with every label the query matches, groups by or
+/// shows in its legend, except those Prometheus adds from the scrape target.
+#[tokio::test]
+async fn every_dashboard_query_finds_its_series_with_its_labels() {
+    let http_port = free_port();
+    let no_certs = std::env::temp_dir().join("memcached-dashboards-no-certs");
+    let args = args(http_port, 0, &no_certs); // no webhook server
+    let shutdown = CancellationToken::new();
+    let running = tokio::spawn({
+        let shutdown = shutdown.clone();
+        async move { operator::run(empty_api(), &args, shutdown).await }
+    });
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let text = loop {
+        let response = match TcpStream::connect(("127.0.0.1", http_port)).await {
+            Ok(_) => plain_get(http_port, "/metrics").await,
+            Err(_) => String::new(),
+        };
+        if response.contains(r#"workqueue_depth{name="memcached""#) {
+            break response;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{response}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let scraped = dashboards::series(text.split("\r\n\r\n").nth(1).unwrap());
+    let e2e = dashboards::E2E.replace("$controller", "memcached");
+    let queries = dashboards::DASHBOARDS
+        .iter()
+        .map(|(query, legend)| (query.to_string(), dashboards::legend_labels(legend)))
+        .chain([(e2e, Vec::new())]);
+    let mut names = std::collections::BTreeSet::new();
+    let mut labels = std::collections::BTreeSet::new();
+    for (query, shown) in queries {
+        let selectors = dashboards::selectors(&query);
+        assert_eq!(selectors.len(), 1, "{query}");
+        let own = |label: &String| !dashboards::TARGET_LABELS.contains(&label.as_str());
+        for selector in selectors {
+            let matched: Vec<&(String, String)> =
+                selector.matchers.iter().filter(|(l, _)| own(l)).collect();
+            let needed: Vec<&String> = selector
+                .by
+                .iter()
+                .chain(&shown)
+                .chain(matched.iter().map(|(l, _)| l))
+                .filter(|l| own(l))
+                .collect();
+            let found = scraped.iter().any(|series| {
+                series.name == selector.name
+                    && needed
+                        .iter()
+                        .all(|l| series.labels.iter().any(|(k, _)| k == *l))
+                    && matched.iter().all(|m| series.labels.contains(m))
+            });
+            assert!(
+                found,
+                "{query}: no `{}` with the labels {needed:?} and {matched:?} in\n{text}",
+                selector.name
+            );
+            labels.extend(needed.into_iter().cloned());
+            names.insert(selector.name);
+        }
+    }
+    assert_eq!(
+        labels.into_iter().collect::<Vec<_>>(),
+        ["controller", "le", "name", "result"],
+        "the labels the queries need of /metrics"
+    );
+    assert_eq!(names.len(), 11, "{names:?}");
+    for name in [
+        "workqueue_queue_duration_seconds_bucket",
+        "workqueue_work_duration_seconds_bucket",
+        "workqueue_unfinished_work_seconds",
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+    ] {
+        assert!(names.contains(name), "{name} in {names:?}");
+    }
+
+    stop(shutdown, running).await;
 }

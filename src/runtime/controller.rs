@@ -545,6 +545,18 @@ mod tests {
         );
         let waits = format!("workqueue_queue_duration_seconds_count{{{q}}}");
         assert_eq!(value(&text, &waits), 1.0);
+        let in_progress = |text: &str| {
+            let series = |name: &str| value(text, &format!("{name}{{{q}}}"));
+            (
+                series("workqueue_unfinished_work_seconds"),
+                series("workqueue_longest_running_processor_seconds"),
+            )
+        };
+        let (unfinished, longest) = in_progress(&text);
+        assert!(
+            unfinished > 0.0 && unfinished == longest,
+            "one reconcile running, held\n{text}"
+        );
 
         // The Secret owned by all three: the two waiting are merged, the running one is
         // queued again (as client-go counts an item added while it is processed).
@@ -571,6 +583,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(100)).await; // the last one finishes
         let (adds, depth, text) = metrics().await;
         assert_eq!((adds, depth), (4.0, 0.0), "{text}");
+        assert_eq!(in_progress(&text), (0.0, 0.0), "none running");
         assert_eq!(value(&text, &waits), 4.0);
         let sum = value(
             &text,

@@ -195,6 +195,8 @@ impl Manager {
     pub async fn run(mut self) -> Result<(), Error> {
         let shutdown = self.shutdown.unwrap_or_else(shutdown_on_signal);
         self.controller_metrics.register(&mut self.registry);
+        self.registry
+            .register_collector(Box::new(super::ProcessMetrics));
         let readiness = Arc::new(Readiness::default());
         let listener = match self.http_listener {
             Some(listener) => listener,

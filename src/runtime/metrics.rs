@@ -35,6 +35,11 @@
 //!   time (the reconcile is the whole work of an item);
 //! - `workqueue_retries_total{name,controller}`: retries asked for, as client-go's
 //!   `AddRateLimited` counts them: an error whose policy requeues, or a `requeue` result;
+//! - `workqueue_unfinished_work_seconds{name,controller}`: how long the reconciles running now
+//!   have run, added up (read at scrape time; growing by more than a second a second means
+//!   stuck reconciles);
+//! - `workqueue_longest_running_processor_seconds{name,controller}`: how long the longest
+//!   running reconcile has run;
 //! - `leader_election_master_status{name}`: 1 while this replica holds the leader Lease, 0
 //!   while it waits (only with `--leader-elect`).
 //!
@@ -269,6 +274,8 @@ struct Queue {
     pending: HashMap<String, Instant>,
     /// Adds already taken out of the queue (reconciles started, requests dropped).
     settled_adds: u64,
+    /// The reconciles running, by `namespace/name`: when each started.
+    running: HashMap<String, Instant>,
 }
 
 impl Queue {
@@ -286,6 +293,16 @@ impl Queue {
         self.pending.values().filter(|due| **due <= now).count() as u64
     }
 
+    /// How long the reconciles running at `now` have run: added up, and the longest.
+    fn unfinished(&self, now: Instant) -> (f64, f64) {
+        self.running
+            .values()
+            .map(|started| now.saturating_duration_since(*started).as_secs_f64())
+            .fold((0.0, 0.0), |(sum, longest), run| {
+                (sum + run, run.max(longest))
+            })
+    }
+
     /// Takes the request of `key` out of the queue; returns how long it waited since it fell
     /// due, or `None` if it was not seen queued.
     fn take(&mut self, key: &str, now: Instant) -> Option<Duration> {
@@ -299,7 +316,8 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Encodes `workqueue_depth` and `workqueue_adds_total`, read from the queues at each scrape.
+/// Encodes `workqueue_depth`, `workqueue_adds_total`, `workqueue_unfinished_work_seconds` and
+/// `workqueue_longest_running_processor_seconds`, read from the queues at each scrape.
 #[derive(Debug)]
 struct QueueCollector(Arc<Families>);
 
@@ -337,6 +355,32 @@ impl Collector for QueueCollector {
             ConstCounter::new(queue.settled_adds + queue.depth(now))
                 .encode(family.encode_family(&labels)?)?;
         }
+        let seconds = ConstGauge::new(0.0f64);
+        for (name, help, longest) in [
+            (
+                "workqueue_unfinished_work_seconds",
+                "How many seconds of work has done that is in progress and hasn't been observed \
+                 by work_duration. Large values indicate stuck threads. One can deduce the \
+                 number of stuck threads by observing the rate at which this increases",
+                false,
+            ),
+            (
+                "workqueue_longest_running_processor_seconds",
+                "How many seconds has the longest running processor for workqueue been running",
+                true,
+            ),
+        ] {
+            let mut family = encoder.encode_descriptor(name, help, None, seconds.metric_type())?;
+            for (queue_name, queue) in queues.iter() {
+                let labels = QueueLabels {
+                    name: queue_name.clone(),
+                    controller: queue_name.clone(),
+                };
+                let (sum, max) = queue.unfinished(now);
+                let value = if longest { max } else { sum };
+                ConstGauge::new(value).encode(family.encode_family(&labels)?)?;
+            }
+        }
         Ok(())
     }
 }
@@ -367,6 +411,9 @@ impl Meter {
         let now = Instant::now();
         self.taken(&key, now);
         let f = &self.families;
+        if let Some(queue) = lock(&f.queues).get_mut(&self.queue.name) {
+            queue.running.insert(key.clone(), now);
+        }
         f.active_workers.get_or_create(&self.controller).inc();
         Running {
             meter: self.clone(),
@@ -455,6 +502,9 @@ impl Running {
 impl Drop for Running {
     fn drop(&mut self) {
         let f = &self.meter.families;
+        if let Some(queue) = lock(&f.queues).get_mut(&self.meter.queue.name) {
+            queue.running.remove(&self.key);
+        }
         f.active_workers.get_or_create(&self.meter.controller).dec();
     }
 }
@@ -588,6 +638,23 @@ mod tests {
         assert_eq!(queue.take("ns/c", at(95)), None, "not seen queued");
         assert!(queue.pending.is_empty());
         assert_eq!((queue.settled_adds, queue.depth(at(200))), (3, 0));
+    }
+
+    #[test]
+    fn unfinished_work_adds_up_the_reconciles_running() {
+        let start = Instant::now();
+        let mut queue = Queue::default();
+        assert_eq!(queue.unfinished(start), (0.0, 0.0));
+        queue.running.insert("ns/a".into(), start);
+        queue
+            .running
+            .insert("ns/b".into(), start + Duration::from_secs(2));
+        let at = start + Duration::from_secs(5);
+        assert_eq!(
+            queue.unfinished(at),
+            (8.0, 5.0),
+            "5 s and 3 s; the longest 5 s"
+        );
     }
 
     #[test]

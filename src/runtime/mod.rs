@@ -8,7 +8,8 @@
 //!   `/metrics` over HTTPS to authorized callers), leader election ([`leader`]) and a graceful
 //!   stop on SIGTERM or Ctrl-C ([`shutdown_on_signal`]);
 //! - [`Scope::controller`]: runs a controller on kube-runtime, measured under
-//!   controller-runtime's metric names ([`metrics`]);
+//!   controller-runtime's metric names ([`metrics`]), beside the process metrics of
+//!   Prometheus' Go client ([`process`]);
 //! - [`conditions`]: status conditions set as `meta.SetStatusCondition` does.
 //!
 //! ```no_run
@@ -65,6 +66,7 @@ pub mod leader;
 mod manager;
 pub mod metrics;
 mod options;
+pub mod process;
 pub mod secure;
 mod signal;
 
@@ -72,4 +74,5 @@ pub use controller::{DEFAULT_CONCURRENCY, Run, STOP_TIMEOUT};
 pub use manager::{Error, Manager, Scope};
 pub use metrics::ControllerMetrics;
 pub use options::{LogFormat, Options};
+pub use process::ProcessMetrics;
 pub use signal::{shutdown_on_signal, signal};

@@ -95,6 +95,21 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
     })
 }
 
+/// [`build`], then the [size guard](super::size) on the CRD as written: every check
+/// `kubegen manifests` makes of one kind. Returns the CRD's JSON form with it.
+pub fn checked(
+    defs: &[ResourceDef],
+    options: &Options,
+) -> Result<(Built, serde_json::Value), Errors> {
+    let mut built = build(defs, options)?;
+    let value = serde_json::to_value(&built.crd).expect("a CRD serializes to JSON");
+    let loc = defs.first().and_then(|d| d.markers.loc.as_ref());
+    if let Some(warning) = super::size::check(&value, loc, &built.crd.spec.names.kind)? {
+        built.warnings.push(warning);
+    }
+    Ok((built, value))
+}
+
 fn crd(
     m: &Merged,
     versions: Vec<ext::CustomResourceDefinitionVersion>,

@@ -11,4 +11,21 @@ pub mod size;
 mod versions;
 
 #[cfg(feature = "k8s")]
-pub use assemble::{Built, Options, VERSION_ANNOTATION, build, to_props};
+pub use assemble::{Built, Options, VERSION_ANNOTATION, build, checked, to_props};
+
+use std::collections::BTreeMap;
+
+use crate::model::ResourceDef;
+
+/// The versions of each kind (one CRD each), keyed by group and kind so that kinds come out in
+/// a stable order.
+pub fn by_kind(
+    versions: impl IntoIterator<Item = ResourceDef>,
+) -> BTreeMap<(String, String), Vec<ResourceDef>> {
+    let mut kinds: BTreeMap<(String, String), Vec<ResourceDef>> = BTreeMap::new();
+    for version in versions {
+        let key = (version.markers.group.clone(), version.markers.kind.clone());
+        kinds.entry(key).or_default().push(version);
+    }
+    kinds
+}

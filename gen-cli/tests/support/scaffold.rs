@@ -111,6 +111,21 @@ pub fn newcomer(dir: &Path) -> PathBuf {
 /// none (so that nothing needs resolving) and target folder (so that compiled dependencies
 /// are reused).
 pub fn cargo(project: &Path, args: &[&str]) {
+    let out = cargo_output(project, args);
+    let (_, stderr) = texts(&out);
+    assert!(
+        out.status.success(),
+        "cargo {args:?} failed in {}",
+        project.display()
+    );
+    assert!(
+        !stderr.contains("warning: `guestbook-operator`"),
+        "the scaffolded project compiles without warnings"
+    );
+}
+
+/// [`cargo`], whatever it ends with: its output, printed to this test's stderr as well.
+pub fn cargo_output(project: &Path, args: &[&str]) -> Output {
     let lock = project.join("Cargo.lock");
     if !lock.exists() {
         fs::copy(workspace().join("Cargo.lock"), &lock).unwrap();
@@ -133,15 +148,7 @@ pub fn cargo(project: &Path, args: &[&str]) {
         "{stderr}{stdout}cargo {args:?} in the scaffolded project: {:.1?}",
         start.elapsed()
     );
-    assert!(
-        out.status.success(),
-        "cargo {args:?} failed in {}",
-        project.display()
-    );
-    assert!(
-        !stderr.contains("warning: `guestbook-operator`"),
-        "the scaffolded project compiles without warnings"
-    );
+    out
 }
 
 /// Copies the build context `docker build .` sends from `dir` into `into`: every file but
