@@ -191,7 +191,10 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
             };
             let mut e = Error::new(loc, format!("{} {}", m.kind, m.version), say(&p));
             if let Some(near) = near {
-                e = e.with_help(format!("a field with a similar name exists: `{near}`"), None);
+                e = e.with_help(
+                    format!("a field with a similar name exists: `{near}`"),
+                    None,
+                );
             }
             errors.push(e);
         }
