@@ -278,7 +278,7 @@ fn the_derive_and_gen_cli_warn_alike() {
     let cases = sources(&root().join("tests/ui-cel-warn"));
     assert!(!cases.is_empty());
     for case in cases {
-        let mut derive: Vec<Shown> = derive_errors(&case)
+        let mut derive: Vec<Shown> = derive_errors(&case, "error: ")
             .into_iter()
             .map(|mut shown| {
                 // `use of deprecated constant `…`: <the warning>`
