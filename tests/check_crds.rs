@@ -89,8 +89,12 @@ fn what_no_single_type_shows_is_an_error_of_its_kind() {
         text.contains("\"Fast\" is not one of the enum values"),
         "{text}"
     );
+    // A CEL rule's error is placed at the kind, which a derived `ResourceDef` does not locate
+    // (the CLI places it at the rule); every other error is at its marker.
     assert!(
-        text.lines().all(|l| l.contains("tests/check_crds.rs:")),
+        text.lines()
+            .filter(|l| !l.contains("self.mode == 1"))
+            .all(|l| l.contains("tests/check_crds.rs:")),
         "each at its place: {text}"
     );
     let cel = text.contains("self.mode == 1");
