@@ -267,21 +267,17 @@ fn first_clause(text: &str) -> &str {
 /// heading, without code blocks: the rules that hold between its keys.
 fn rules(doc: &str, heading: &str) -> Vec<String> {
     let mut paragraphs = Vec::new();
-    let (mut inside, mut after_table, mut fenced) = (false, false, false);
+    let (mut inside, mut after_table) = (false, false);
     let mut paragraph = String::new();
-    for line in doc.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
-        if line.starts_with('#') {
-            inside = line.trim_start_matches('#').trim() == heading;
-            after_table = false;
-            continue;
-        }
+    for line in outside_code(doc) {
+        let line = match line {
+            Line::Heading(h) => {
+                inside = h == heading;
+                after_table = false;
+                continue;
+            }
+            Line::Text(line) => line,
+        };
         if !inside {
             continue;
         }
@@ -320,26 +316,44 @@ fn unlinked(line: &str) -> String {
     out + rest
 }
 
+/// A line of Markdown outside code blocks: a heading (its text) or any other line.
+enum Line<'a> {
+    Heading(&'a str),
+    Text(&'a str),
+}
+
+/// The lines of `doc` outside its fenced code blocks, headings told apart.
+fn outside_code(doc: &str) -> impl Iterator<Item = Line<'_>> {
+    let mut fenced = false;
+    doc.lines().filter_map(move |line| {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            return None;
+        }
+        if fenced {
+            None
+        } else if line.starts_with('#') {
+            Some(Line::Heading(line.trim_start_matches('#').trim()))
+        } else {
+            Some(Line::Text(line))
+        }
+    })
+}
+
 /// The rows of the first table of each of [`SECTIONS`] in `doc`.
 fn parse_tables(doc: &str) -> Vec<Row> {
     let mut rows = Vec::new();
     let mut section: Option<&'static Section> = None;
     let mut header: Option<Vec<String>> = None;
-    let mut fenced = false;
-    for line in doc.lines() {
-        if line.starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
-        if line.starts_with('#') {
-            let heading = line.trim_start_matches('#').trim();
-            section = SECTIONS.iter().find(|s| s.heading == heading);
-            header = None;
-            continue;
-        }
+    for line in outside_code(doc) {
+        let line = match line {
+            Line::Heading(heading) => {
+                section = SECTIONS.iter().find(|s| s.heading == heading);
+                header = None;
+                continue;
+            }
+            Line::Text(line) => line,
+        };
         let Some(current) = section else { continue };
         if !line.starts_with('|') {
             if header.is_some() {
