@@ -3,9 +3,7 @@
 
 use crate::model::info::JSON_TYPES;
 use crate::model::{Error, Errors, Loc, PathKey, PrintColumn, ResourceDef, Schema, Shape, TypeDef};
-
-/// How [`resolve`] ends a message about a misspelled field: `. Did you mean `name`?`.
-const SUGGESTION: &str = ". Did you mean `";
+use crate::names::{self, SUGGESTION};
 
 /// The schema node `path` (`.spec.size`, `.status.conditions[?(@.type=="Ready")].status`)
 /// leads to, or why it leads nowhere. `None` when the path goes where the schema does not
@@ -35,9 +33,7 @@ pub fn resolve<'a>(root: &'a Schema, path: &str) -> Result<Option<&'a Schema>, S
             None => {
                 let known: Vec<&str> = node.properties.keys().map(String::as_str).collect();
                 let [before, after] = not_a_field(path, name);
-                let near = crate::names::nearest(name, &known)
-                    .map(|n| format!("{SUGGESTION}{n}`?"))
-                    .unwrap_or_default();
+                let near = names::did_you_mean(name, &known);
                 return Err(format!("{before}{}{after}{near}", known.join(", ")));
             }
         };

@@ -18,6 +18,17 @@ pub use dns::{dashed, is_dns_label, is_dns_subdomain, is_dns1035_label, is_group
 pub use plural::pluralize;
 pub use version::{KubeVersion, Stability, kube_order};
 
+/// How a "did you mean" ends a message: `. Did you mean `x`?` ([`did_you_mean`], and
+/// darling's own wording); front ends turn it into a `help:`.
+pub const SUGGESTION: &str = ". Did you mean `";
+
+/// `. Did you mean `c`?` for the candidate `c` [`nearest`] to `input`, or nothing.
+pub fn did_you_mean(input: &str, candidates: &[&str]) -> String {
+    nearest(input, candidates)
+        .map(|c| format!("{SUGGESTION}{c}`?"))
+        .unwrap_or_default()
+}
+
 /// The candidate closest to `input`, if one is close enough to be what was meant (the "did you
 /// mean" of every message).
 pub fn nearest<'a>(input: &str, candidates: &[&'a str]) -> Option<&'a str> {

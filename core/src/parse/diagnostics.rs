@@ -6,10 +6,7 @@
 use proc_macro2::{Span, TokenTree};
 
 use crate::model::{Diagnostic, Loc};
-
-/// How a suggestion ends a message: `. Did you mean `x`?` (darling's and
-/// [`did_you_mean`](super::values::did_you_mean)'s wording).
-const SUGGESTION: &str = ". Did you mean `";
+use crate::names::SUGGESTION;
 
 /// Each of darling's errors, with its span and as a diagnostic located by `locate`.
 pub fn from_darling(

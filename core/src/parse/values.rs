@@ -169,14 +169,7 @@ impl<T: Word> FromMeta for OneOf<T> {
     }
 }
 
-/// `. Did you mean `x`?` when a candidate is close to `input`, else nothing.
-pub fn did_you_mean(input: &str, candidates: &[&str]) -> String {
-    nearest(input, candidates)
-        .map(|c| format!(". Did you mean `{c}`?"))
-        .unwrap_or_default()
-}
-
-pub use crate::names::nearest;
+pub use crate::names::{did_you_mean, nearest};
 
 /// Splits an attribute's `tokens` into known `key = value` metas, reporting unknown keys with a
 /// suggestion (and `refused` ones with their reason). The span is `None` when a key was not
