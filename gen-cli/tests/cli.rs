@@ -774,7 +774,7 @@ fn webhook_errors_are_located() {
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
-        diagnosed(&err, "api/src/lib.rs:11:60: error: ")
+        diagnosed(&err, "api/src/lib.rs:11:61: error: ")
             && err.contains("unknown verb `craete`; the operations are")
             && err.contains("help: a value with a similar name exists: `create`"),
         "{err}"

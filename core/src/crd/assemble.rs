@@ -53,11 +53,8 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
         };
         let report = cel::check(&schema, scope);
         for problem in report.errors {
-            // The total is about the rules that contribute; the rest, about the kind.
-            let loc = match problem.class {
-                cel::Class::CostTotal => problem.loc.as_ref().or(def.markers.loc.as_ref()),
-                _ => def.markers.loc.as_ref(),
-            };
+            // At the rule (the total: at the rules that contribute), with the kind's context.
+            let loc = problem.loc.as_ref().or(def.markers.loc.as_ref());
             let error = Error::new(loc, &context, problem.to_string());
             errors.push(problem.annotate(error));
         }

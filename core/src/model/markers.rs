@@ -48,6 +48,7 @@ pub struct SchemaMarkers {
     /// `items(...)`: markers for the items of an array.
     pub items: Option<Box<SchemaMarkers>>,
     /// `x_validation(...)`, in source order.
+    #[serde(with = "located_rules")]
     pub x_validations: Vec<Rule>,
     /// `at_most_one_of`, one entry per marker.
     pub at_most_one_of: Vec<Vec<String>>,
@@ -82,12 +83,12 @@ pub struct SchemaMarkers {
     /// `default` / `default_json`
     pub default: Option<Value>,
     /// Where the `default` value is written, for errors about it; not part of the schema.
-    #[serde(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub default_loc: Option<Loc>,
     /// `example` / `example_json`
     pub example: Option<Value>,
     /// Where the `example` value is written, for errors about it; not part of the schema.
-    #[serde(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub example_loc: Option<Loc>,
     /// `title`
     pub title: Option<String>,
@@ -204,6 +205,58 @@ impl Rule {
             message: Some(message.into()),
             ..Rule::default()
         }
+    }
+}
+
+/// The markers' JSON form of their rules (what the derive embeds): each [`Rule`] with the
+/// places its CRD form leaves out, so that errors found at run time (`crd()`, `check_crds`)
+/// point at the rule as the CLI's do.
+mod located_rules {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{Loc, Rule};
+
+    #[derive(Serialize)]
+    struct Placed<'a> {
+        rule: &'a Rule,
+        #[serde(skip_serializing_if = "unset")]
+        loc: &'a Option<Loc>,
+        #[serde(skip_serializing_if = "unset")]
+        field_path_loc: &'a Option<Loc>,
+    }
+
+    fn unset(loc: &&Option<Loc>) -> bool {
+        loc.is_none()
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Read {
+        rule: Rule,
+        #[serde(default)]
+        loc: Option<Loc>,
+        #[serde(default)]
+        field_path_loc: Option<Loc>,
+    }
+
+    pub fn serialize<S: Serializer>(rules: &[Rule], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(rules.iter().map(|rule| Placed {
+            rule,
+            loc: &rule.loc,
+            field_path_loc: &rule.field_path_loc,
+        }))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Rule>, D::Error> {
+        let read = Vec::<Read>::deserialize(deserializer)?;
+        Ok(read
+            .into_iter()
+            .map(|r| Rule {
+                loc: r.loc,
+                field_path_loc: r.field_path_loc,
+                ..r.rule
+            })
+            .collect())
     }
 }
 

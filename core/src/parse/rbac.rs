@@ -7,7 +7,7 @@
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
-use syn::Expr;
+use syn::{Expr, Lit};
 
 use super::values::{List, did_you_mean, give_up, known_metas};
 use crate::names::is_dns_label;
@@ -44,12 +44,13 @@ struct Raw {
 struct Groups(List);
 
 impl FromMeta for Groups {
-    fn from_string(value: &str) -> Result<Self> {
-        let list = List::from_string(value)?;
+    fn from_value(lit: &Lit) -> Result<Self> {
+        let list = List::from_value(lit)?;
         if list.0.len() > 1 && list.0.iter().any(String::is_empty) {
             return Err(Error::custom(format!(
-                "`groups = \"{value}\"` has an empty part: write the core group as `core`, or \
-                 use the array form `[\"\", \"apps\"]`"
+                "`groups = \"{}\"` has an empty part: write the core group as `core`, or \
+                 use the array form `[\"\", \"apps\"]`",
+                list.0.join(";")
             )));
         }
         Ok(Groups(list))
@@ -172,12 +173,11 @@ fn check(raw: &Raw, whole: Option<Span>, errors: &mut darling::error::Accumulato
                 "the verbs for {kind} are {}, or `*` for all",
                 known.join(", ")
             );
-            for verb in verbs
-                .0
-                .iter()
-                .filter(|v| !v.is_empty() && *v != ALL_VERBS && !known.contains(&v.as_str()))
+            for (verb, span) in verbs
+                .entries()
+                .filter(|(v, _)| !v.is_empty() && *v != ALL_VERBS && !known.contains(v))
             {
-                let message = if other.contains(&verb.as_str()) {
+                let message = if other.contains(&verb) {
                     format!("verb `{verb}` is for {other_kind}, not {kind}: {listing}")
                 } else {
                     format!(
@@ -185,7 +185,7 @@ fn check(raw: &Raw, whole: Option<Span>, errors: &mut darling::error::Accumulato
                         did_you_mean(&verb.to_lowercase(), &known)
                     )
                 };
-                err(Some(verbs.span()), message);
+                err(Some(span), message);
             }
         }
     }
@@ -385,6 +385,34 @@ mod tests {
             e.starts_with("Unknown field: `roleName`. Did you mean `role_name`?"),
             "{e}"
         );
+    }
+
+    /// The text each error of `src` underlines.
+    fn underlined(src: &str) -> Vec<String> {
+        let error = parse_str(src).expect_err(src);
+        error
+            .flatten()
+            .into_iter()
+            .map(|e| {
+                let (start, end) = (e.span().start(), e.span().end());
+                assert_eq!((start.line, end.line), (1, 1), "{src}");
+                src.chars()
+                    .skip(start.column)
+                    .take(end.column - start.column)
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_unknown_verb_is_underlined_alone() {
+        let src = r#"groups = "", resources = "pods", verbs = "get; lsit;wacth""#;
+        assert_eq!(underlined(src), ["lsit", "wacth"]);
+        let src = r#"groups = "", resources = "pods", verbs = ["get", "lsit"]"#;
+        assert_eq!(underlined(src), [r#""lsit""#]);
+        // Where offsets into the value are not offsets into the token, the whole literal.
+        let src = r##"groups = "", resources = "pods", verbs = r#"get;lsit"#"##;
+        assert_eq!(underlined(src), [r##"r#"get;lsit"#"##]);
     }
 
     #[test]

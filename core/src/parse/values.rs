@@ -49,15 +49,55 @@ impl FromMeta for Count {
     }
 }
 
-/// A list of strings: `"a;b"` (kubebuilder's form) or `["a", "b"]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct List(pub Vec<String>);
+/// A list of strings: `"a;b"` (kubebuilder's form) or `["a", "b"]`, with where each entry
+/// is written.
+#[derive(Clone, Debug, Default)]
+pub struct List(pub Vec<String>, Vec<Span>);
+
+impl List {
+    /// Each entry with its span. An entry of a `"a;b"` string has a span of its own where
+    /// the front end can make one (the CLI); a proc macro on stable Rust has only the
+    /// literal's (`proc_macro::Literal::subspan` is unstable).
+    pub fn entries(&self) -> impl Iterator<Item = (&str, Span)> {
+        self.0
+            .iter()
+            .map(String::as_str)
+            .zip(self.1.iter().copied())
+    }
+}
+
+/// Lists are equal when their entries are, wherever they are written.
+impl PartialEq for List {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for List {}
 
 impl FromMeta for List {
-    fn from_string(value: &str) -> Result<Self> {
-        Ok(List(
-            value.split(';').map(|s| s.trim().to_string()).collect(),
-        ))
+    fn from_value(lit: &Lit) -> Result<Self> {
+        let Lit::Str(s) = lit else {
+            return Err(Error::unexpected_lit_type(lit));
+        };
+        let value = s.value();
+        // Offsets into the value are offsets into the token (after its quote) only when it is
+        // written plainly: no escapes, no raw string, one byte a character.
+        let plain = value.is_ascii() && s.token().to_string() == format!("\"{value}\"");
+        let mut at = 0;
+        let (items, spans) = value
+            .split(';')
+            .map(|part| {
+                let start = at + part.len() - part.trim_start().len();
+                let entry = part.trim();
+                at += part.len() + 1;
+                let own = (plain && !entry.is_empty())
+                    .then(|| s.token().subspan(start + 1..start + 1 + entry.len()))
+                    .flatten();
+                (entry.to_string(), own.unwrap_or_else(|| s.span()))
+            })
+            .unzip();
+        Ok(List(items, spans))
     }
 
     fn from_expr(expr: &Expr) -> Result<Self> {
@@ -66,11 +106,14 @@ impl FromMeta for List {
                 .elems
                 .iter()
                 .map(|e| match json_from_expr(e)? {
-                    Value::String(s) => Ok(s),
+                    Value::String(s) => Ok((s, e.span())),
                     _ => Err(Error::custom("expected a string").with_span(e)),
                 })
                 .collect::<Result<Vec<_>>>()
-                .map(List),
+                .map(|entries| {
+                    let (items, spans) = entries.into_iter().unzip();
+                    List(items, spans)
+                }),
             Expr::Lit(lit) => Self::from_value(&lit.lit),
             Expr::Group(g) => Self::from_expr(&g.expr),
             _ => Err(Error::custom("expected \"a;b\" or [\"a\", \"b\"]").with_span(expr)),

@@ -225,11 +225,11 @@ impl Checked<'_> {
             "the operations, such as `\"create;update\"`",
         );
         if let Some(v) = verbs {
-            for verb in
-                v.0.iter()
-                    .filter(|v| !VERBS.contains(&v.to_lowercase().as_str()))
+            for (verb, span) in v
+                .entries()
+                .filter(|(v, _)| !VERBS.contains(&v.to_lowercase().as_str()))
             {
-                self.at(v.span(), format!("unknown verb `{verb}`{}; the operations are create, update, delete, connect, or `*` for all", did_you_mean(&verb.to_lowercase(), VERBS)));
+                self.at(span, format!("unknown verb `{verb}`{}; the operations are create, update, delete, connect, or `*` for all", did_you_mean(&verb.to_lowercase(), VERBS)));
             }
         }
         let verbs = self.list(verbs, "verbs");
