@@ -11,6 +11,8 @@ use kubegen_core::model::Loc;
 /// The item's tokens by where they start.
 pub struct Spans {
     starts: HashMap<(usize, usize), Span>,
+    /// Each literal on one line: its line, first and past-the-end columns.
+    literals: Vec<(usize, usize, usize, Span)>,
     fallback: Span,
 }
 
@@ -18,28 +20,48 @@ impl Spans {
     /// Every token of `item` (inside groups too); `fallback` is used for problems without a
     /// location.
     pub fn of(item: &impl ToTokens, fallback: Span) -> Spans {
-        let mut starts = HashMap::new();
-        walk(item.to_token_stream(), &mut starts);
-        Spans { starts, fallback }
+        let mut spans = Spans {
+            starts: HashMap::new(),
+            literals: Vec::new(),
+            fallback,
+        };
+        spans.walk(item.to_token_stream());
+        spans
     }
 
-    /// The token `loc` starts at (the fallback when there is none).
+    /// The token `loc` starts at; for a place inside a literal (the part of a CEL rule at
+    /// fault, which only the CLI can underline alone), the literal; else the fallback.
     pub fn at(&self, loc: Option<&Loc>) -> Span {
-        loc.and_then(|l| self.starts.get(&(l.line, l.column)))
+        let Some(l) = loc else {
+            return self.fallback;
+        };
+        let inside = |&&(line, start, end, _): &&(usize, usize, usize, Span)| {
+            line == l.line && l.end_line == line && start < l.column && l.end_column < end
+        };
+        self.starts
+            .get(&(l.line, l.column))
+            .or_else(|| self.literals.iter().find(inside).map(|(.., span)| span))
             .copied()
             .unwrap_or(self.fallback)
     }
-}
 
-fn walk(tokens: TokenStream, starts: &mut HashMap<(usize, usize), Span>) {
-    for tree in tokens {
-        // A group's span covers its delimiters and what is inside, as darling's errors do.
-        let span = tree.span();
-        if let TokenTree::Group(g) = &tree {
-            walk(g.stream(), starts);
+    fn walk(&mut self, tokens: TokenStream) {
+        for tree in tokens {
+            // A group's span covers its delimiters and what is inside, as darling's errors do.
+            let span = tree.span();
+            let (start, end) = (span.start(), span.end());
+            match &tree {
+                TokenTree::Group(g) => self.walk(g.stream()),
+                TokenTree::Literal(_) if start.line == end.line => {
+                    self.literals
+                        .push((start.line, start.column + 1, end.column + 1, span));
+                }
+                _ => {}
+            }
+            self.starts
+                .entry((start.line, start.column + 1))
+                .or_insert(span);
         }
-        let start = span.start();
-        starts.entry((start.line, start.column + 1)).or_insert(span);
     }
 }
 

@@ -432,13 +432,17 @@ fn cel_rules_must_parse_type_check_and_fit_the_cost_budget() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    // Worded and placed as the derive does: the type's rules are checked with the type, each
-    // problem at its rule.
+    // Worded as the derive words it: the type's rules are checked with the type, each
+    // problem at the part of its rule at fault (the derive underlines the whole literal).
     assert!(
         diagnosed(
             &err,
-            "api/src/lib.rs:7:35: error: WidgetSpec: rule `self.sise > 0`: selects `sise`, which is not a field there (fields: parts, size)"
+            "api/src/lib.rs:7:36: error: WidgetSpec: rule `self.sise > 0`: selects `sise`, which is not a field there (fields: parts, size)"
         ),
+        "{err}"
+    );
+    assert!(
+        err.contains("\n  |                                    ^^^^^^^^^\n"),
         "{err}"
     );
 

@@ -28,13 +28,14 @@ pub fn cel_problems(def: &TypeDef, schema: &Schema, lenient: bool) -> Vec<Diagno
             .or_else(|| rules.iter().find(same))
             .and_then(|(_, rule)| rule.loc.as_ref())
             .or(problem.loc.as_ref())
-            .or(def.loc.as_ref());
+            .map(|loc| problem.place(Some(loc)))
+            .unwrap_or_else(|| def.loc.clone());
         let problem_text = problem.to_string();
         let message = match problem_text.strip_prefix(".:") {
             Some(rest) => format!("{}:{rest}", def.name),
             None => format!("{}{problem_text}", def.name),
         };
-        problem.annotate(Diagnostic::new(at, "", message))
+        problem.annotate(Diagnostic::new(at.as_ref(), "", message))
     });
     let warnings = report
         .warnings

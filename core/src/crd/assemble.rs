@@ -54,8 +54,12 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
         let report = cel::check(&schema, scope);
         for problem in report.errors {
             // At the rule (the total: at the rules that contribute), with the kind's context.
-            let loc = problem.loc.as_ref().or(def.markers.loc.as_ref());
-            let error = Error::new(loc, &context, problem.to_string());
+            let loc = problem.place(problem.loc.as_ref());
+            let error = Error::new(
+                loc.as_ref().or(def.markers.loc.as_ref()),
+                &context,
+                problem.to_string(),
+            );
             errors.push(problem.annotate(error));
         }
         for problem in report.warnings {

@@ -1,5 +1,7 @@
-use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
 
 /// A span in a source file: 1-based lines and columns (as editors show them), the end
 /// exclusive. Columns count characters.
@@ -18,6 +20,23 @@ pub struct Loc {
 }
 
 impl Loc {
+    /// The part of this span, a string literal holding `text`, that holds the characters
+    /// `chars` of `text`: when the literal is written plainly on one line (`"…"` without
+    /// escapes, the one form in which positions in the value are positions in the source),
+    /// and the part is not the whole. `None` otherwise.
+    pub fn within(&self, text: &str, chars: Range<usize>) -> Option<Loc> {
+        let len = text.chars().count();
+        let plain = self.line == self.end_line && self.end_column == self.column + len + 2;
+        let part = chars.start < chars.end && chars.end <= len && chars.end - chars.start < len;
+        (plain && part).then(|| Loc {
+            file: self.file.clone(),
+            line: self.line,
+            column: self.column + 1 + chars.start,
+            end_line: self.line,
+            end_column: self.column + 1 + chars.end,
+        })
+    }
+
     /// A one-character span at `line:column` (a place known only by its start).
     pub fn at(file: impl Into<String>, line: usize, column: usize) -> Loc {
         Loc {
@@ -33,5 +52,31 @@ impl Loc {
 impl fmt::Display for Loc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_part_of_a_plain_literal_is_found_in_the_source() {
+        // `"self.a == 1"` written at column 10.
+        let lit = Loc {
+            end_column: 10 + 13,
+            ..Loc::at("f.rs", 3, 10)
+        };
+        let part = lit.within("self.a == 1", 0..6).unwrap();
+        assert_eq!((part.column, part.end_column), (11, 17));
+        // The whole, an empty part, a literal with escapes or over lines: no part.
+        assert_eq!(lit.within("self.a == 1", 0..11), None);
+        assert_eq!(lit.within("self.a == 1", 2..2), None);
+        let escaped = Loc {
+            end_column: 10 + 14,
+            ..lit.clone()
+        };
+        assert_eq!(escaped.within("self.a == 1", 0..6), None);
+        let lines = Loc { end_line: 4, ..lit };
+        assert_eq!(lines.within("self.a == 1", 0..6), None);
     }
 }

@@ -4,6 +4,7 @@
 //! `sortBy`, `optMap`) are expanded first, the way cel-go's extensions expand them.
 
 use std::collections::HashMap;
+use std::ops::Range;
 
 use cel::common::ast::{
     CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr,
@@ -30,8 +31,9 @@ pub struct Checked {
 /// Why an expression has no checked form.
 #[derive(Clone, Debug)]
 pub enum Failure {
-    /// The apiserver's compiler would reject it.
-    Invalid(String),
+    /// The apiserver's compiler would reject it: why, and the innermost node at fault (by
+    /// id, see [`extent`]) when it is one.
+    Invalid(String, Option<u64>),
     /// It does not parse (reported where rules are read), or touches a node whose type the
     /// caller cannot see: nothing to say here.
     Skipped,
@@ -44,7 +46,135 @@ pub fn parse(source: &str) -> Result<IdedExpr, Failure> {
         .parse(source)
         .map_err(|_| Failure::Skipped)?;
     let mut next_id = 1 << 40;
-    expand(parsed, &mut next_id).map_err(Failure::Invalid)
+    expand(parsed, &mut next_id).map_err(|e| Failure::Invalid(e, None))
+}
+
+/// The characters of `source` (a range of `char` positions) that node `id` of its parse
+/// covers, itself and everything under it, where the parser placed them: `self.name.size()`
+/// for the call, though the parser places each node at one token (a call at its `(`, a
+/// selection at its `.`).
+pub fn extent(source: &str, id: u64) -> Option<Range<usize>> {
+    let (expr, info) = cel::parser::Parser::new()
+        .enable_optional_syntax(true)
+        .parse_with_source_info(source)
+        .ok()?;
+    let mut found = None;
+    visit(&expr, &mut |e| {
+        if e.id == id {
+            found = Some(e.clone());
+        }
+    });
+    let chars: Vec<char> = source.chars().collect();
+    let mut range: Option<Range<usize>> = None;
+    visit(&found?, &mut |e| {
+        // The parser's offsets are its token's first and last characters.
+        if let Some((start, stop)) = info.offset_for(e.id) {
+            let own = token_reach(&chars, start as usize, stop as usize + 1);
+            range = Some(match range.take() {
+                Some(r) => r.start.min(own.start)..r.end.max(own.end),
+                None => own,
+            });
+        }
+    });
+    range.map(|r| r.start..closed(&chars, r))
+}
+
+/// What the token at `start..end` stands for: a `(` with the name called before it, a `.`
+/// (or `.?`) with the name selected after it.
+fn token_reach(chars: &[char], start: usize, end: usize) -> Range<usize> {
+    let name = |c: &char| c.is_alphanumeric() || *c == '_';
+    match chars.get(start) {
+        Some('(') => {
+            let before = chars[..start].iter().rev().take_while(|c| name(c)).count();
+            start - before..end
+        }
+        Some('.') => {
+            let mut after = start + 1;
+            after += usize::from(chars.get(after) == Some(&'?'));
+            after += chars[after.min(chars.len())..]
+                .iter()
+                .take_while(|c| c.is_whitespace())
+                .count();
+            after += chars[after.min(chars.len())..]
+                .iter()
+                .take_while(|c| name(c))
+                .count();
+            start..after.max(end)
+        }
+        _ => start..end,
+    }
+}
+
+/// The end of `range` past the brackets it opens and does not close (a call's `)`, an
+/// index's `]`), outside string literals.
+fn closed(chars: &[char], range: Range<usize>) -> usize {
+    let (mut depth, mut quote, mut escaped) = (0usize, None, false);
+    for (i, &c) in chars.iter().enumerate().skip(range.start) {
+        if i >= range.end && depth == 0 {
+            return i;
+        }
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+    }
+    chars.len()
+}
+
+/// Calls `f` on `e` and on every node under it.
+fn visit(e: &IdedExpr, f: &mut dyn FnMut(&IdedExpr)) {
+    f(e);
+    match &e.expr {
+        Expr::Call(c) => {
+            c.target.iter().for_each(|t| visit(t, f));
+            c.args.iter().for_each(|a| visit(a, f));
+        }
+        Expr::Comprehension(c) => {
+            for part in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                visit(part, f);
+            }
+        }
+        Expr::List(l) => l.elements.iter().for_each(|x| visit(x, f)),
+        Expr::Map(m) => {
+            for entry in &m.entries {
+                match &entry.expr {
+                    EntryExpr::MapEntry(me) => {
+                        visit(&me.key, f);
+                        visit(&me.value, f);
+                    }
+                    EntryExpr::StructField(sf) => visit(&sf.value, f),
+                }
+            }
+        }
+        Expr::Select(s) => visit(&s.operand, f),
+        Expr::Struct(st) => st.entries.iter().for_each(|entry| match &entry.expr {
+            EntryExpr::MapEntry(me) => {
+                visit(&me.key, f);
+                visit(&me.value, f);
+            }
+            EntryExpr::StructField(sf) => visit(&sf.value, f),
+        }),
+        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
 }
 
 /// Checks `expr` (from [`parse`]) in `env`.
@@ -56,12 +186,13 @@ pub fn check(expr: IdedExpr, env: &Env) -> Result<Checked, Failure> {
         overloads: HashMap::new(),
         uses_old_self: false,
         unknown: false,
+        failed: None,
     };
     let result = checker.expr(&expr);
     if checker.unknown {
         return Err(Failure::Skipped);
     }
-    result.map_err(Failure::Invalid)?;
+    result.map_err(|e| Failure::Invalid(e, checker.failed))?;
     Ok(Checked {
         expr,
         types: checker.types,
@@ -334,13 +465,29 @@ struct Checker<'e> {
     overloads: HashMap<u64, Vec<&'static str>>,
     uses_old_self: bool,
     unknown: bool,
+    /// The innermost node whose check failed.
+    failed: Option<u64>,
 }
 
 type Checking = Result<Type, String>;
 
 impl Checker<'_> {
     fn expr(&mut self, e: &IdedExpr) -> Checking {
-        let t = match &e.expr {
+        let t = self.node(e);
+        if t.is_err() && self.failed.is_none() {
+            self.failed = Some(e.id);
+        }
+        let t = t?;
+        if matches!(t, Type::Unknown) {
+            self.unknown = true;
+        }
+        self.types.insert(e.id, t.clone());
+        Ok(t)
+    }
+
+    /// The type of `e`, from its parts' types.
+    fn node(&mut self, e: &IdedExpr) -> Checking {
+        match &e.expr {
             Expr::Literal(l) => Ok(match l {
                 LiteralValue::Boolean(_) => Type::Bool,
                 LiteralValue::Bytes(_) => Type::Bytes,
@@ -387,12 +534,7 @@ impl Checker<'_> {
             Expr::Comprehension(c) => self.comprehension(c),
             Expr::Struct(_) => Err("message construction is not supported".into()),
             Expr::Unspecified => Err("unspecified expression".into()),
-        }?;
-        if matches!(t, Type::Unknown) {
-            self.unknown = true;
         }
-        self.types.insert(e.id, t.clone());
-        Ok(t)
     }
 
     fn ident(&mut self, name: &str) -> Checking {
@@ -760,24 +902,49 @@ fn unescape(name: &str) -> String {
 mod tests {
     use super::*;
 
+    /// What [`extent`] underlines in `source` for the first node (in [`visit`] order) that
+    /// `pick` chooses.
+    fn part(source: &str, pick: &dyn Fn(&Expr) -> bool) -> String {
+        let expr = cel::parser::Parser::new()
+            .enable_optional_syntax(true)
+            .parse(source)
+            .unwrap();
+        let mut id = None;
+        visit(&expr, &mut |e| {
+            if id.is_none() && pick(&e.expr) {
+                id = Some(e.id);
+            }
+        });
+        let range = extent(source, id.unwrap()).unwrap();
+        source.chars().skip(range.start).take(range.len()).collect()
+    }
+
+    /// Picks the call of `name`.
+    fn call(name: &'static str) -> impl Fn(&Expr) -> bool {
+        move |e| matches!(e, Expr::Call(c) if c.func_name == name)
+    }
+
     #[test]
-    fn duration_and_timestamp_literals_are_validated_as_cel_go_does() {
-        for ok in ["1h", "1h30m", "-1.5s", "0", "300ms", "2us"] {
-            assert!(is_duration(ok), "{ok}");
-        }
-        for bad in ["", "1", "1x", "h", "1..5s", "1h 30m"] {
-            assert!(!is_duration(bad), "{bad}");
-        }
-        for ok in ["2020-01-01T00:00:00Z", "2020-12-31T23:59:59.123+02:00"] {
-            assert!(is_timestamp(ok), "{ok}");
-        }
-        for bad in [
-            "2020-01-01",
-            "2020-13-01T00:00:00Z",
-            "2020-01-01T00:00:00",
-            "now",
-        ] {
-            assert!(!is_timestamp(bad), "{bad}");
-        }
+    fn a_node_covers_its_source_from_first_to_last_character() {
+        let select = |e: &Expr| matches!(e, Expr::Select(s) if !s.test);
+        assert_eq!(part("self.sise > 0", &select), "self.sise");
+        assert_eq!(part("self. sise > 0", &select), "self. sise");
+        assert_eq!(
+            part("1 + self.?a.orValue(0)", &call("orValue")),
+            "self.?a.orValue(0)"
+        );
+        assert_eq!(
+            part("self.name.size() > 'a'", &call("size")),
+            "self.name.size()"
+        );
+        assert_eq!(part("int(self.x) + 1", &call("int")), "int(self.x)");
+        let has = |e: &Expr| matches!(e, Expr::Select(s) if s.test);
+        assert_eq!(part("has(self.x) && true", &has), "has(self.x)");
+        assert_eq!(part("[')', 2][0] == 1", &call("_[_]")), "[')', 2][0]");
+        let all = |e: &Expr| matches!(e, Expr::Comprehension(_));
+        assert_eq!(
+            part("true && self.a.all(x, x > 0)", &all),
+            "self.a.all(x, x > 0)"
+        );
     }
 }

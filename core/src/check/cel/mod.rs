@@ -83,6 +83,9 @@ pub struct Problem {
     /// For [`Class::CostTotal`], the expressions the apiserver names as contributing: the
     /// costliest, at most four, each at least 1% of [`TOTAL_COST_LIMIT`], most expensive first.
     pub contributors: Vec<Contribution>,
+    /// The characters of the rule at fault (a range of `char` positions), when they are not
+    /// the whole rule: the sub-expression that does not type-check.
+    pub part: Option<std::ops::Range<usize>>,
 }
 
 /// One expression's part of the total.
@@ -99,6 +102,16 @@ pub struct Contribution {
 }
 
 impl Problem {
+    /// `loc`, the place of the problem's rule, narrowed to [`Problem::part`] where the source
+    /// shows it (see [`Loc::within`]).
+    pub fn place(&self, loc: Option<&Loc>) -> Option<Loc> {
+        let part = self.rule.as_deref().zip(self.part.clone());
+        let within = loc
+            .zip(part)
+            .and_then(|(l, (rule, part))| l.within(rule, part));
+        within.or_else(|| loc.cloned())
+    }
+
     /// `d` (the problem as a diagnostic at [`Problem::loc`]) with the other places it names: a
     /// label at each other contributing rule, and a note with the `file:line:col` of each
     /// one written in another file.
@@ -200,6 +213,7 @@ pub fn check(schema: &Schema, scope: Scope) -> Report {
                 ),
                 loc: at.loc.clone(),
                 contributors: Vec::new(),
+                part: None,
             },
         );
     }
@@ -221,6 +235,7 @@ pub fn check(schema: &Schema, scope: Scope) -> Report {
             ),
             loc: None,
             contributors: Vec::new(),
+            part: None,
         });
     }
     walk.report
@@ -265,6 +280,7 @@ fn total_problem(walk: &Walk, scope: Scope) -> Problem {
         ),
         loc: contributors.first().and_then(|c| c.loc.clone()),
         contributors,
+        part: None,
     }
 }
 

@@ -125,6 +125,7 @@ impl Walk {
                         .into(),
                     loc: node.x_validations.first().and_then(|r| r.loc.clone()),
                     contributors: Vec::new(),
+                    part: None,
                 }),
             }
         }
@@ -212,6 +213,7 @@ impl Walk {
                 message,
                 loc: rule.loc.clone(),
                 contributors: Vec::new(),
+                part: None,
             };
             let parsed = checker::parse(&rule.rule);
             let checked = parsed
@@ -229,8 +231,9 @@ impl Walk {
             let checked = match checked {
                 Ok(c) => c,
                 Err(Failure::Skipped) => continue,
-                Err(Failure::Invalid(e)) => {
-                    let e = error(Class::Type, format!("rule `{}`: {e}", rule.rule));
+                Err(Failure::Invalid(e, at)) => {
+                    let mut e = error(Class::Type, format!("rule `{}`: {e}", rule.rule));
+                    e.part = at.and_then(|id| checker::extent(&rule.rule, id));
                     self.report.errors.push(e);
                     continue;
                 }
@@ -245,7 +248,7 @@ impl Walk {
                         self.observe(at, cost::estimate(&m, decl), Class::CostMessage);
                     }
                     Err(Failure::Skipped) => {}
-                    Err(Failure::Invalid(e)) => {
+                    Err(Failure::Invalid(e, _)) => {
                         let e = error(Class::Type, format!("{}: {e}", subject(Some(source))));
                         self.report.errors.push(e);
                     }
@@ -288,6 +291,7 @@ impl Walk {
                 ),
                 loc: at.loc.clone(),
                 contributors: Vec::new(),
+                part: None,
             });
         }
         self.costs.push((at, cost));
@@ -324,9 +328,10 @@ fn compile_parsed(
     let checked = checker::check(expr, env)?;
     match checked.types.get(&checked.expr.id) {
         Some(t) if *t == want => Ok(checked),
-        Some(t) => Err(Failure::Invalid(format!(
-            "must evaluate to {wanted}, not {t}"
-        ))),
+        Some(t) => Err(Failure::Invalid(
+            format!("must evaluate to {wanted}, not {t}"),
+            None,
+        )),
         None => Err(Failure::Skipped),
     }
 }
