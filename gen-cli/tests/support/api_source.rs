@@ -2,7 +2,7 @@
 //! `arbitrary`'s bytes: structs, newtypes and enums (in the root module or inline modules) whose
 //! fields are scalars, `Option`, `Vec`, maps, sets, k8s-openapi types, other generated types or
 //! types kubegen cannot describe; serde attributes; `#[kube_marker]`, `#[rbac]`, `#[webhook]`
-//! and `#[webhook_configuration]` drawn from the marker catalog (MARKERS.md) with valid,
+//! and `#[webhook_configuration]` drawn from the marker catalog (docs/markers.md) with valid,
 //! near-miss (a misspelt key, a value of the wrong form, a missing `=`) and wrong values.
 //! A crate is clean (every marker valid, every value of its field's type, every type described
 //! and acyclic) or noisy, so that both the generators' output paths and their error paths are
