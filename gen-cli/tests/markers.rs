@@ -11,7 +11,7 @@ use darling::ast::NestedMeta;
 use gen_cli::markers::page::{END, begin, refresh};
 use gen_cli::markers::{Unknown, reference};
 use kubegen_core::parse::markers::{self, Place};
-use kubegen_core::parse::registry::{Entry, Goes, SECTIONS, Section};
+use kubegen_core::parse::registry::{Entry, Goes, SECTIONS, Section, Value};
 use kubegen_core::parse::{rbac, webhook};
 
 /// Every entry of the registry with its section.
@@ -101,6 +101,68 @@ fn the_page_documents_the_keys_the_parsers_take_and_the_command_explains() {
         }
         let e = parse(section.attribute, "not_a_key = 1", Place::Field).unwrap_err();
         assert!(e.contains("Unknown field"), "{}: {e}", section.heading);
+    }
+}
+
+/// A value of the form `value`, for `key`.
+fn sample(key: &str, value: Value) -> String {
+    match value {
+        Value::Flag | Value::FlagOrNested => key.to_string(),
+        Value::Bool => format!("{key} = true"),
+        Value::String | Value::TypePath | Value::Word => format!("{key} = \"x\""),
+        Value::JsonObjectText => format!("{key} = \"{{}}\""),
+        Value::JsonText => format!("{key} = \"1\""),
+        Value::Number | Value::Count | Value::Json => format!("{key} = 1"),
+        Value::List | Value::Pairs | Value::TraitPaths | Value::FieldNames | Value::RuleNames => {
+            format!("{key} = \"a\"")
+        }
+        Value::JsonValues => format!("{key} = [1]"),
+        Value::Nested | Value::Schema => format!("{key}()"),
+    }
+}
+
+/// A value of another form than `value`, for `key`.
+fn misfit(key: &str, value: Value) -> String {
+    match value {
+        Value::Flag | Value::Bool => format!("{key} = \"x\""),
+        Value::FlagOrNested | Value::Nested | Value::Schema => format!("{key} = 1"),
+        _ => format!("{key}(a = 1)"),
+    }
+}
+
+/// Whether the errors say a value is not of its key's form (darling's words for it, and the
+/// value forms' own).
+fn misfits(errors: &str) -> bool {
+    ["Unexpected ", "Unknown value:", "without quotes"]
+        .iter()
+        .any(|words| errors.contains(words))
+}
+
+/// The parsers read each key's value in the form the registry gives it (`kubegen markers`
+/// and docs/markers.md print that form), and refuse another form.
+#[test]
+fn every_key_takes_the_value_form_the_registry_gives() {
+    for section in SECTIONS {
+        for key in section.keys() {
+            let place = key.goes.places().last().copied().unwrap_or(Place::Spec);
+            let fits = sample(key.name, key.value);
+            if let Err(e) = parse(section.attribute, &fits, place) {
+                assert!(
+                    !misfits(&e),
+                    "{}: `{fits}` ({:?}): {e}",
+                    section.attribute,
+                    key.value
+                );
+            }
+            let other = misfit(key.name, key.value);
+            let e = parse(section.attribute, &other, place).expect_err(&other);
+            assert!(
+                misfits(&e),
+                "{}: `{other}` ({:?}): {e}",
+                section.attribute,
+                key.value
+            );
+        }
     }
 }
 
