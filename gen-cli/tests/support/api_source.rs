@@ -1233,3 +1233,16 @@ fn indent(text: &str) -> String {
         })
         .collect()
 }
+
+/// The top-level keys the generator draws, with their attribute's name.
+pub fn drawn_keys() -> Vec<(&'static str, &'static str)> {
+    let of = |attribute, keys: &'static [(&'static str, Value)]| {
+        keys.iter().map(move |(key, _)| (attribute, *key))
+    };
+    of("kube_marker", RESOURCE_KEYS)
+        .chain(SCHEMA_KEYS.iter().map(|(key, ..)| ("kube_marker", *key)))
+        .chain(of("rbac", RBAC_KEYS))
+        .chain(of("webhook", WEBHOOK_KEYS))
+        .chain(of("webhook_configuration", WEBHOOK_CONFIGURATION_KEYS))
+        .collect()
+}
