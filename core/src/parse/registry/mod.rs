@@ -341,6 +341,45 @@ pub fn kube_marker_keys() -> impl Iterator<Item = &'static Key> {
 mod tests {
     use super::*;
 
+    /// The fields of the struct `name` in the Rust file `source`, sorted.
+    fn fields(source: &str, name: &str) -> Vec<String> {
+        let file = syn::parse_file(source).unwrap();
+        let mut fields: Vec<String> = file
+            .items
+            .iter()
+            .find_map(|item| match item {
+                syn::Item::Struct(s) if s.ident == name => Some(&s.fields),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no struct {name}"))
+            .iter()
+            .map(|f| f.ident.as_ref().unwrap().to_string())
+            .collect();
+        fields.sort_unstable();
+        fields
+    }
+
+    /// The darling structs the parsers read an attribute with have a field for each key of the
+    /// registry, and no other.
+    #[test]
+    fn the_grammars_read_exactly_the_registrys_keys() {
+        let webhook = include_str!("../webhook.rs");
+        for (source, name, sections) in [
+            (
+                include_str!("../markers/raw.rs"),
+                "Raw",
+                &[&RESOURCE, &SCHEMA][..],
+            ),
+            (include_str!("../rbac.rs"), "Raw", &[&RBAC]),
+            (webhook, "Raw", &[&WEBHOOK]),
+            (webhook, "RawConfiguration", &[&WEBHOOK_CONFIGURATION]),
+        ] {
+            let mut keys: Vec<&str> = sections.iter().flat_map(|s| s.names()).collect();
+            keys.sort_unstable();
+            assert_eq!(fields(source, name), keys, "{}", sections[0].heading);
+        }
+    }
+
     #[test]
     fn keys_are_unique_within_an_attribute() {
         for attribute in ["kube_marker", "rbac", "webhook", "webhook_configuration"] {
