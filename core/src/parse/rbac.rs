@@ -1,8 +1,7 @@
 //! `#[rbac(...)]`: one RBAC rule, parsed and checked at compile time.
 //!
-//! Keys: `groups`, `resources`, `resource_names`, `verbs`, `urls`, `namespace`,
-//! `role_name`. Lists take both [`List`] forms. Every problem is reported at once, each at
-//! the key or value it is about.
+//! Keys: those of the registry's [`RBAC`] section. Lists take both [`List`] forms. Every
+//! problem is reported at once, each at the key or value it is about.
 
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta, Result};
