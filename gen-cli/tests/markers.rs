@@ -358,3 +358,31 @@ fn an_unknown_key_gets_a_suggestion() {
         })
     );
 }
+
+/// `kubegen markers --write-docs FILE` rewrites a stale key table and nothing else, and
+/// refuses (touching nothing) a file without the generated sections.
+#[test]
+fn write_docs_refreshes_the_page_and_refuses_another_file() {
+    let dir = std::env::temp_dir().join(format!("kubegen-markers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = page();
+    let stale = dir.join("markers.md");
+    std::fs::write(
+        &stale,
+        page.replacen("| `nullable` | flag |", "| `nullable` | old |", 1),
+    )
+    .unwrap();
+    let out = kubegen(&["markers", "--write-docs", stale.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&stale).unwrap(), page);
+
+    let other = dir.join("other.md");
+    std::fs::write(&other, "# Notes\n").unwrap();
+    let out = kubegen(&["markers", "--write-docs", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("has no place in the page"), "{err}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "# Notes\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
