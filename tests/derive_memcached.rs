@@ -1,4 +1,4 @@
-//! `#[derive(CustomResource)]` end to end on the MARKERS.md example: the root type, the
+//! `#[derive(CustomResource)]` end to end on the docs/markers.md example: the root type, the
 //! `kube::Resource` impl, and the CRD `crd()` returns.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;

@@ -1,4 +1,4 @@
-//! Every row of MARKERS.md's type mapping and the schema keys, through the derive and
+//! Every row of docs/markers.md's type mapping and the schema keys, through the derive and
 //! `crd()`: the schema is what serde writes, structural, with markers where they belong.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -79,7 +79,7 @@ pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
 
 /// An admission webhook: one entry of `config/webhook/manifests.yaml`, which `gen-cli`
 /// writes from every `#[webhook]` of the crate. Keys are controller-gen's
-/// `+kubebuilder:webhook` arguments in snake_case (see MARKERS.md); they are checked here, at
+/// `+kubebuilder:webhook` arguments in snake_case (see docs/markers.md); they are checked here, at
 /// compile time, with controller-gen's rules. It leaves its item unchanged; on a free `fn`
 /// (the handler) it also emits a module of the same name whose `webhooks()` returns the
 /// attributes' models, so the webhook server (`kubegen::webhook::Server`) routes the handler

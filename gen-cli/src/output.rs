@@ -181,7 +181,7 @@ fn remove_abandoned_temporaries(dir: &Path) {
 }
 
 /// Writes the whole file or nothing: a temporary file in the same folder, renamed over.
-fn write_atomically(path: &Path, content: &str) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, content: &str) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");

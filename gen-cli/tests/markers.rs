@@ -1,46 +1,169 @@
-//! `kubegen markers`: its one source, the key tables of docs/markers.md, agrees with the
-//! engine (every documented key parses at its place, every key the engine takes is documented),
-//! and the command prints it.
+//! The marker registry, the parsers, `kubegen markers` and docs/markers.md cannot disagree:
+//! the page's key tables are the registry's (and fresh), every key the page documents is one
+//! the parsers take at each of its places and `kubegen markers` explains, every example parses
+//! where it stands, and the command prints the registry.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::process::{Command, Output};
 
 use darling::ast::NestedMeta;
-use gen_cli::markers::{Row, Unknown, reference, rows};
-use kubegen_core::parse::markers::{self, Place, places};
+use gen_cli::markers::page::{END, begin, refresh};
+use gen_cli::markers::{Unknown, reference};
+use kubegen_core::parse::markers::{self, Place};
+use kubegen_core::parse::registry::{Entry, Goes, SECTIONS, Section, Value};
 use kubegen_core::parse::{rbac, webhook};
 
-/// Asserts the keys the table under `heading` documents are the engine's `keys`, naming the
-/// difference.
-fn same_keys(rows: &[Row], heading: &str, keys: &[&str]) {
-    let documented: BTreeSet<&str> = rows
+/// Every entry of the registry with its section.
+fn entries() -> impl Iterator<Item = (&'static Section, &'static Entry)> {
+    SECTIONS
         .iter()
-        .filter(|r| r.section.heading == heading)
-        .flat_map(|r| r.keys.iter().map(String::as_str))
-        .collect();
-    let engine: BTreeSet<&str> = keys.iter().copied().collect();
-    assert!(
-        documented == engine,
-        "{heading}: documented, not taken: {:?}; taken, not documented: {:?}",
-        documented.difference(&engine).collect::<Vec<_>>(),
-        engine.difference(&documented).collect::<Vec<_>>()
-    );
+        .flat_map(|&s| s.entries.iter().map(move |e| (s, e)))
+}
+
+/// docs/markers.md, as committed.
+fn page() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/markers.md");
+    std::fs::read_to_string(path).unwrap()
 }
 
 #[test]
-fn every_key_the_engine_takes_is_documented_and_no_other() {
-    let rows = rows();
-    same_keys(&rows, "Resource keys", markers::RESOURCE_KEYS);
-    same_keys(&rows, "Schema keys", markers::SCHEMA_KEYS);
-    same_keys(&rows, "RBAC keys", rbac::KEYS);
-    same_keys(&rows, "Webhook keys", webhook::KEYS);
-    same_keys(
-        &rows,
-        "Webhook configuration keys",
-        webhook::CONFIGURATION_KEYS,
+fn docs_markers_md_holds_the_registrys_key_tables() {
+    let page = page();
+    let fresh = refresh(&page).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(
+        fresh == page,
+        "docs/markers.md is stale: run `cargo run -p gen-cli -- markers --write-docs docs/markers.md`"
     );
-    let sections: BTreeSet<&str> = rows.iter().map(|r| r.section.heading).collect();
-    assert_eq!(sections.len(), 5, "{sections:?}");
+}
+
+/// The keys the page's generated table of `section` documents: the identifiers that start the
+/// code spans of its first column.
+fn documented(page: &str, section: &Section) -> BTreeSet<String> {
+    let start = page.find(&begin(section)).expect("the section's table");
+    let table = &page[start..start + page[start..].find(END).unwrap()];
+    let mut keys = BTreeSet::new();
+    for line in table.lines().filter(|l| l.starts_with("| `")) {
+        let first = line.trim_start_matches('|').split(" | ").next().unwrap();
+        for span in first.split('`').skip(1).step_by(2) {
+            let key: String = span
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                .collect();
+            if key.starts_with(|c: char| c.is_ascii_lowercase()) {
+                keys.insert(key);
+            }
+        }
+    }
+    keys
+}
+
+/// What the parser of `attribute` says of the attribute `#[attribute(src)]` standing at
+/// `place` (for `#[kube_marker]`): `Ok` or the errors.
+fn parse(attribute: &str, src: &str, place: Place) -> Result<(), String> {
+    let tokens: proc_macro2::TokenStream = src.parse().unwrap();
+    let result = match attribute {
+        "kube_marker" => {
+            let attr: syn::Attribute = syn::parse_quote!(#[kube_marker(#tokens)]);
+            markers::parse(&[attr], place, &quote::quote!(S)).map(drop)
+        }
+        "rbac" => rbac::parse(tokens).map(drop),
+        "webhook" => webhook::parse(tokens).map(drop),
+        "webhook_configuration" => webhook::parse_configuration(tokens).map(drop),
+        other => panic!("not an attribute of kubegen: {other}"),
+    };
+    result.map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_page_documents_the_keys_the_parsers_take_and_the_command_explains() {
+    let page = page();
+    for section in SECTIONS {
+        let keys = documented(&page, section);
+        let registry: BTreeSet<String> = section.names().into_iter().map(String::from).collect();
+        assert_eq!(keys, registry, "{}", section.heading);
+        for key in &keys {
+            let goes = section.key(key).unwrap().goes;
+            let places = if goes == Goes::Item {
+                &[Place::Spec][..]
+            } else {
+                goes.places()
+            };
+            for &place in places {
+                // A bare key may lack its value, but the parser knows it.
+                if let Err(e) = parse(section.attribute, key, place) {
+                    assert!(!e.contains("Unknown field"), "{key} at {place:?}: {e}");
+                }
+            }
+            let explained = reference(Some(key)).unwrap();
+            let header = format!("`{key}`: a key of `#[{}(...)]`", section.attribute);
+            assert!(explained.contains(&header), "{explained}");
+        }
+        let e = parse(section.attribute, "not_a_key = 1", Place::Field).unwrap_err();
+        assert!(e.contains("Unknown field"), "{}: {e}", section.heading);
+    }
+}
+
+/// A value of the form `value`, for `key`.
+fn sample(key: &str, value: Value) -> String {
+    match value {
+        Value::Flag | Value::FlagOrNested => key.to_string(),
+        Value::Bool => format!("{key} = true"),
+        Value::String | Value::TypePath | Value::Word => format!("{key} = \"x\""),
+        Value::JsonObjectText => format!("{key} = \"{{}}\""),
+        Value::JsonText => format!("{key} = \"1\""),
+        Value::Number | Value::Count | Value::Json => format!("{key} = 1"),
+        Value::List | Value::Pairs | Value::TraitPaths | Value::FieldNames | Value::RuleNames => {
+            format!("{key} = \"a\"")
+        }
+        Value::JsonValues => format!("{key} = [1]"),
+        Value::Nested | Value::Schema => format!("{key}()"),
+    }
+}
+
+/// A value of another form than `value`, for `key`.
+fn misfit(key: &str, value: Value) -> String {
+    match value {
+        Value::Flag | Value::Bool => format!("{key} = \"x\""),
+        Value::FlagOrNested | Value::Nested | Value::Schema => format!("{key} = 1"),
+        _ => format!("{key}(a = 1)"),
+    }
+}
+
+/// Whether the errors say a value is not of its key's form (darling's words for it, and the
+/// value forms' own).
+fn misfits(errors: &str) -> bool {
+    ["Unexpected ", "Unknown value:", "without quotes"]
+        .iter()
+        .any(|words| errors.contains(words))
+}
+
+/// The parsers read each key's value in the form the registry gives it (`kubegen markers`
+/// and docs/markers.md print that form), and refuse another form.
+#[test]
+fn every_key_takes_the_value_form_the_registry_gives() {
+    for section in SECTIONS {
+        for key in section.keys() {
+            let place = key.goes.places().last().copied().unwrap_or(Place::Spec);
+            let fits = sample(key.name, key.value);
+            if let Err(e) = parse(section.attribute, &fits, place) {
+                assert!(
+                    !misfits(&e),
+                    "{}: `{fits}` ({:?}): {e}",
+                    section.attribute,
+                    key.value
+                );
+            }
+            let other = misfit(key.name, key.value);
+            let e = parse(section.attribute, &other, place).expect_err(&other);
+            assert!(
+                misfits(&e),
+                "{}: `{other}` ({:?}): {e}",
+                section.attribute,
+                key.value
+            );
+        }
+    }
 }
 
 /// The attribute an example line is, parsed.
@@ -91,46 +214,45 @@ fn engine(attr: &syn::Attribute, place: Place) -> Result<(), String> {
 
 #[test]
 fn every_example_parses_at_its_place_and_shows_its_keys() {
-    let rows = rows();
-    assert!(rows.len() > 60, "{} rows", rows.len());
-    for row in &rows {
-        assert!(!row.keys.is_empty(), "{row:?}");
-        assert!(!row.examples.is_empty(), "{:?}: no example", row.keys);
+    let all: Vec<_> = entries().collect();
+    assert!(all.len() > 60, "{} entries", all.len());
+    for (section, entry) in all {
+        let names: Vec<&str> = entry.names().collect();
         let mut shown = BTreeSet::new();
-        for example in &row.examples {
+        for example in entry.examples {
             let attr = attribute(example);
             assert!(
-                attr.path().is_ident(row.section.attribute),
+                attr.path().is_ident(section.attribute),
                 "{example}: not `#[{}]`",
-                row.section.attribute
+                section.attribute
             );
             shown.extend(keys_of(&attr));
-            // The places every key of the row may stand (any item for the other attributes).
-            let at: Vec<Place> = if row.section.attribute == "kube_marker" {
+            // The places every key of the entry may stand (any item for the other attributes).
+            let at: Vec<Place> = if section.attribute == "kube_marker" {
                 [Place::Spec, Place::Type, Place::Field]
                     .into_iter()
-                    .filter(|p| row.keys.iter().all(|k| places(k).contains(p)))
+                    .filter(|p| entry.keys.iter().all(|k| k.goes.places().contains(p)))
                     .collect()
             } else {
                 vec![Place::Spec]
             };
-            assert!(!at.is_empty(), "{:?} share no place", row.keys);
+            assert!(!at.is_empty(), "{names:?} share no place");
             for place in at {
                 match engine(&attr, place) {
                     Ok(()) => {}
                     // A key documented as an error is refused, with its reason.
-                    Err(e) if row.emits.starts_with("an error") => {
+                    Err(e) if entry.emits.starts_with("an error") => {
                         assert!(!e.contains("Unknown field"), "{example}: {e}")
                     }
                     Err(e) => panic!("{example} at {place:?}: {e}"),
                 }
             }
         }
-        for key in &row.keys {
+        for key in &names {
             assert!(
-                shown.contains(key),
+                shown.contains(*key),
                 "no example of `{key}` in {:?}",
-                row.examples
+                entry.examples
             );
         }
     }
@@ -149,17 +271,13 @@ fn markers_lists_every_key() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(text, reference(None).unwrap());
-    for row in rows() {
-        assert!(
-            text.contains(row.section.heading),
-            "{}",
-            row.section.heading
-        );
-        for key in &row.keys {
+    for (section, entry) in entries() {
+        assert!(text.contains(section.heading), "{}", section.heading);
+        for key in entry.names() {
             let listed = text.lines().any(|l| {
                 l.trim_start()
                     .split(", ")
-                    .any(|k| k.split_whitespace().next() == Some(key.as_str()))
+                    .any(|k| k.split_whitespace().next() == Some(key))
             });
             assert!(listed, "`{key}` is not listed:\n{text}");
         }
@@ -175,9 +293,8 @@ fn markers_key_prints_its_reference() {
     let out = kubegen(&["markers", "min_length"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let row = rows()
-        .into_iter()
-        .find(|r| r.keys.iter().any(|k| k == "min_length"))
+    let (_, entry) = entries()
+        .find(|(_, e)| e.names().any(|k| k == "min_length"))
         .unwrap();
     for wanted in [
         "`min_length`: a key of `#[kube_marker(...)]` (Schema keys)",
@@ -189,7 +306,7 @@ fn markers_key_prints_its_reference() {
     ] {
         assert!(text.contains(wanted), "{wanted}:\n{text}");
     }
-    assert!(text.contains(&row.examples[0]), "{text}");
+    assert!(text.contains(entry.examples[0]), "{text}");
 
     // A key of two attributes gets both references; a field-only key says so.
     let groups = reference(Some("groups")).unwrap();
@@ -202,7 +319,7 @@ fn markers_key_prints_its_reference() {
 }
 
 /// What `kubegen markers KEY` prints is whole: the rules its section states after the key
-/// table come with it, and no row points at text the command does not print.
+/// table come with it, and no entry points at text the command does not print.
 #[test]
 fn a_keys_reference_is_complete() {
     let default = reference(Some("default")).unwrap();
@@ -214,11 +331,12 @@ fn a_keys_reference_is_complete() {
     ] {
         assert!(default.contains(wanted), "{wanted}:\n{default}");
     }
-    for row in rows() {
-        let cells = [&row.form, &row.value, &row.marker, &row.emits, &row.notes];
+    for (_, entry) in entries() {
+        let value = entry.value();
+        let cells = [entry.form, &value, entry.marker, entry.emits, entry.notes];
         for cell in cells {
             for pointer in ["rules below", "see below", "see above", "rules above"] {
-                assert!(!cell.contains(pointer), "`{}`: {cell}", row.keys[0]);
+                assert!(!cell.contains(pointer), "`{}`: {cell}", entry.keys[0].name);
             }
         }
     }
@@ -239,4 +357,32 @@ fn an_unknown_key_gets_a_suggestion() {
             suggestion: None
         })
     );
+}
+
+/// `kubegen markers --write-docs FILE` rewrites a stale key table and nothing else, and
+/// refuses (touching nothing) a file without the generated sections.
+#[test]
+fn write_docs_refreshes_the_page_and_refuses_another_file() {
+    let dir = std::env::temp_dir().join(format!("kubegen-markers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = page();
+    let stale = dir.join("markers.md");
+    std::fs::write(
+        &stale,
+        page.replacen("| `nullable` | flag |", "| `nullable` | old |", 1),
+    )
+    .unwrap();
+    let out = kubegen(&["markers", "--write-docs", stale.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&stale).unwrap(), page);
+
+    let other = dir.join("other.md");
+    std::fs::write(&other, "# Notes\n").unwrap();
+    let out = kubegen(&["markers", "--write-docs", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("has no place in the page"), "{err}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "# Notes\n");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -14,9 +14,10 @@ mod support {
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use kubegen_core::parse::registry::SECTIONS;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use support::api_source::write_api_source;
+use support::api_source::{drawn_keys, write_api_source};
 use support::fixtures::{Copied, copy_all};
 use support::mutate::Edit;
 use support::verdict::{generates_or_locates, manifests_and_docs, package};
@@ -183,4 +184,27 @@ pub struct Hosts(pub Vec<String>);
             .starts_with("invalid regular expression in `pattern`")
     );
     assert_eq!((errors[1].1, errors[1].2), (10, 31), "{errors:#?}");
+}
+
+/// The generator draws keys of the marker registry (the keys the parsers take) and leaves out
+/// only the ones named here, so a key added to the registry is drawn or left out on purpose.
+#[test]
+fn the_generator_draws_the_registrys_keys() {
+    let drawn = drawn_keys();
+    let registry: Vec<(&str, &str)> = SECTIONS
+        .iter()
+        .flat_map(|s| s.names().into_iter().map(|k| (s.attribute, k)))
+        .collect();
+    for key in &drawn {
+        assert!(
+            registry.contains(key),
+            "{key:?} is not a key of the registry"
+        );
+    }
+    let left_out: Vec<&str> = registry
+        .iter()
+        .filter(|key| !drawn.contains(key))
+        .map(|(_, key)| *key)
+        .collect();
+    assert_eq!(left_out, ["at_least_one_of", "accept_change"]);
 }

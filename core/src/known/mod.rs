@@ -23,7 +23,7 @@ use crate::model::info::{Info, Kind};
 /// A Rust type with a CRD schema.
 ///
 /// Derive it with `#[derive(KubeSchema)]` on your own types; it is implemented here for the
-/// std, serde_json, chrono and k8s-openapi types that MARKERS.md maps.
+/// std, serde_json, chrono and k8s-openapi types that docs/markers.md maps.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no CRD schema",
     label = "this field's type needs a schema",

@@ -117,7 +117,7 @@ impl PartialEq for Shape {
     }
 }
 
-/// Scalars, with the schema MARKERS.md gives them.
+/// Scalars, with the schema docs/markers.md gives them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scalar {
     /// `bool`

@@ -5,6 +5,7 @@ pub mod diagnostics;
 pub mod docs;
 pub mod markers;
 pub mod rbac;
+pub mod registry;
 mod serde_attrs;
 pub mod shape;
 pub mod span;

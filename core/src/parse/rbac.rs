@@ -1,30 +1,19 @@
 //! `#[rbac(...)]`: one RBAC rule, parsed and checked at compile time.
 //!
-//! Keys: `groups`, `resources`, `resource_names`, `verbs`, `urls`, `namespace`,
-//! `role_name`. Lists take both [`List`] forms. Every problem is reported at once, each at
-//! the key or value it is about.
+//! Keys: those of the registry's [`RBAC`] section. Lists take both [`List`] forms. Every
+//! problem is reported at once, each at the key or value it is about.
 
 use darling::util::SpannedValue;
 use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
 use syn::{Expr, Lit};
 
+use super::registry::RBAC;
 use super::values::{List, did_you_mean, give_up, known_metas};
 use crate::names::is_dns_label;
 use crate::rbac::{
     ALL_VERBS, RESOURCE_VERBS, RbacRule, SPECIAL_VERBS, URL_VERBS, role_name_problem,
 };
-
-/// The keys `#[rbac]` takes; any other is an "Unknown field" error.
-pub const KEYS: &[&str] = &[
-    "groups",
-    "resources",
-    "resource_names",
-    "verbs",
-    "urls",
-    "namespace",
-    "role_name",
-];
 
 /// The attribute's keys, as written.
 #[derive(Debug, FromMeta)]
@@ -69,7 +58,7 @@ impl FromMeta for Groups {
 /// parentheses). The rule's `loc` is left for the caller to fill.
 pub fn parse(tokens: TokenStream) -> Result<RbacRule> {
     let mut errors = Error::accumulator();
-    let (known, whole) = match known_metas(tokens, KEYS, &[], &mut errors) {
+    let (known, whole) = match known_metas(tokens, &RBAC.names(), &[], &mut errors) {
         Ok(metas) => metas,
         Err(e) => return give_up(errors, e),
     };
@@ -274,7 +263,7 @@ mod tests {
 
     #[test]
     fn keys_is_the_accepted_set() {
-        for key in KEYS {
+        for key in RBAC.names() {
             let e = parse(key.parse().unwrap()).unwrap_err();
             assert!(!e.to_string().contains("Unknown field"), "{key}: {e}");
         }

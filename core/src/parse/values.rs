@@ -1,4 +1,4 @@
-//! The value forms of MARKERS.md: numbers that must not be quoted, `;`-or-array lists, JSON
+//! The value forms of docs/markers.md: numbers that must not be quoted, `;`-or-array lists, JSON
 //! values written as Rust expressions, and closed sets of words with "did you mean".
 
 use darling::ast::NestedMeta;

@@ -6,30 +6,9 @@ use darling::{Error, FromMeta, Result};
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 
+use super::registry::{WEBHOOK, WEBHOOK_CONFIGURATION};
 use super::values::{List, Num, did_you_mean, give_up, known_metas};
 use crate::webhook::{ConfigurationName, VERBS, Webhook, name_problem};
-
-/// The keys `#[webhook]` takes; any other is an "Unknown field" error.
-pub const KEYS: &[&str] = &[
-    "mutating",
-    "failure_policy",
-    "match_policy",
-    "side_effects",
-    "timeout_seconds",
-    "groups",
-    "resources",
-    "verbs",
-    "versions",
-    "name",
-    "path",
-    "url",
-    "service_name",
-    "service_namespace",
-    "service_port",
-    "admission_review_versions",
-    "reinvocation_policy",
-    "patch",
-];
 
 /// The attribute's keys, as written.
 #[derive(Debug, FromMeta)]
@@ -65,7 +44,7 @@ const REFUSED: &[(&str, &str)] = &[(
 /// webhook's `loc` is left for the caller to fill.
 pub fn parse(tokens: TokenStream) -> Result<Webhook> {
     let mut errors = Error::accumulator();
-    let (known, whole) = match known_metas(tokens, KEYS, REFUSED, &mut errors) {
+    let (known, whole) = match known_metas(tokens, &WEBHOOK.names(), REFUSED, &mut errors) {
         Ok(metas) => metas,
         Err(e) => return give_up(errors, e),
     };
@@ -343,9 +322,6 @@ impl Checked<'_> {
     }
 }
 
-/// The keys `#[webhook_configuration]` takes; any other is an "Unknown field" error.
-pub const CONFIGURATION_KEYS: &[&str] = &["mutating", "name"];
-
 /// `#[webhook_configuration(...)]`'s keys.
 #[derive(Debug, FromMeta)]
 struct RawConfiguration {
@@ -357,7 +333,7 @@ struct RawConfiguration {
 pub fn parse_configuration(tokens: TokenStream) -> Result<ConfigurationName> {
     let mut errors = Error::accumulator();
     let arguments = tokens.span();
-    let (known, _) = match known_metas(tokens, CONFIGURATION_KEYS, &[], &mut errors) {
+    let (known, _) = match known_metas(tokens, &WEBHOOK_CONFIGURATION.names(), &[], &mut errors) {
         Ok(metas) => metas,
         Err(e) => return give_up(errors, e),
     };
@@ -420,9 +396,11 @@ mod tests {
     #[test]
     fn keys_are_the_accepted_sets() {
         type Parse = fn(TokenStream) -> Result<()>;
-        let sets: [(&[&str], Parse); 2] = [
-            (KEYS, |t| parse(t).map(drop)),
-            (CONFIGURATION_KEYS, |t| parse_configuration(t).map(drop)),
+        let sets: [(Vec<&str>, Parse); 2] = [
+            (WEBHOOK.names(), |t| parse(t).map(drop)),
+            (WEBHOOK_CONFIGURATION.names(), |t| {
+                parse_configuration(t).map(drop)
+            }),
         ];
         for (keys, parse) in sets {
             for key in keys {

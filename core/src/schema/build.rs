@@ -284,7 +284,7 @@ pub fn recursion(name: &str) -> String {
     )
 }
 
-/// The schema MARKERS.md gives each scalar.
+/// The schema docs/markers.md gives each scalar.
 fn scalar(s: Scalar) -> Schema {
     match s {
         Scalar::Bool => Schema::typed("boolean"),

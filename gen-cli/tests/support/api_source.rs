@@ -2,7 +2,7 @@
 //! `arbitrary`'s bytes: structs, newtypes and enums (in the root module or inline modules) whose
 //! fields are scalars, `Option`, `Vec`, maps, sets, k8s-openapi types, other generated types or
 //! types kubegen cannot describe; serde attributes; `#[kube_marker]`, `#[rbac]`, `#[webhook]`
-//! and `#[webhook_configuration]` drawn from the marker catalog (MARKERS.md) with valid,
+//! and `#[webhook_configuration]` drawn from the marker catalog (docs/markers.md) with valid,
 //! near-miss (a misspelt key, a value of the wrong form, a missing `=`) and wrong values.
 //! A crate is clean (every marker valid, every value of its field's type, every type described
 //! and acyclic) or noisy, so that both the generators' output paths and their error paths are
@@ -1231,5 +1231,18 @@ fn indent(text: &str) -> String {
                 format!("    {l}\n")
             }
         })
+        .collect()
+}
+
+/// The top-level keys the generator draws, with their attribute's name.
+pub fn drawn_keys() -> Vec<(&'static str, &'static str)> {
+    let of = |attribute, keys: &'static [(&'static str, Value)]| {
+        keys.iter().map(move |(key, _)| (attribute, *key))
+    };
+    of("kube_marker", RESOURCE_KEYS)
+        .chain(SCHEMA_KEYS.iter().map(|(key, ..)| ("kube_marker", *key)))
+        .chain(of("rbac", RBAC_KEYS))
+        .chain(of("webhook", WEBHOOK_KEYS))
+        .chain(of("webhook_configuration", WEBHOOK_CONFIGURATION_KEYS))
         .collect()
 }

@@ -14,115 +14,27 @@ use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{Attribute, Meta};
 
+use super::registry::{self, Key};
 use super::values::meta_list;
 use crate::model::{Loc, ResourceMarkers, SchemaMarkers};
 use raw::Raw;
 
+pub use super::registry::Place;
+
 /// The attribute's name.
 pub const ATTRIBUTE: &str = "kube_marker";
 
-/// Where a `#[kube_marker]` stands; each place accepts its own keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// A `#[derive(CustomResource)]` spec struct: resource keys and type keys.
-    Spec,
-    /// A type deriving `KubeSchema`.
-    Type,
-    /// A field.
-    Field,
-}
-
-/// The resource keys: the keys only a spec struct takes.
-pub const RESOURCE_KEYS: &[&str] = &[
-    "group",
-    "version",
-    "kind",
-    "plural",
-    "singular",
-    "scope",
-    "namespaced",
-    "short_names",
-    "categories",
-    "status",
-    "scale",
-    "printcolumn",
-    "storage_version",
-    "served",
-    "skip_version",
-    "deprecated",
-    "selectable_field",
-    "annotations",
-    "labels",
-    "doc",
-    "derive",
-    "conversion",
-];
-/// The schema keys: the keys a field, a type and a spec struct take (some only one or two of
-/// them: [`places`]).
-pub const SCHEMA_KEYS: &[&str] = &[
-    "minimum",
-    "maximum",
-    "multiple_of",
-    "exclusive_minimum",
-    "exclusive_maximum",
-    "min_length",
-    "max_length",
-    "pattern",
-    "format",
-    "enum_values",
-    "min_items",
-    "max_items",
-    "min_properties",
-    "max_properties",
-    "unique_items",
-    "schema_type",
-    "items",
-    "x_validation",
-    "at_most_one_of",
-    "exactly_one_of",
-    "at_least_one_of",
-    "immutable",
-    "embedded_resource",
-    "int_or_string",
-    "preserve_unknown_fields",
-    "schemaless",
-    "list_type",
-    "list_map_keys",
-    "map_type",
-    "struct_type",
-    "optional",
-    "required",
-    "nullable",
-    "default",
-    "default_json",
-    "example",
-    "example_json",
-    "title",
-    "description",
-    "external_docs",
-    "accept_change",
-];
-
-/// Every key `#[kube_marker]` takes: the [resource](RESOURCE_KEYS) and [schema](SCHEMA_KEYS)
-/// keys. Any other key is an "Unknown field" error, checked before the grammar reads the
-/// attribute, so this is the accepted set.
+/// Every key `#[kube_marker]` takes: the [resource](registry::RESOURCE) and
+/// [schema](registry::SCHEMA) keys of the registry. Any other key is an "Unknown field" error,
+/// checked before the grammar reads the attribute, so this is the accepted set.
 pub fn keys() -> impl Iterator<Item = &'static str> {
-    RESOURCE_KEYS.iter().chain(SCHEMA_KEYS).copied()
+    registry::kube_marker_keys().map(|k| k.name)
 }
 
-/// Keys only a field takes.
-const FIELD_KEYS: &[&str] = &["optional", "required"];
-/// Keys only a type takes.
-const TYPE_KEYS: &[&str] = &["at_most_one_of", "exactly_one_of", "at_least_one_of"];
-/// Keys that may be given more than once, each adding an entry.
-const REPEATABLE: &[&str] = &[
-    "printcolumn",
-    "selectable_field",
-    "x_validation",
-    "at_most_one_of",
-    "exactly_one_of",
-    "at_least_one_of",
-];
+/// The registry's entry of a key of [`keys`].
+fn registered(name: &str) -> Option<&'static Key> {
+    registry::kube_marker_keys().find(|k| k.name == name)
+}
 
 /// What the markers of one item say.
 #[derive(Debug, Default)]
@@ -223,7 +135,7 @@ fn collect(
             if key == "items" {
                 check_items(m, errors);
             }
-            if REPEATABLE.contains(&key.as_str()) {
+            if registered(&key).is_some_and(|k| k.repeatable) {
                 out.push(meta);
                 continue;
             }
@@ -257,10 +169,7 @@ fn check_items(meta: &Meta, errors: &mut darling::error::Accumulator) {
             continue;
         };
         let key = m.path().to_token_stream().to_string();
-        if [RESOURCE_KEYS, FIELD_KEYS, TYPE_KEYS]
-            .iter()
-            .any(|keys| keys.contains(&key.as_str()))
-        {
+        if registered(&key).is_some_and(|k| !k.goes.inside_items()) {
             errors.push(
                 Error::custom(format!(
                     "`{key}` does not go inside `items(...)`, which takes the items' schema keys \
@@ -278,37 +187,16 @@ fn same(a: &NestedMeta, b: &NestedMeta) -> bool {
     a.to_token_stream().to_string() == b.to_token_stream().to_string()
 }
 
-/// The places a key of [`keys`] may stand.
-pub fn places(key: &str) -> Vec<Place> {
-    [Place::Spec, Place::Type, Place::Field]
-        .into_iter()
-        .filter(|&place| misplaced(key, place).is_none())
-        .collect()
+/// The places a key of [`keys`] may stand (none for another key).
+pub fn places(name: &str) -> Vec<Place> {
+    registered(name)
+        .map_or(&[][..], |k| k.goes.places())
+        .to_vec()
 }
 
-/// Why `key` cannot stand at `place`, if it cannot.
-fn misplaced(key: &str, place: Place) -> Option<String> {
-    if RESOURCE_KEYS.contains(&key) && place != Place::Spec {
-        return Some(format!(
-            "`{key}` describes a custom resource: it goes on the spec struct that derives \
-             `CustomResource`"
-        ));
-    }
-    if FIELD_KEYS.contains(&key) && place != Place::Field {
-        return Some(format!("`{key}` goes on a field"));
-    }
-    if key == "accept_change" && place == Place::Type {
-        return Some(
-            "`accept_change` goes on the field (or the spec struct) whose change it accepts"
-                .to_string(),
-        );
-    }
-    if TYPE_KEYS.contains(&key) && place == Place::Field {
-        return Some(format!(
-            "`{key}` goes on the struct whose fields it names (on its type, not on this field)"
-        ));
-    }
-    None
+/// Why `name` cannot stand at `place`, if it is a key that cannot.
+fn misplaced(name: &str, place: Place) -> Option<String> {
+    registered(name)?.goes.misplaced(name, place)
 }
 
 #[cfg(test)]
@@ -389,10 +277,10 @@ mod tests {
             let e = parse_at(&format!("#[kube_marker({unknown} = 1)]"), Place::Field).unwrap_err();
             assert!(e.to_string().contains("Unknown field"), "{unknown}: {e}");
         }
-        for key in RESOURCE_KEYS {
+        for key in registry::RESOURCE.names() {
             assert_eq!(places(key), [Place::Spec], "{key}");
         }
-        for key in SCHEMA_KEYS {
+        for key in registry::SCHEMA.names() {
             assert!(places(key).iter().any(|&p| p != Place::Spec), "{key}");
         }
         assert_eq!(places("optional"), [Place::Field]);

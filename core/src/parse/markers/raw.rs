@@ -1,4 +1,5 @@
-//! The attribute's grammar: every key, its value form, and the closed sets of words.
+//! The attribute's grammar: a field for every key of the marker registry (its resource and
+//! schema keys; a test checks they agree), its value form, and the closed sets of words.
 
 use darling::FromMeta;
 use darling::util::SpannedValue;
