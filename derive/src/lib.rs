@@ -6,13 +6,13 @@
 
 #![deny(missing_docs)]
 
-#[cfg(feature = "apply")]
 // Layers, lowest first: a module uses only modules of the layers before its own
 // (`gen-cli/tests/layers.rs` checks this list).
 // 1. apply, spans: apply configurations' tokens; where errors point
 // 2. check, info: the engine's checks on the syntax; what the syntax says of each type
 // 3. codegen: a type's `KubeSchema` impl
 // 4. resource: `#[derive(CustomResource)]`
+#[cfg(feature = "apply")]
 mod apply;
 mod check;
 mod codegen;
