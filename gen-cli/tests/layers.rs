@@ -94,20 +94,14 @@ fn a_use_of_a_later_layer_is_found() {
         layers,
         [vec!["names", "render"], vec!["model"], vec!["schema"]]
     );
-    let module = |p: &str| p.split("::").map(String::from).collect::<Vec<_>>();
-    let mut refs = Refs::new();
-    for (from, code) in [
+    let refs = refs_of(&[
         ("names", ""),
         ("render", "use crate::names::x;"),
         ("model", "use crate::names::x; use super::schema::build::f;"),
         ("schema", "use crate::model::T;"),
         ("schema::build", "use super::merge::g;"),
         ("extra", ""),
-    ] {
-        let mut found = BTreeSet::new();
-        scan(code.parse().unwrap(), &module(from), &mut found);
-        refs.insert(module(from), found);
-    }
+    ]);
     assert_eq!(
         layer_problems(&refs, &layers),
         [
@@ -189,9 +183,7 @@ fn layer_problems(refs: &Refs, layers: &[Vec<String>]) -> Vec<String> {
 
 #[test]
 fn a_cycle_is_found() {
-    let module = |p: &str| p.split("::").map(String::from).collect::<Vec<_>>();
-    let mut refs = Refs::new();
-    for (from, code) in [
+    let refs = refs_of(&[
         ("a::x", "use super::y::Thing;"),
         ("a::y", "fn f() { crate::a::z::g(); }"),
         ("a::z", "use crate::a::{x::T, w};"),
@@ -201,16 +193,24 @@ fn a_cycle_is_found() {
         ),
         ("b", ""),
         ("a", ""),
-    ] {
-        let mut found = BTreeSet::new();
-        scan(code.parse().unwrap(), &module(from), &mut found);
-        refs.insert(module(from), found);
-    }
+    ]);
     let known: BTreeSet<&Vec<String>> = refs.keys().collect();
     assert_eq!(
         find_cycles(&refs, &known),
         [vec!["a::x", "a::y", "a::z", "a::x"]]
     );
+}
+
+/// The references of modules given by path (`a::x`) and code.
+fn refs_of(modules: &[(&str, &str)]) -> Refs {
+    let mut refs = Refs::new();
+    for (from, code) in modules {
+        let module: Vec<String> = from.split("::").map(String::from).collect();
+        let mut found = BTreeSet::new();
+        scan(code.parse().unwrap(), &module, &mut found);
+        refs.insert(module, found);
+    }
+    refs
 }
 
 /// Every module file under a crate's `src` folder, by module path.
