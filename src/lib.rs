@@ -40,6 +40,11 @@
 
 #![deny(missing_docs)]
 
+// Layers, lowest first: a module uses only modules of the layers before its own
+// (`gen-cli/tests/layers.rs` checks this list).
+// 1. apply, https: typed server-side apply; the TLS both servers serve
+// 2. webhook: the admission and conversion webhook server
+// 3. runtime: the operator runtime (which serves the webhooks)
 #[cfg(feature = "apply")]
 pub mod apply;
 #[cfg(any(feature = "runtime", feature = "webhook"))]

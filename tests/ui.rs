@@ -1,9 +1,9 @@
 //! Compile errors for every class of user mistake, shown by committed `.stderr` files
 //! (regenerate them with `TRYBUILD=overwrite cargo test --test ui --all-features`, then read
-//! the diff).
+//! the diff). The slow tier: trybuild builds every case in a cargo project of its own.
 
 #[test]
-fn ui() {
+fn slow_compile_errors_match_their_snapshots() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
     // CEL rules are parsed at compile time only with the `cel` feature.

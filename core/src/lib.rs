@@ -6,11 +6,28 @@
 //! [`webhook`] (Kubernetes objects) → [`render`] (YAML); [`diff`] compares two CRDs for upgrade
 //! safety, [`docs`] writes API reference pages, and [`apply`] plans each type's apply
 //! configuration from the model and extracts what one field manager owns. [`names`] holds the
-//! naming rules every stage shares. Each module uses only those before it (the schema node,
-//! [`model::Schema`], is part of the model), and `gen-cli/tests/layers.rs` keeps it so.
+//! naming rules every stage shares.
+//!
+//! The modules are layers by what each uses, which is not the data flow: the checks sit under
+//! the stages that apply them as they build (`schema` reports a bad default as it builds it),
+//! the schema node, [`model::Schema`], is part of the model, and the parser is on top, since
+//! it checks each marker's value as it reads it. The layers are listed above the module
+//! declarations, and `gen-cli/tests/layers.rs` checks them.
 
 #![deny(missing_docs)]
 
+// Layers, lowest first: a module uses only modules of the layers before its own
+// (`gen-cli/tests/layers.rs` checks this list).
+// 1. names, render: the naming rules every stage shares; YAML output
+// 2. model: types, fields, markers, resources and the schema node
+// 3. check: the rules on values, schemas and CEL, which the stages after it apply
+// 4. known: the schemas of std, chrono, jiff and Kubernetes types
+// 5. schema: model → OpenAPI schema
+// 6. rbac, webhook: RBAC rules and webhook configurations from the model
+// 7. crd: CRD objects from the schemas (and a conversion webhook)
+// 8. diff, docs: upgrade safety of one CRD against another; API reference pages
+// 9. parse: Rust syntax → model, each marker's value checked as it is read
+// 10. apply: apply configurations planned from parsed types
 pub mod apply;
 pub mod check;
 pub mod crd;

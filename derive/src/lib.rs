@@ -6,6 +6,12 @@
 
 #![deny(missing_docs)]
 
+// Layers, lowest first: a module uses only modules of the layers before its own
+// (`gen-cli/tests/layers.rs` checks this list).
+// 1. apply, spans: apply configurations' tokens; where errors point
+// 2. check, info: the engine's checks on the syntax; what the syntax says of each type
+// 3. codegen: a type's `KubeSchema` impl
+// 4. resource: `#[derive(CustomResource)]`
 #[cfg(feature = "apply")]
 mod apply;
 mod check;
@@ -17,15 +23,24 @@ mod spans;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Runs a macro body; a bug that panics becomes a compile error instead of crashing rustc's
-/// expansion with an unhelpful message.
-fn guarded(body: impl FnOnce() -> proc_macro2::TokenStream) -> TokenStream {
+/// Runs a macro body; a bug that panics becomes a compile error that quotes the panic's
+/// message, instead of crashing rustc's expansion.
+fn guarded<T: From<proc_macro2::TokenStream>>(
+    body: impl FnOnce() -> proc_macro2::TokenStream,
+) -> T {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
         Ok(tokens) => tokens.into(),
-        Err(_) => quote::quote! {
-            ::core::compile_error!("kubegen: internal error while expanding this item; please report it with the item's source");
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+                .unwrap_or("a panic without a message");
+            let error = format!(
+                "kubegen: internal error while expanding this item: {message}; please report it with the item's source"
+            );
+            quote::quote!(::core::compile_error!(#error);).into()
         }
-        .into(),
     }
 }
 
@@ -181,5 +196,37 @@ fn checked<T>(
             out.extend(item);
             out
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guarded;
+
+    #[test]
+    fn a_panic_becomes_a_compile_error_with_its_message() {
+        let tokens: proc_macro2::TokenStream = guarded(|| panic!("no schema for {}", "Foo"));
+        assert_eq!(
+            tokens.to_string(),
+            quote::quote!(::core::compile_error!(
+                "kubegen: internal error while expanding this item: no schema for Foo; please report it with the item's source"
+            );)
+            .to_string()
+        );
+        let tokens: proc_macro2::TokenStream = guarded(|| std::panic::panic_any(7));
+        assert!(
+            tokens.to_string().contains("a panic without a message"),
+            "{tokens}"
+        );
+    }
+
+    #[test]
+    fn the_body_s_tokens_pass_through() {
+        let tokens: proc_macro2::TokenStream = guarded(|| {
+            quote::quote!(
+                struct A;
+            )
+        });
+        assert_eq!(tokens.to_string(), "struct A ;");
     }
 }

@@ -11,6 +11,18 @@
 // A command fails once, with one diagnostic: its size does not matter on that path.
 #![allow(clippy::result_large_err)]
 
+// Layers, lowest first: a module uses only modules of the layers before its own
+// (`gen-cli/tests/layers.rs` checks this list).
+// 1. features, header, hint, parallel, paths, source, version: what every command shares
+// 2. collect, output, report, workspace: sources → model; writing files; printing problems
+// 3. config, markers: a package's configuration; `kubegen markers`
+// 4. options: the options of every command that reads a workspace
+// 5. docs, kubernetes: `kubegen docs`; the Kubernetes version of a run
+// 6. generate: one package's manifests in memory
+// 7. diff: `kubegen diff`
+// 8. manifests: `kubegen manifests` and its parts
+// 9. scaffold: `kubegen init` and `kubegen create`
+// 10. cli: the command line
 pub mod cli;
 pub mod collect;
 pub mod config;

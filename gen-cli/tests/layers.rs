@@ -1,8 +1,17 @@
-//! The modules of each crate form layers: within every folder module, the modules it holds
-//! refer to each other without a cycle (`schema::build` may use `schema::merge`, then `merge`
-//! may not use `build`). References are read from the tokens of each file (`crate::a::b`,
-//! `super::x`, `self::y`, and `use` groups under them); doc comments and inline `mod x { .. }`
-//! blocks (tests) are not read.
+//! The modules of each crate form layers. The crate root (`lib.rs`) lists its modules' layers,
+//! lowest first, in a comment above their declarations:
+//!
+//! ```text
+//! // Layers, lowest first: ...
+//! // 1. names, render: what they are
+//! // 2. model: ...
+//! ```
+//!
+//! and a module may use only modules of the layers before its own. Within every folder module,
+//! the modules it holds refer to each other without a cycle (`schema::build` may use
+//! `schema::merge`, then `merge` may not use `build`). References are read from the tokens of
+//! each file (`crate::a::b`, `super::x`, `self::y`, and `use` groups under them); doc comments
+//! and inline `mod x { .. }` blocks (tests) are not read.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -13,23 +22,58 @@ use proc_macro2::{Delimiter, TokenStream, TokenTree};
 /// Module paths from a crate root (`["schema", "build"]`) to the modules each refers to.
 type Refs = BTreeMap<Vec<String>, BTreeSet<Vec<String>>>;
 
-#[test]
-fn no_module_cycles_in_any_crate() {
+/// The source folders of the crates whose modules are checked.
+const CRATES: [&str; 5] = [
+    "core/src",
+    "gen-cli/src",
+    "derive/src",
+    "src",
+    "operator/src",
+];
+
+/// Every crate's module references, with the list of layers its root declares.
+fn crates() -> Vec<(&'static str, Refs, Vec<Vec<String>>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut cycles = Vec::new();
-    for krate in ["core/src", "gen-cli/src", "derive/src", "src"] {
-        let dir = root.join(krate);
-        let modules = modules(&dir);
-        assert!(modules.len() > 3, "{krate}: no modules found");
-        let mut refs = Refs::new();
-        for (path, file) in &modules {
-            let text = fs::read_to_string(file).unwrap();
-            let tokens: TokenStream = text.parse().unwrap();
-            let mut found = BTreeSet::new();
-            scan(tokens, path, &mut found);
-            refs.insert(path.clone(), found);
+    CRATES
+        .into_iter()
+        .map(|krate| {
+            let dir = root.join(krate);
+            let modules = modules(&dir);
+            assert!(modules.len() > 3, "{krate}: no modules found");
+            let mut refs = Refs::new();
+            for (path, file) in &modules {
+                let text = fs::read_to_string(file).unwrap();
+                let tokens: TokenStream = text.parse().unwrap();
+                let mut found = BTreeSet::new();
+                scan(tokens, path, &mut found);
+                refs.insert(path.clone(), found);
+            }
+            let layers = declared_layers(&fs::read_to_string(&modules[&Vec::new()]).unwrap());
+            (krate, refs, layers)
+        })
+        .collect()
+}
+
+#[test]
+fn every_module_uses_only_the_layers_declared_before_its_own() {
+    let mut problems = Vec::new();
+    for (krate, refs, layers) in crates() {
+        assert!(
+            !layers.is_empty(),
+            "{krate}: the crate root declares no layers"
+        );
+        for problem in layer_problems(&refs, &layers) {
+            problems.push(format!("{krate}: {problem}"));
         }
-        let known: BTreeSet<&Vec<String>> = modules.keys().collect();
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn no_module_cycles_in_any_folder() {
+    let mut cycles = Vec::new();
+    for (krate, refs, _) in crates() {
+        let known: BTreeSet<&Vec<String>> = refs.keys().collect();
         for cycle in find_cycles(&refs, &known) {
             cycles.push(format!("{krate}: {}", cycle.join(" -> ")));
         }
@@ -38,10 +82,108 @@ fn no_module_cycles_in_any_crate() {
 }
 
 #[test]
+fn a_use_of_a_later_layer_is_found() {
+    let root = "//! A crate.\n\
+                // Layers, lowest first: each uses only those before it.\n\
+                // 1. names, render: shared rules\n\
+                // 2. model: the model\n\
+                // 3. schema\n\
+                mod model;";
+    let layers = declared_layers(root);
+    assert_eq!(
+        layers,
+        [vec!["names", "render"], vec!["model"], vec!["schema"]]
+    );
+    let refs = refs_of(&[
+        ("names", ""),
+        ("render", "use crate::names::x;"),
+        ("model", "use crate::names::x; use super::schema::build::f;"),
+        ("schema", "use crate::model::T;"),
+        ("schema::build", "use super::merge::g;"),
+        ("extra", ""),
+    ]);
+    assert_eq!(
+        layer_problems(&refs, &layers),
+        [
+            "`extra` is in no layer",
+            "`render` (layer 1) uses `names` (layer 1)",
+            "`model` (layer 2) uses `schema` (layer 3)",
+        ]
+    );
+}
+
+/// The layers a crate root lists, lowest first: the lines `// N. a, b: text` after a line
+/// `// Layers`, each the module names before its colon.
+fn declared_layers(root: &str) -> Vec<Vec<String>> {
+    let mut layers = Vec::new();
+    let mut lines = root.lines().map(str::trim);
+    if lines.any(|line| line.starts_with("// Layers")) {
+        for line in lines.map_while(|line| line.strip_prefix("//")) {
+            let Some((number, rest)) = line.trim().split_once(". ") else {
+                continue; // the text after the heading line
+            };
+            if number.parse::<usize>() != Ok(layers.len() + 1) {
+                continue;
+            }
+            let names = rest.split_once(':').map_or(rest, |(names, _)| names);
+            layers.push(names.split(',').map(|n| n.trim().to_string()).collect());
+        }
+    }
+    layers
+}
+
+/// Every top-level module missing from `layers` or named there without existing, and every
+/// use of a module of the same or a later layer.
+fn layer_problems(refs: &Refs, layers: &[Vec<String>]) -> Vec<String> {
+    let layer_of: BTreeMap<&str, usize> = layers
+        .iter()
+        .enumerate()
+        .flat_map(|(i, names)| names.iter().map(move |n| (n.as_str(), i + 1)))
+        .collect();
+    let top: BTreeSet<&str> = refs
+        .keys()
+        .filter_map(|m| m.first())
+        .map(String::as_str)
+        .collect();
+    let mut problems = Vec::new();
+    for module in &top {
+        if !layer_of.contains_key(module) {
+            problems.push(format!("`{module}` is in no layer"));
+        }
+    }
+    for name in layer_of.keys() {
+        if !top.contains(name) {
+            problems.push(format!("layer module `{name}` does not exist"));
+        }
+    }
+    let mut uses = BTreeSet::new();
+    for (from, tos) in refs {
+        let Some(from) = from
+            .first()
+            .and_then(|m| layer_of.get_key_value(m.as_str()))
+        else {
+            continue;
+        };
+        for to in tos.iter().filter_map(|to| to.first()) {
+            if let Some(to) = layer_of.get_key_value(to.as_str())
+                && to.0 != from.0
+                && to.1 >= from.1
+            {
+                uses.insert((*from.1, *from.0, *to.1, *to.0));
+            }
+        }
+    }
+    for (from_layer, from, to_layer, to) in uses {
+        problems.push(format!(
+            "`{from}` (layer {from_layer}) uses `{to}` (layer {to_layer})"
+        ));
+    }
+    problems
+}
+
+#[test]
 fn a_cycle_is_found() {
-    let module = |p: &str| p.split("::").map(String::from).collect::<Vec<_>>();
-    let mut refs = Refs::new();
-    for (from, code) in [
+    let refs = refs_of(&[
         ("a::x", "use super::y::Thing;"),
         ("a::y", "fn f() { crate::a::z::g(); }"),
         ("a::z", "use crate::a::{x::T, w};"),
@@ -51,16 +193,24 @@ fn a_cycle_is_found() {
         ),
         ("b", ""),
         ("a", ""),
-    ] {
-        let mut found = BTreeSet::new();
-        scan(code.parse().unwrap(), &module(from), &mut found);
-        refs.insert(module(from), found);
-    }
+    ]);
     let known: BTreeSet<&Vec<String>> = refs.keys().collect();
     assert_eq!(
         find_cycles(&refs, &known),
         [vec!["a::x", "a::y", "a::z", "a::x"]]
     );
+}
+
+/// The references of modules given by path (`a::x`) and code.
+fn refs_of(modules: &[(&str, &str)]) -> Refs {
+    let mut refs = Refs::new();
+    for (from, code) in modules {
+        let module: Vec<String> = from.split("::").map(String::from).collect();
+        let mut found = BTreeSet::new();
+        scan(code.parse().unwrap(), &module, &mut found);
+        refs.insert(module, found);
+    }
+    refs
 }
 
 /// Every module file under a crate's `src` folder, by module path.

@@ -1,6 +1,7 @@
 //! `kubegen init`, `create api` and `create webhook` as a newcomer uses them: the project they
 //! write builds offline against this workspace and passes its own tests, its manifests are
-//! fresh, its CRDs structural and its samples valid; and what the commands refuse.
+//! fresh, its CRDs structural and its samples valid; and what the commands refuse. The tests
+//! that build a project are the slow tier (`slow_*`, README: "The two commands").
 
 mod support {
     pub mod scaffold;
@@ -15,7 +16,7 @@ use serde_json::Value;
 use support::scaffold::*;
 
 #[test]
-fn the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
+fn slow_the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
     let dir = temp_dir("newcomer");
     let project = newcomer(&dir);
 
@@ -134,7 +135,7 @@ fn init_refuses_a_folder_that_is_not_empty() {
 /// source the build resolves, and the Dockerfile's cargo step and the CI recipe's cargo steps
 /// pass there offline.
 #[test]
-fn installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
+fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     let root = temp_dir("install");
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)

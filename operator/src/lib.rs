@@ -9,6 +9,11 @@
 //! - [`operator`]: all of it together on kubegen's runtime (HTTP endpoint, leader election,
 //!   webhook server, graceful stop), as the binary runs it; [`cli`]: its flags.
 
+// Layers, lowest first: a module uses only modules of the layers before its own
+// (`gen-cli/tests/layers.rs` checks this list).
+// 1. api, cli, metrics
+// 2. controller, webhook
+// 3. operator
 pub mod api;
 pub mod cli;
 pub mod controller;

@@ -9,12 +9,10 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use crate::controller::Error;
-
 /// The label of the error counter.
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct ErrorLabels {
-    /// What failed, from [`Error::metric_label`].
+    /// What failed: a short, stable name such as the controller's `Error::metric_label`.
     pub error: String,
 }
 
@@ -79,11 +77,11 @@ impl Metrics {
         }
     }
 
-    /// Counts a failed reconcile.
-    pub fn reconcile_failed(&self, error: &Error) {
+    /// Counts a failed reconcile under `error`, the name of what failed.
+    pub fn reconcile_failed(&self, error: &str) {
         self.errors
             .get_or_create(&ErrorLabels {
-                error: error.metric_label().to_string(),
+                error: error.to_string(),
             })
             .inc();
     }
@@ -109,7 +107,7 @@ mod tests {
     fn encodes_counters_errors_and_durations() {
         let metrics = Metrics::default();
         drop(metrics.reconcile_started());
-        metrics.reconcile_failed(&Error::MissingField("namespace"));
+        metrics.reconcile_failed("invalid_object");
         let text = metrics.encode();
         assert!(
             text.contains("memcached_operator_reconciles_total 1"),

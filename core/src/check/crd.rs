@@ -4,12 +4,13 @@
 //! the object itself rather than to markers. The differential corpus (`core/tests/crd/`)
 //! compares it with a real API server's verdict on the same objects.
 
-use serde_json::Value;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 
 use super::bounds::contradictions;
 use super::lists;
 use super::paths;
-use crate::model::Schema;
+use crate::model::{ListType, Schema, Topology};
 use crate::names::{APPROVAL_ANNOTATION, approval_problem, is_dns1035_label, is_group, is_kind};
 
 use super::{cel, field_path, re2, structural, value};
@@ -105,10 +106,10 @@ pub fn problems(crd: &Value) -> Vec<String> {
 /// A version's schema, printer columns, selectable fields and subresources.
 fn version_problems(version: &Value) -> Vec<String> {
     // `Value` indexing by key: a missing key reads as `null`, it never panics.
-    let raw = &version["schema"]["openAPIV3Schema"];
+    let mut raw = version["schema"]["openAPIV3Schema"].clone();
     let mut found = Vec::new();
-    forbidden_keys(raw, ".", &mut found);
-    let schema: Schema = match serde_json::from_value(raw.clone()) {
+    raw_problems(&mut raw, ".", &mut found);
+    let schema: Schema = match serde_json::from_value(raw) {
         Ok(schema) => schema,
         Err(e) => return vec![format!("the schema is not a schema kubegen reads: {e}")],
     };
@@ -206,8 +207,20 @@ fn version_problems(version: &Value) -> Vec<String> {
     found
 }
 
-/// JSON Schema keywords a CRD schema may not use.
-fn forbidden_keys(raw: &Value, at: &str, found: &mut Vec<String>) {
+/// The string at `key` when it is none of `T`'s words, removed from `object`.
+fn unknown_word<T: DeserializeOwned>(object: &mut Map<String, Value>, key: &str) -> Option<String> {
+    let word = object.get(key)?.as_str()?.to_string();
+    if serde_json::from_value::<T>(Value::from(word.as_str())).is_ok() {
+        return None;
+    }
+    object.remove(key);
+    Some(word)
+}
+
+/// What a schema's JSON shows before it is read as a [`Schema`]: JSON Schema keywords a CRD
+/// schema may not use, and list and map types that are none of their words (each reported,
+/// then removed, so that the rest of the schema is read and checked).
+fn raw_problems(raw: &mut Value, at: &str, found: &mut Vec<String>) {
     const FORBIDDEN: [&str; 7] = [
         "$ref",
         "$schema",
@@ -217,9 +230,17 @@ fn forbidden_keys(raw: &Value, at: &str, found: &mut Vec<String>) {
         "dependencies",
         "definitions",
     ];
-    let Some(object) = raw.as_object() else {
+    let Some(object) = raw.as_object_mut() else {
         return;
     };
+    if let Some(word) = unknown_word::<ListType>(object, "x-kubernetes-list-type") {
+        found.push(format!("{at}: unknown list type `{word}`"));
+    }
+    if let Some(word) = unknown_word::<Topology>(object, "x-kubernetes-map-type") {
+        found.push(format!(
+            "{at}: `x-kubernetes-map-type` is `atomic` or `granular`, not `{word}`"
+        ));
+    }
     for key in FORBIDDEN {
         if object.contains_key(key) {
             found.push(format!("{at}: `{key}` is not allowed in a CRD schema"));
@@ -233,16 +254,16 @@ fn forbidden_keys(raw: &Value, at: &str, found: &mut Vec<String>) {
     for (key, child) in object {
         match key.as_str() {
             "properties" => {
-                for (name, prop) in child.as_object().into_iter().flatten() {
-                    forbidden_keys(prop, &format!("{}.{name}", at.trim_end_matches('.')), found);
+                for (name, prop) in child.as_object_mut().into_iter().flatten() {
+                    raw_problems(prop, &format!("{}.{name}", at.trim_end_matches('.')), found);
                 }
             }
             "items" | "additionalProperties" | "not" => {
-                forbidden_keys(child, &format!("{at}[*]"), found)
+                raw_problems(child, &format!("{at}[*]"), found)
             }
             "allOf" | "anyOf" | "oneOf" => {
-                for branch in child.as_array().into_iter().flatten() {
-                    forbidden_keys(branch, at, found);
+                for branch in child.as_array_mut().into_iter().flatten() {
+                    raw_problems(branch, at, found);
                 }
             }
             _ => {}
@@ -348,5 +369,43 @@ fn conversion_problems(conversion: &Value, versions: usize) -> Vec<String> {
             found
         }
         Some(other) => vec![format!("unknown strategy `{other}`")],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_list_and_map_types_are_reported_and_the_rest_is_still_read() {
+        let crd = json!({
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {
+                "group": "example.com",
+                "names": {"plural": "widgets", "kind": "Widget"},
+                "scope": "Namespaced",
+                "versions": [{"name": "v1", "served": true, "storage": true, "schema": {
+                    "openAPIV3Schema": {"type": "object", "properties": {
+                        "tags": {"type": "array", "items": {"type": "string"},
+                                 "x-kubernetes-list-type": "bag"},
+                        "labels": {"type": "object",
+                                   "additionalProperties": {"type": "string"},
+                                   "x-kubernetes-map-type": "bag"},
+                        "ports": {"type": "array", "items": {"type": "string"},
+                                  "x-kubernetes-list-type": "set"},
+                        "size": {"type": "integer", "minimum": 5, "maximum": 1}
+                    }}
+                }}]
+            }
+        });
+        assert_eq!(
+            problems(&crd),
+            [
+                "spec.versions[0]: .labels: `x-kubernetes-map-type` is `atomic` or `granular`, not `bag`",
+                "spec.versions[0]: .tags: unknown list type `bag`",
+                "spec.versions[0]: .size: `maximum = 1` is below `minimum = 5`",
+            ]
+        );
     }
 }

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use crate::model::Schema;
 use crate::model::info::MapKey;
+use crate::model::{ListType, Schema};
 
 /// One way a list's topology is refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,8 +37,6 @@ pub enum ListProblem {
     OptionalKey(String),
     /// A nullable key.
     NullableKey(String),
-    /// A list type the apiserver does not know.
-    Unknown(String),
 }
 
 impl fmt::Display for ListProblem {
@@ -86,7 +84,6 @@ impl fmt::Display for ListProblem {
             ListProblem::NullableKey(key) => {
                 write!(f, "list map key `{key}` must not be `nullable`")
             }
-            ListProblem::Unknown(t) => write!(f, "unknown list type `{t}`"),
         }
     }
 }
@@ -110,7 +107,7 @@ impl ListProblem {
 pub fn problems(node: &Schema) -> Vec<ListProblem> {
     let mut found = Vec::new();
     let has_keys = node.x_list_map_keys.as_ref().is_some_and(|k| !k.is_empty());
-    let Some(list_type) = node.x_list_type.as_deref() else {
+    let Some(list_type) = node.x_list_type else {
         if has_keys {
             found.push(ListProblem::KeysWithoutMap);
         }
@@ -122,14 +119,14 @@ pub fn problems(node: &Schema) -> Vec<ListProblem> {
     }
     let items = node.items.as_deref().filter(|i| seen(i));
     match list_type {
-        "atomic" | "set" if has_keys => found.push(ListProblem::KeysWithoutMap),
-        "atomic" => {}
-        "set" => match items {
+        ListType::Atomic | ListType::Set if has_keys => found.push(ListProblem::KeysWithoutMap),
+        ListType::Atomic => {}
+        ListType::Set => match items {
             Some(items) if items.nullable => found.push(ListProblem::NullableSetItems),
             Some(items) if !items.can_be_set_item() => found.push(ListProblem::SetItems),
             _ => {}
         },
-        "map" => {
+        ListType::Map => {
             let keys = node.x_list_map_keys.as_deref().unwrap_or_default();
             if keys.is_empty() {
                 found.push(ListProblem::MapWithoutKeys);
@@ -171,7 +168,6 @@ pub fn problems(node: &Schema) -> Vec<ListProblem> {
                 }
             }
         }
-        other => found.push(ListProblem::Unknown(other.to_string())),
     }
     found
 }
@@ -184,6 +180,7 @@ fn seen(items: &Schema) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Topology;
 
     fn object(props: &[(&str, Schema)], required: &[&str]) -> Schema {
         let mut s = Schema::typed("object");
@@ -194,10 +191,10 @@ mod tests {
         s
     }
 
-    fn list(list_type: &str, keys: Option<&[&str]>, items: Schema) -> Schema {
+    fn list(list_type: ListType, keys: Option<&[&str]>, items: Schema) -> Schema {
         Schema {
             items: Some(Box::new(items)),
-            x_list_type: Some(list_type.into()),
+            x_list_type: Some(list_type),
             x_list_map_keys: keys.map(|k| k.iter().map(|k| k.to_string()).collect()),
             ..Schema::typed("array")
         }
@@ -220,7 +217,7 @@ mod tests {
         );
         let keys: &[&str] = &["name", "port", "port", "tags", "zone", "nope"];
         assert_eq!(
-            problems(&list("map", Some(keys), item)),
+            problems(&list(ListType::Map, Some(keys), item)),
             [
                 ListProblem::DuplicateKey("port".into()),
                 ListProblem::OptionalKey("name".into()),
@@ -238,20 +235,20 @@ mod tests {
     fn sets_need_scalar_or_atomic_items_that_are_not_nullable() {
         let obj = object(&[("a", Schema::typed("string"))], &[]);
         assert_eq!(
-            problems(&list("set", None, obj.clone())),
+            problems(&list(ListType::Set, None, obj.clone())),
             [ListProblem::SetItems]
         );
         let atomic = Schema {
-            x_map_type: Some("atomic".into()),
+            x_map_type: Some(Topology::Atomic),
             ..obj
         };
-        assert!(problems(&list("set", None, atomic)).is_empty());
+        assert!(problems(&list(ListType::Set, None, atomic)).is_empty());
         let nullable = Schema {
             nullable: true,
             ..Schema::typed("string")
         };
         assert_eq!(
-            problems(&list("set", None, nullable)),
+            problems(&list(ListType::Set, None, nullable)),
             [ListProblem::NullableSetItems]
         );
     }
@@ -260,17 +257,17 @@ mod tests {
     fn keys_and_map_go_together_and_unseen_items_are_not_judged() {
         let s = Schema::typed("string");
         assert_eq!(
-            problems(&list("set", Some(&["a"]), s.clone())),
+            problems(&list(ListType::Set, Some(&["a"]), s.clone())),
             [ListProblem::KeysWithoutMap]
         );
         assert_eq!(
-            problems(&list("map", None, Schema::default())),
+            problems(&list(ListType::Map, None, Schema::default())),
             [ListProblem::MapWithoutKeys]
         );
         assert_eq!(
-            problems(&list("map", Some(&["a"]), s)),
+            problems(&list(ListType::Map, Some(&["a"]), s)),
             [ListProblem::NotObjects]
         );
-        assert!(problems(&list("map", Some(&["a"]), Schema::default())).is_empty());
+        assert!(problems(&list(ListType::Map, Some(&["a"]), Schema::default())).is_empty());
     }
 }

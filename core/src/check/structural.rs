@@ -29,15 +29,6 @@ fn node(s: &Schema, path: &str, typed: bool, found: &mut Vec<String>) {
     if s.x_preserve_unknown_fields && !matches!(s.type_str(), "" | "object") {
         report("`x-kubernetes-preserve-unknown-fields` goes on objects (or untyped nodes)".into());
     }
-    if let Some(t) = s
-        .x_map_type
-        .as_deref()
-        .filter(|t| !matches!(*t, "atomic" | "granular"))
-    {
-        report(format!(
-            "`x-kubernetes-map-type` is `atomic` or `granular`, not `{t}`"
-        ));
-    }
     if s.x_embedded_resource && s.type_str() != "object" {
         report("`x-kubernetes-embedded-resource` needs `type: object`".into());
     }

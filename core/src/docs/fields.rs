@@ -1,6 +1,6 @@
 //! One field's row: its type (linked), its default and its validations written out.
 
-use crate::model::Schema;
+use crate::model::{ListType, Schema, Topology};
 use serde_json::Value;
 
 use super::types::TypeName;
@@ -115,9 +115,9 @@ fn own(s: &Schema) -> Vec<String> {
         let values: Vec<String> = values.iter().map(|v| code(&compact(v))).collect();
         out.push(format!("one of {}", values.join(", ")));
     }
-    match s.x_list_type.as_deref() {
-        Some("set") => out.push("a set: items are unique".into()),
-        Some("map") => {
+    match s.x_list_type {
+        Some(ListType::Set) => out.push("a set: items are unique".into()),
+        Some(ListType::Map) => {
             let keys: Vec<String> = s
                 .x_list_map_keys
                 .iter()
@@ -126,13 +126,13 @@ fn own(s: &Schema) -> Vec<String> {
                 .collect();
             out.push(format!("a map list, keyed by {}", keys.join(", ")));
         }
-        Some("atomic") => out.push("atomic: replaced whole on apply".into()),
-        _ => {}
+        Some(ListType::Atomic) => out.push("atomic: replaced whole on apply".into()),
+        None => {}
     }
-    match s.x_map_type.as_deref() {
-        Some("atomic") => out.push("atomic: replaced whole on apply".into()),
-        Some("granular") => out.push("granular: merged key by key on apply".into()),
-        _ => {}
+    match s.x_map_type {
+        Some(Topology::Atomic) => out.push("atomic: replaced whole on apply".into()),
+        Some(Topology::Granular) => out.push("granular: merged key by key on apply".into()),
+        None => {}
     }
     if s.nullable {
         out.push("may be null".into());
@@ -208,7 +208,7 @@ mod tests {
                 max_length: Some(63),
                 ..Schema::formatted("string", "hostname")
             })),
-            x_list_type: Some("set".into()),
+            x_list_type: Some(ListType::Set),
             max_items: Some(3),
             ..Schema::typed("array")
         };

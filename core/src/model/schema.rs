@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{ExternalDocs, Rule};
+use super::{ExternalDocs, ListType, Rule, Topology};
 
 /// One schema node. Empty keywords are left out when serialized.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -122,13 +122,13 @@ pub struct Schema {
         rename = "x-kubernetes-list-type",
         skip_serializing_if = "Option::is_none"
     )]
-    pub x_list_type: Option<String>,
+    pub x_list_type: Option<ListType>,
     /// `x-kubernetes-map-type`
     #[serde(
         rename = "x-kubernetes-map-type",
         skip_serializing_if = "Option::is_none"
     )]
-    pub x_map_type: Option<String>,
+    pub x_map_type: Option<Topology>,
     /// `x-kubernetes-preserve-unknown-fields`
     #[serde(
         rename = "x-kubernetes-preserve-unknown-fields",
@@ -208,8 +208,8 @@ impl Schema {
     pub fn can_be_set_item(&self) -> bool {
         match self.type_str() {
             // Objects are granular unless they say otherwise; lists are atomic by default.
-            "object" => self.x_map_type.as_deref() == Some("atomic"),
-            "array" => self.x_list_type.as_deref().is_none_or(|t| t == "atomic"),
+            "object" => self.x_map_type == Some(Topology::Atomic),
+            "array" => self.x_list_type.is_none_or(|t| t == ListType::Atomic),
             _ => true,
         }
     }

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 
 use super::registry::{WEBHOOK, WEBHOOK_CONFIGURATION};
 use super::values::{List, Num, did_you_mean, give_up, known_metas};
-use crate::webhook::{ConfigurationName, VERBS, Webhook, name_problem};
+use crate::webhook::{ConfigurationName, SideEffects, VERBS, Webhook, Word, name_problem};
 
 /// The attribute's keys, as written.
 #[derive(Debug, FromMeta)]
@@ -96,25 +96,26 @@ impl Checked<'_> {
         value.as_ref()
     }
 
-    /// A word from `words`, matched case-insensitively and returned as spelled there; any
-    /// other value is an error (controller-gen passes an unknown `failure_policy` through, for
-    /// the API server to refuse).
-    fn word(&mut self, value: &SpannedValue<String>, key: &str, words: &[&str]) -> String {
-        match words.iter().find(|w| w.eq_ignore_ascii_case(value)) {
-            Some(w) => w.to_string(),
-            None => {
-                self.at(
-                    value.span(),
-                    format!(
-                        "unknown `{key}` `{}`{}; expected one of: {}",
-                        value.as_str(),
-                        near_miss(value, words),
-                        words.join(", ")
-                    ),
-                );
-                value.to_string()
-            }
+    /// One of `W`'s words, matched case-insensitively; any other value is an error
+    /// (controller-gen passes an unknown `failure_policy` through, for the API server to
+    /// refuse).
+    fn word<W: Word>(&mut self, value: &SpannedValue<String>, key: &str) -> Option<W> {
+        let found = W::ALL
+            .iter()
+            .find(|w| w.as_str().eq_ignore_ascii_case(value));
+        if found.is_none() {
+            let words: Vec<&str> = W::ALL.iter().map(|w| w.as_str()).collect();
+            self.at(
+                value.span(),
+                format!(
+                    "unknown `{key}` `{}`{}; expected one of: {}",
+                    value.as_str(),
+                    near_miss(value, &words),
+                    words.join(", ")
+                ),
+            );
         }
+        found.copied()
     }
 
     /// A whole number in `min..=max`; `why` says what the range is.
@@ -164,23 +165,23 @@ impl Checked<'_> {
                 "failure_policy",
                 "`failure_policy = \"fail\"` or `\"ignore\"`",
             )
-            .map(|f| self.word(f, "failure_policy", &["Fail", "Ignore"]))
+            .and_then(|f| self.word(f, "failure_policy"))
             .unwrap_or_default();
         let match_policy = raw
             .match_policy
             .as_ref()
-            .map(|m| self.word(m, "match_policy", &["Exact", "Equivalent"]));
+            .and_then(|m| self.word(m, "match_policy"));
         let side_effects = match self.required(
             &raw.side_effects,
             "side_effects",
             "admissionregistration v1 requires it: `\"None\"` or `\"NoneOnDryRun\"`",
         ) {
-            None => String::new(),
+            None => SideEffects::default(),
             Some(s) if ["some", "unknown"].contains(&s.to_lowercase().as_str()) => {
                 self.at(s.span(), format!("`side_effects = \"{}\"` is not allowed by admissionregistration v1: use `\"None\"` or `\"NoneOnDryRun\"`, and make the webhook free of side effects on dry runs", s.as_str()));
-                s.to_string()
+                SideEffects::default()
             }
-            Some(s) => self.word(s, "side_effects", &["None", "NoneOnDryRun"]),
+            Some(s) => self.word(s, "side_effects").unwrap_or_default(),
         };
         let timeout_seconds = raw
             .timeout_seconds
@@ -280,11 +281,11 @@ impl Checked<'_> {
             "the AdmissionReview versions the webhook understands, such as `\"v1\"`",
         );
         let admission_review_versions = self.list(review, "admission_review_versions");
-        let reinvocation_policy = raw.reinvocation_policy.as_ref().map(|r| {
+        let reinvocation_policy = raw.reinvocation_policy.as_ref().and_then(|r| {
             if raw.mutating.as_ref().is_some_and(|m| !**m) {
                 self.at(r.span(), "`reinvocation_policy` is for mutating webhooks only: remove it, or set `mutating = true`".into());
             }
-            self.word(r, "reinvocation_policy", &["Never", "IfNeeded"])
+            self.word(r, "reinvocation_policy")
         });
         let patch = raw.patch.as_ref().and_then(|p| match serde_json::from_str::<serde_json::Value>(p) {
             Ok(v @ serde_json::Value::Object(_)) => Some(v),
@@ -371,6 +372,7 @@ fn is_object_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::webhook::{FailurePolicy, MatchPolicy};
 
     const VALID: &str = r#"mutating = false, failure_policy = "fail", match_policy = "equivalent",
         side_effects = "none", timeout_seconds = 10, groups = "core;apps", resources = "pods",
@@ -415,9 +417,9 @@ mod tests {
     #[test]
     fn parses_and_spells_policies_as_kubernetes() {
         let w = parse_str(VALID).unwrap();
-        assert_eq!(w.failure_policy, "Fail");
-        assert_eq!(w.match_policy.as_deref(), Some("Equivalent"));
-        assert_eq!(w.side_effects, "None");
+        assert_eq!(w.failure_policy, FailurePolicy::Fail);
+        assert_eq!(w.match_policy, Some(MatchPolicy::Equivalent));
+        assert_eq!(w.side_effects, SideEffects::None);
         assert_eq!(w.timeout_seconds, Some(10));
         assert_eq!(w.groups, ["core", "apps"]);
         assert_eq!(w.verbs, ["Create", "update"]);

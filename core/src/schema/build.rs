@@ -4,10 +4,10 @@ use std::collections::HashMap;
 
 use crate::check::field_path;
 use crate::known::Kubernetes;
-use crate::model::Schema;
 use crate::model::{
     Data, Error, Errors, Field, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant, Warning,
 };
+use crate::model::{ListType, Schema};
 
 use super::markers::overlay;
 use super::merge::merge;
@@ -82,7 +82,7 @@ impl Builder {
             Shape::Seq { item, set, len } => {
                 let list = Schema {
                     items: Some(Box::new(self.entry(item, site))),
-                    x_list_type: set.then(|| "set".to_string()),
+                    x_list_type: set.then_some(ListType::Set),
                     min_items: *len,
                     max_items: *len,
                     ..Schema::typed("array")

@@ -29,7 +29,7 @@ pub(super) fn overlay(
         nullable: m.nullable,
         x_preserve_unknown_fields: m.preserve_unknown_fields,
         x_embedded_resource: m.embedded_resource,
-        x_map_type: m.map_type.or(m.struct_type).map(|t| t.as_str().to_string()),
+        x_map_type: m.map_type.or(m.struct_type),
         format: m.format.clone(),
         x_int_or_string: m.int_or_string,
         min_length: m.min_length,
@@ -37,7 +37,7 @@ pub(super) fn overlay(
         pattern: m.pattern.clone(),
         min_items: m.min_items,
         max_items: m.max_items,
-        x_list_type: m.list_type.map(|t| t.as_str().to_string()),
+        x_list_type: m.list_type,
         x_list_map_keys: m.list_map_keys.clone(),
         min_properties: m.min_properties,
         max_properties: m.max_properties,
@@ -166,10 +166,7 @@ impl<'a> Checker<'a> {
         }
         let node = Schema {
             type_: (!self.ty.is_empty()).then(|| self.ty.clone()),
-            x_list_type: m
-                .list_type
-                .map(|t| t.as_str().to_string())
-                .or_else(|| self.base.x_list_type.clone()),
+            x_list_type: m.list_type.or(self.base.x_list_type),
             x_list_map_keys: m
                 .list_map_keys
                 .clone()

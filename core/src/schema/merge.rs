@@ -5,7 +5,7 @@
 
 use super::Site;
 use crate::model::Error;
-use crate::model::Schema;
+use crate::model::{ListType, Schema};
 
 /// Merges `over` into `base`, adding to `errors` what cannot be merged.
 pub(super) fn merge(
@@ -44,19 +44,23 @@ pub(super) fn merge(
     }
 
     // Topology keys cannot go into allOf: a different value is an error.
+    // Each value is shown as its marker writes it.
     macro_rules! same_or_error {
-        ($($k:ident => $key:literal),*) => {$(
+        ($($k:ident => $key:literal, $shown:expr);*) => {$(
             match (&base.$k, over.$k) {
                 (Some(a), Some(o)) if *a != o => errors.push(site.error(format!(
                     "`{}` is {:?} here but {:?} on the type: a field cannot change it",
-                    $key, o, a
+                    $key, $shown(&o), $shown(a)
                 ))),
                 (_, Some(o)) => base.$k = Some(o),
                 _ => {}
             }
         )*};
     }
-    same_or_error!(x_list_type => "list_type", x_list_map_keys => "list_map_keys");
+    same_or_error!(
+        x_list_type => "list_type", |t: &ListType| t.as_str();
+        x_list_map_keys => "list_map_keys", |k: &Vec<String>| k.clone()
+    );
 
     // Validation keywords: set once, or kept on both sides.
     macro_rules! validation {

@@ -4,7 +4,7 @@ use k8s_openapi::api::admissionregistration::v1 as ar;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use serde_json::Value;
 
-use super::{Configuration, DEFAULT_NAMESPACE, DEFAULT_SERVICE, Webhook, route};
+use super::{Configuration, DEFAULT_NAMESPACE, DEFAULT_SERVICE, Webhook, Word, route};
 
 /// Each configuration as a `MutatingWebhookConfiguration` or `ValidatingWebhookConfiguration`,
 /// in order, with every webhook's `patch` merged into its entry.
@@ -64,12 +64,12 @@ fn mutating(w: &Webhook) -> ar::MutatingWebhook {
     ar::MutatingWebhook {
         admission_review_versions: w.admission_review_versions.clone(),
         client_config: client_config(w),
-        failure_policy: Some(w.failure_policy.clone()),
-        match_policy: w.match_policy.clone(),
+        failure_policy: Some(word(w.failure_policy)),
+        match_policy: w.match_policy.map(word),
         name: w.name.clone(),
-        reinvocation_policy: w.reinvocation_policy.clone(),
+        reinvocation_policy: w.reinvocation_policy.map(word),
         rules: Some(vec![rule(w)]),
-        side_effects: w.side_effects.clone(),
+        side_effects: word(w.side_effects),
         timeout_seconds: w.timeout_seconds,
         ..ar::MutatingWebhook::default()
     }
@@ -79,14 +79,19 @@ fn validating(w: &Webhook) -> ar::ValidatingWebhook {
     ar::ValidatingWebhook {
         admission_review_versions: w.admission_review_versions.clone(),
         client_config: client_config(w),
-        failure_policy: Some(w.failure_policy.clone()),
-        match_policy: w.match_policy.clone(),
+        failure_policy: Some(word(w.failure_policy)),
+        match_policy: w.match_policy.map(word),
         name: w.name.clone(),
         rules: Some(vec![rule(w)]),
-        side_effects: w.side_effects.clone(),
+        side_effects: word(w.side_effects),
         timeout_seconds: w.timeout_seconds,
         ..ar::ValidatingWebhook::default()
     }
+}
+
+/// A policy as the object's string field holds it.
+fn word(w: impl Word) -> String {
+    w.as_str().to_string()
 }
 
 /// The service (with the path from [`route`]) or the URL.
@@ -144,15 +149,15 @@ fn rule(w: &Webhook) -> ar::RuleWithOperations {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::webhook::configurations;
+    use crate::webhook::{FailurePolicy, SideEffects, configurations};
     use serde_json::json;
 
     #[test]
     fn entries_carry_defaults_patch_and_core_group() {
         let hook = Webhook {
             mutating: true,
-            failure_policy: "Fail".into(),
-            side_effects: "None".into(),
+            failure_policy: FailurePolicy::Fail,
+            side_effects: SideEffects::None,
             groups: vec!["core".into()],
             resources: vec!["pods".into()],
             verbs: vec!["Create".into(), "*".into()],

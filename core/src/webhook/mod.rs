@@ -13,7 +13,10 @@ mod normalize;
 
 #[cfg(feature = "k8s")]
 pub use k8s::to_k8s;
-pub use model::{Configuration, ConfigurationName, Webhook};
+pub use model::{
+    Configuration, ConfigurationName, FailurePolicy, MatchPolicy, ReinvocationPolicy, SideEffects,
+    Webhook, Word,
+};
 pub use normalize::configurations;
 
 use crate::names::pluralize;

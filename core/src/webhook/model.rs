@@ -7,18 +7,18 @@ use serde_json::Value;
 
 use crate::model::Loc;
 
-/// One `#[webhook(...)]` attribute, checked, with the values as written (policies already
-/// spelled as Kubernetes spells them).
+/// One `#[webhook(...)]` attribute, checked, with the values as written (the policies as
+/// their words).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Webhook {
     /// `true`: a MutatingWebhookConfiguration entry; `false`: a validating one.
     pub mutating: bool,
-    /// `Fail` or `Ignore`.
-    pub failure_policy: String,
-    /// `Exact` or `Equivalent`; `None` leaves the API server's default.
-    pub match_policy: Option<String>,
-    /// `None` or `NoneOnDryRun`.
-    pub side_effects: String,
+    /// `failurePolicy`.
+    pub failure_policy: FailurePolicy,
+    /// `matchPolicy`; `None` leaves the API server's default.
+    pub match_policy: Option<MatchPolicy>,
+    /// `sideEffects`.
+    pub side_effects: SideEffects,
     /// 1–30; `None` leaves the API server's default.
     pub timeout_seconds: Option<i32>,
     /// API groups; `core` and `""` are the core group.
@@ -44,12 +44,87 @@ pub struct Webhook {
     pub service_port: Option<i32>,
     /// The AdmissionReview versions the webhook understands.
     pub admission_review_versions: Vec<String>,
-    /// `Never` or `IfNeeded`, mutating webhooks only.
-    pub reinvocation_policy: Option<String>,
+    /// `reinvocationPolicy`, mutating webhooks only.
+    pub reinvocation_policy: Option<ReinvocationPolicy>,
     /// A JSON object merged into the generated entry (selectors, `matchConditions`).
     pub patch: Option<Value>,
     /// Where the attribute is, when the front end knows it (the CLI fills it).
     pub loc: Option<Loc>,
+}
+
+/// A value of an admissionregistration v1 field that takes one of a few words.
+pub trait Word: Copy + Sized + 'static {
+    /// Every value, in the order messages list them.
+    const ALL: &'static [Self];
+
+    /// The word, as Kubernetes spells it (and serde writes it).
+    fn as_str(self) -> &'static str;
+}
+
+/// Enums of words, each variant spelled as Kubernetes spells it.
+macro_rules! words {
+    ($($(#[$doc:meta])* $name:ident { $($(#[$variant_doc:meta])* $variant:ident,)+ })+) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+        pub enum $name {
+            $($(#[$variant_doc])* $variant,)+
+        }
+
+        impl Word for $name {
+            const ALL: &'static [Self] = &[$(Self::$variant),+];
+
+            fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => stringify!($variant),)+
+                }
+            }
+        }
+    )+};
+}
+
+words! {
+    /// What the API server does when the webhook cannot be called (`failurePolicy`).
+    FailurePolicy {
+        /// The request fails.
+        Fail,
+        /// The call is skipped.
+        Ignore,
+    }
+    /// Which requests a rule matches (`matchPolicy`).
+    MatchPolicy {
+        /// Only the listed group, version and resource.
+        Exact,
+        /// The listed ones, and every version or group the same object is served as.
+        Equivalent,
+    }
+    /// What the webhook does beside answering (`sideEffects`).
+    SideEffects {
+        /// Nothing.
+        None,
+        /// Something, but nothing on a dry run.
+        NoneOnDryRun,
+    }
+    /// Whether a mutating webhook runs again after later mutations (`reinvocationPolicy`).
+    ReinvocationPolicy {
+        /// Once.
+        Never,
+        /// Again when a later webhook changed the object.
+        IfNeeded,
+    }
+}
+
+/// The API server's default.
+impl Default for FailurePolicy {
+    fn default() -> Self {
+        Self::Fail
+    }
+}
+
+/// What kubebuilder scaffolds.
+impl Default for SideEffects {
+    fn default() -> Self {
+        Self::None
+    }
 }
 
 /// One `#[webhook_configuration(mutating = ..., name = "...")]`: the name of one of the two

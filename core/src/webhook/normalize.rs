@@ -81,12 +81,13 @@ pub fn configurations(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::webhook::SideEffects;
 
-    fn hook(name: &str, mutating: bool, side_effects: &str) -> Webhook {
+    fn hook(name: &str, mutating: bool, side_effects: SideEffects) -> Webhook {
         Webhook {
             name: name.into(),
             mutating,
-            side_effects: side_effects.into(),
+            side_effects,
             ..Webhook::default()
         }
     }
@@ -94,10 +95,10 @@ mod tests {
     #[test]
     fn mutating_first_sorted_stably() {
         let hooks = [
-            hook("b.x.io", false, "None"),
-            hook("a.x.io", false, "None"),
-            hook("c.x.io", false, "NoneOnDryRun"),
-            hook("m.x.io", true, "None"),
+            hook("b.x.io", false, SideEffects::None),
+            hook("a.x.io", false, SideEffects::None),
+            hook("c.x.io", false, SideEffects::NoneOnDryRun),
+            hook("m.x.io", true, SideEffects::None),
         ];
         let configs = configurations(&hooks, &[]).unwrap();
         assert_eq!(configs.len(), 2);
@@ -113,9 +114,9 @@ mod tests {
     #[test]
     fn names_shared_within_a_configuration_are_refused() {
         let hooks = [
-            hook("b.x.io", false, "None"),
-            hook("b.x.io", false, "NoneOnDryRun"),
-            hook("b.x.io", true, "None"),
+            hook("b.x.io", false, SideEffects::None),
+            hook("b.x.io", false, SideEffects::NoneOnDryRun),
+            hook("b.x.io", true, SideEffects::None),
         ];
         let errors = configurations(&hooks, &[]).unwrap_err();
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -135,8 +136,11 @@ mod tests {
             loc: None,
         };
         assert_eq!(configurations(&[], &[name(true, "foo")]).unwrap(), []);
-        let configs =
-            configurations(&[hook("a.b.c", false, "None")], &[name(false, "bar")]).unwrap();
+        let configs = configurations(
+            &[hook("a.b.c", false, SideEffects::None)],
+            &[name(false, "bar")],
+        )
+        .unwrap();
         assert_eq!(configs[0].name, "bar");
         let errors = configurations(&[], &[name(true, "foo"), name(true, "bar")]).unwrap_err();
         assert_eq!(errors.len(), 1);

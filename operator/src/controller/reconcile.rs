@@ -81,7 +81,7 @@ async fn apply(mc: &Memcached, ctx: &Context) -> Result<Action, Error> {
 
 /// Decides when a failed reconciliation is retried: capped exponential backoff per object.
 pub fn error_policy(mc: Arc<Memcached>, error: &Error, ctx: Arc<Context>) -> Action {
-    ctx.metrics.reconcile_failed(error);
+    ctx.metrics.reconcile_failed(error.metric_label());
     let delay = ctx.backoff.next_delay(ObjectRef::from_obj(mc.as_ref()));
     warn!(memcached = %mc.name_any(), namespace = mc.namespace().unwrap_or_default(), %error, retry_in = ?delay, "reconcile failed");
     Action::requeue(delay)

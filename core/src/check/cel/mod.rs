@@ -287,7 +287,7 @@ fn total_problem(walk: &Walk, scope: Scope) -> Problem {
 #[cfg(all(test, feature = "cel"))]
 mod tests {
     use super::*;
-    use crate::model::Rule;
+    use crate::model::{ListType, Rule};
 
     #[test]
     fn kubernetes_rules_parse() {
@@ -368,7 +368,7 @@ mod tests {
         };
         let keyed = Schema {
             items: Some(Box::new(item)),
-            x_list_type: Some("map".into()),
+            x_list_type: Some(ListType::Map),
             max_items: Some(10),
             ..Schema::typed("array")
         };

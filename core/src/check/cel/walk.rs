@@ -2,7 +2,7 @@
 //! environment and measured (cost times the cardinality above it), problems and costs noted in
 //! the apiserver's order.
 
-use crate::model::{Loc, Schema};
+use crate::model::{ListType, Loc, Schema};
 use std::sync::Arc;
 
 use super::checker::{self, Env, Failure};
@@ -144,7 +144,7 @@ impl Walk {
             _ => None,
         };
         if let Some(items) = &node.items {
-            let keyed = node.x_list_type.as_deref() == Some("map");
+            let keyed = node.x_list_type == Some(ListType::Map);
             steps.push(Step::Items);
             self.node(
                 items,

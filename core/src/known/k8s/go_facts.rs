@@ -25,7 +25,7 @@
 //! [`apply`] merges them into a converted k8s-openapi definition: the shape (JSON names, types)
 //! stays k8s-openapi's; required-ness is the Go source's where they disagree.
 
-use crate::model::Schema;
+use crate::model::{Schema, Topology};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -264,7 +264,7 @@ pub(super) fn apply(minor: Minor, name: &str, schema: &mut Schema) {
         return;
     };
     if go.atomic() && schema.type_str() == "object" {
-        schema.x_map_type = Some("atomic".to_string());
+        schema.x_map_type = Some(Topology::Atomic);
     }
     rewrap_description(&mut schema.description, go.breaks());
     if schema.properties.is_empty() {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::convert::{QUANTITY_PATTERN, convert, overridden, schema_of};
 use super::*;
 use crate::known::{KubeSchema, Kubernetes};
-use crate::model::Schema;
+use crate::model::{ListType, Schema, Topology};
 
 // ---------------------------------------------------------------------------------------------
 // The generated list
@@ -525,7 +525,7 @@ fn object_reference_against_controller_gen() {
     };
     let ours = schema_of::<ObjectReference>();
 
-    assert_eq!(golden.x_map_type.as_deref(), Some("atomic"));
+    assert_eq!(golden.x_map_type.map(Topology::as_str), Some("atomic"));
     assert_eq!(undescribed(&ours), undescribed(&golden), "same structure");
 
     assert_eq!(ours, golden);
@@ -621,7 +621,7 @@ fn at<'a>(schema: &'a Schema, path: &[&str]) -> &'a Schema {
 /// `(x-kubernetes-list-type, x-kubernetes-list-map-keys)` of a node.
 fn list_topology(node: &Schema) -> (Option<&str>, Vec<&str>) {
     (
-        node.x_list_type.as_deref(),
+        node.x_list_type.map(ListType::as_str),
         node.x_list_map_keys
             .iter()
             .flatten()
@@ -758,7 +758,7 @@ fn atomic_lists_sets_and_atomic_maps() {
     assert_eq!(at(values, &["[]"]).type_str(), "integer");
     // `+mapType=atomic` on a map of strings.
     let selector = at(&spec, &["nodeSelector"]);
-    assert_eq!(selector.x_map_type.as_deref(), Some("atomic"));
+    assert_eq!(selector.x_map_type.map(Topology::as_str), Some("atomic"));
     assert!(selector.additional_properties.is_some());
     // A granular map gets nothing (the default).
     assert_eq!(at(&spec, &["overhead"]).x_map_type, None);
@@ -777,7 +777,11 @@ fn atomic_structs() {
             schema_of::<k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector>(),
         ),
     ] {
-        assert_eq!(schema.x_map_type.as_deref(), Some("atomic"), "{name}");
+        assert_eq!(
+            schema.x_map_type.map(Topology::as_str),
+            Some("atomic"),
+            "{name}"
+        );
     }
     // Nested, under the field's description.
     let spec = schema_of::<PodSpec>();
@@ -785,14 +789,14 @@ fn atomic_structs() {
         &spec,
         &["containers", "[]", "env", "[]", "valueFrom", "secretKeyRef"],
     );
-    assert_eq!(secret_ref.x_map_type.as_deref(), Some("atomic"));
+    assert_eq!(secret_ref.x_map_type.map(Topology::as_str), Some("atomic"));
     assert!(secret_ref.description.is_some());
     // Not every struct: PodSpec itself is granular.
     assert_eq!(spec.x_map_type, None);
     // `PersistentVolumeSpec.claimRef` is an ObjectReference made granular again.
     let pv = schema_of::<k8s_openapi::api::core::v1::PersistentVolumeSpec>();
     assert_eq!(
-        at(&pv, &["claimRef"]).x_map_type.as_deref(),
+        at(&pv, &["claimRef"]).x_map_type.map(Topology::as_str),
         Some("granular")
     );
 }
@@ -817,10 +821,10 @@ fn invalid_list_maps_fall_back_to_atomic() {
                 continue;
             };
             if let topology::Topology::Map(keys) = topology
-                && node.x_list_type.as_deref() == Some("atomic")
+                && node.x_list_type.map(ListType::as_str) == Some("atomic")
             {
                 let mut published = node.clone();
-                published.x_list_type = Some("map".into());
+                published.x_list_type = Some(ListType::Map);
                 published.x_list_map_keys = Some(keys.iter().map(|k| k.to_string()).collect());
                 let problems = list_problems(&published);
                 fallen.push(format!("{definition}.{property}: {}", problems.join(", ")));
@@ -927,14 +931,20 @@ fn corrections_match_the_sources() {
     }
     for definition in ATOMIC_STRUCTS {
         if let Some(schema) = converted_definitions().get(*definition) {
-            assert_eq!(schema.x_map_type.as_deref(), Some("atomic"), "{definition}");
+            assert_eq!(
+                schema.x_map_type.map(Topology::as_str),
+                Some("atomic"),
+                "{definition}"
+            );
             assert!(!schema.properties.is_empty(), "{definition} is a struct");
         }
     }
     for (definition, property) in GRANULAR_STRUCT_PROPERTIES {
         let schema = &converted_definitions()[*definition];
         assert_eq!(
-            schema.properties[*property].x_map_type.as_deref(),
+            schema.properties[*property]
+                .x_map_type
+                .map(Topology::as_str),
             Some("granular")
         );
     }

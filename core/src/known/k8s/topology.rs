@@ -54,7 +54,7 @@
 //! list) where the published type cannot be valid; also where recursion cut the items to an
 //! object that keeps unknown fields, which has no key properties.
 
-use crate::model::Schema;
+use crate::model::{self, ListType, Schema};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -280,7 +280,7 @@ pub(super) fn generated() -> Vec<(&'static str, &'static str, Topology)> {
 /// properties), and the defaults of list-map keys. Lists whose items cannot carry the published list type in a CRD get `atomic`.
 pub(super) fn apply(name: &str, schema: &mut Schema) {
     if ATOMIC_STRUCTS.contains(&name) && schema.type_str() == "object" {
-        schema.x_map_type = Some("atomic".to_string());
+        schema.x_map_type = Some(model::Topology::Atomic);
     }
     for (definition, property, default) in KEY_DEFAULTS {
         if *definition == name
@@ -294,7 +294,7 @@ pub(super) fn apply(name: &str, schema: &mut Schema) {
             && let Some(property) = schema.properties.get_mut(*property)
             && property.x_map_type.is_some()
         {
-            property.x_map_type = Some("granular".to_string());
+            property.x_map_type = Some(model::Topology::Granular);
         }
     }
     let Some(topologies) = properties().get(name) else {
@@ -315,7 +315,7 @@ fn mark(node: &mut Schema, topology: Topology) {
     match topology {
         Topology::MapAtomic => {
             if node.type_str() == "object" && node.additional_properties.is_some() {
-                node.x_map_type = Some("atomic".to_string());
+                node.x_map_type = Some(model::Topology::Atomic);
             }
         }
         Topology::Atomic | Topology::Set | Topology::Map(_) => {
@@ -323,14 +323,17 @@ fn mark(node: &mut Schema, topology: Topology) {
                 return;
             }
             let (list_type, keys) = match topology {
-                Topology::Set => ("set", None),
-                Topology::Map(keys) => ("map", Some(keys.iter().map(|k| k.to_string()).collect())),
-                _ => ("atomic", None),
+                Topology::Set => (ListType::Set, None),
+                Topology::Map(keys) => (
+                    ListType::Map,
+                    Some(keys.iter().map(|k| k.to_string()).collect()),
+                ),
+                _ => (ListType::Atomic, None),
             };
-            node.x_list_type = Some(list_type.to_string());
+            node.x_list_type = Some(list_type);
             node.x_list_map_keys = keys;
             if !crate::check::lists::problems(node).is_empty() {
-                node.x_list_type = Some("atomic".to_string());
+                node.x_list_type = Some(ListType::Atomic);
                 node.x_list_map_keys = None;
             }
         }
