@@ -298,19 +298,11 @@ impl Cx<'_> {
         let schema = self.schema;
         let inner = option_inner(ty);
         let named = inner.unwrap_or(ty);
-        // What comes before the type is spanned at its first token, what follows at the whole
-        // type: the compiler's span of the whole is then the type's, and so is the one where
-        // it checks the trait's supertrait (`KubeSchema`), so that a type with neither impl is
-        // one error (the `ApplySchema` one, which implies the other).
+        // What comes before the type is spanned at its first token, what follows at its last:
+        // the compiler's span of the whole is then the type's.
         let (first, last) = ends(named);
         let open = quote_spanned!(first=> <);
-        let close: proc_macro2::TokenStream = quote!(as #schema>::Apply)
-            .into_iter()
-            .map(|mut tree| {
-                tree.set_span(named.span());
-                tree
-            })
-            .collect();
+        let close = quote_spanned!(last=> as #schema>::Apply);
         let config = quote!(#open #named #close);
         match (inner, peel) {
             // Spanned at `X` too: whatever fails in it fails where the schema's error is.

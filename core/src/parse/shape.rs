@@ -22,8 +22,15 @@ pub fn shape_of(ty: &Type, r: &dyn Resolver) -> syn::Result<Shape> {
             let args = generic_args(&p.path)
                 .map(|t| shape_of(t, r))
                 .collect::<syn::Result<Vec<_>>>()?;
+            // At the type's name (a path's last segment), where rustc points at a type it
+            // cannot find: one token, which both front ends underline alike.
+            let name = p
+                .path
+                .segments
+                .last()
+                .map_or_else(|| p.path.span(), |s| s.ident.span());
             r.resolve(&p.path, args)
-                .map_err(|msg| syn::Error::new_spanned(&p.path, msg))
+                .map_err(|msg| syn::Error::new(name, msg))
         }
         Type::Reference(t) => shape_of(&t.elem, r),
         Type::Paren(t) => shape_of(&t.elem, r),
