@@ -11,8 +11,8 @@
 //! (nothing set); enums' are not, since each of their values sets a variant.
 //!
 //! A type with a hand-written `KubeSchema` impl that derived types hold as a field implements
-//! [`ApplySchema`](crate::ApplySchema) beside it (`type Apply = Self;` applies it whole); the
-//! trait is defined without the feature too, so that impl builds with the feature on or off.
+//! [`ApplySchema`] beside it (`type Apply = Self;` applies it whole); the trait is defined
+//! without the feature too, so that impl builds with the feature on or off.
 //!
 //! A struct's configuration has a builder per field, `with_<field>(value)`, that takes any
 //! value the field's configuration converts from (`From`): `with_image("memcached")` for a
