@@ -58,7 +58,7 @@ pub mod markers {
     #![doc = include_str!("../docs/markers.md")]
 }
 
-pub use kubegen_core::known::KubeSchema;
+pub use kubegen_core::known::{ApplySchema, KubeSchema};
 pub use kubegen_core::model::{Error, Errors, ResourceDef, Warning};
 pub use kubegen_derive::{CustomResource, KubeSchema, rbac, webhook, webhook_configuration};
 

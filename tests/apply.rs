@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
-use kubegen::{CustomResource, KubeSchema};
+use kubegen::{ApplySchema, CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -341,9 +341,9 @@ fn extract_refuses_fields_the_type_does_not_know_and_malformed_entries() {
 
 #[test]
 fn derived_types_and_kubernetes_types_have_configurations() {
-    // `KubeSchema::Apply` names each type's configuration; containers hold their contents'.
+    // `ApplySchema::Apply` names each type's configuration; containers hold their contents'.
     // Compiles only when `T`'s configuration is `C`.
-    fn config_is<T: KubeSchema<Apply = C>, C>() {}
+    fn config_is<T: ApplySchema<Apply = C>, C>() {}
     config_is::<Port, PortApply>();
     config_is::<Condition, Condition>();
     config_is::<String, String>();
@@ -503,7 +503,7 @@ mod enums {
     /// `value`'s JSON, and its configuration's after a round trip through JSON.
     fn both<T>(value: &T) -> (serde_json::Value, serde_json::Value)
     where
-        T: KubeSchema + Serialize,
+        T: ApplySchema + Serialize,
         T::Apply: Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
     {
         let json = serde_json::to_value(value).unwrap();

@@ -14,15 +14,24 @@ use proc_macro2::TokenStream;
 use crate::spans::Spans;
 use syn::visit::Visit;
 
-/// The type with the shapes its fields' syntax shows, the schema the engine builds from them,
-/// and the engine's warnings as tokens (see [`warnings`]); every error is reported at its span.
-pub fn type_schema(
-    parsed: &Parsed,
-    spans: &Spans,
-    errors: &mut Accumulator,
-) -> (TypeDef, Schema, TokenStream) {
+/// What the engine's checks made of a type.
+pub struct TypeSchema {
+    /// The type with the shapes its fields' syntax shows.
+    pub seen: TypeDef,
+    /// Its schema, with the fields whose types the syntax cannot resolve left untyped.
+    pub schema: Schema,
+    /// The engine's warnings as tokens (see [`warnings`]).
+    pub warnings: TokenStream,
+    /// The fields (in [`TypeDef::fields`] order) whose types are an error of their own (a
+    /// tuple, a std type without a schema): no code but the error may name them.
+    pub refused: Vec<usize>,
+}
+
+/// What the engine's checks make of `parsed`; every error is reported at its span.
+pub fn type_schema(parsed: &Parsed, spans: &Spans, errors: &mut Accumulator) -> TypeSchema {
     let mut shapes = Vec::new();
-    for (field, ty) in parsed.def.fields().zip(&parsed.field_types) {
+    let mut refused = Vec::new();
+    for (i, (field, ty)) in parsed.def.fields().zip(&parsed.field_types).enumerate() {
         let stops = !parsed.def.walks(field);
         if !stops && mentions(ty, &parsed.def.name) {
             errors.push(Error::custom(recursion(&parsed.def.name)).with_span(ty));
@@ -30,9 +39,11 @@ pub fn type_schema(
         let shape = if stops {
             Default::default()
         } else {
-            errors
-                .handle(shape_of(ty, &Syntactic).map_err(Error::from))
-                .unwrap_or_default()
+            let shape = errors.handle(shape_of(ty, &Syntactic).map_err(Error::from));
+            if shape.is_none() {
+                refused.push(i);
+            }
+            shape.unwrap_or_default()
         };
         shapes.push(shape);
     }
@@ -53,7 +64,12 @@ pub fn type_schema(
     for e in spanned(Errors(found), spans) {
         errors.push(e);
     }
-    (def, schema, warnings(&warned, spans))
+    TypeSchema {
+        seen: def,
+        schema,
+        warnings: warnings(&warned, spans),
+        refused,
+    }
 }
 
 /// Each warning as rustc's `deprecated` lint at its span, the one warning a derive can emit on

@@ -27,7 +27,12 @@ pub fn kube_schema(
         errors.push(e);
     }
     let spans = Spans::of(input, input.ident.span());
-    let (seen, schema, warnings) = check::type_schema(&parsed, &spans, errors);
+    let check::TypeSchema {
+        seen,
+        schema,
+        warnings,
+        refused,
+    } = check::type_schema(&parsed, &spans, errors);
     let ident = &input.ident;
     let name = ident.to_string();
     let json = encode(&parsed.def, errors);
@@ -46,12 +51,9 @@ pub fn kube_schema(
     let shapes: Vec<TokenStream> = shapes.collect();
     let consts = info::consts(&seen, &parsed);
     #[cfg(feature = "apply")]
-    let crate::apply::Configuration {
-        items: apply,
-        schema_items: apply_items,
-    } = crate::apply::configuration(input, &parsed, errors);
+    let apply = crate::apply::configuration(input, &parsed, errors);
     #[cfg(not(feature = "apply"))]
-    let (apply, apply_items) = (TokenStream::new(), TokenStream::new());
+    let apply = TokenStream::new();
     let checks = info::checks(&seen, &parsed);
     let tokens = quote! {
         #warnings
@@ -62,7 +64,6 @@ pub fn kube_schema(
 
         impl ::kubegen::KubeSchema for #ident {
             #consts
-            #apply_items
 
             fn shape() -> ::kubegen::__private::Shape {
                 ::kubegen::__private::Shape::named(
@@ -83,39 +84,39 @@ pub fn kube_schema(
             seen,
             schema,
             spans,
+            refused,
         },
     )
 }
 
 /// What stands for the type's `KubeSchema` impl when the derive reports errors, as serde's and
-/// clap's derives leave an impl behind theirs: an untyped schema, and (feature `apply`) the
-/// type applied whole under its configuration's name. The type's uses then add no error to the
-/// ones reported at their causes.
-pub fn fallback(input: &DeriveInput) -> TokenStream {
+/// clap's derives leave an impl behind theirs: an untyped schema, and (feature `apply`) its
+/// apply configuration with the refused fields applied whole (the type applied whole when
+/// none can be planned). The type's uses then add no error to the ones reported at their
+/// causes.
+pub fn fallback(input: &DeriveInput, checked: &Checked) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     #[cfg(feature = "apply")]
-    let (apply, apply_items) = {
-        let vis = &input.vis;
-        let name = quote::format_ident!("{ident}Apply");
-        (
-            quote! {
-                #[doc(hidden)]
-                #vis type #name #impl_generics = ::kubegen::apply::Whole<#ident #ty_generics>;
-            },
-            quote!(
-                type Apply = ::kubegen::apply::Whole<Self>;
-            ),
-        )
+    let apply = match input.generics.params.is_empty() {
+        true => {
+            let mut again = Error::accumulator();
+            let apply = crate::apply::configuration(input, &checked.without_refused(), &mut again);
+            // Reported already.
+            let _ = again.finish();
+            apply
+        }
+        false => crate::apply::whole(input),
     };
     #[cfg(not(feature = "apply"))]
-    let (apply, apply_items) = (TokenStream::new(), TokenStream::new());
+    let apply = {
+        let _ = checked;
+        TokenStream::new()
+    };
     quote! {
         #apply
 
         impl #impl_generics ::kubegen::KubeSchema for #ident #ty_generics #where_clause {
-            #apply_items
-
             fn shape() -> ::kubegen::__private::Shape {
                 ::core::default::Default::default()
             }
@@ -143,4 +144,27 @@ pub struct Checked {
     pub schema: Schema,
     /// Its tokens by location, to place the engine's errors.
     pub spans: Spans,
+    /// The fields whose types are an error of their own (see [`check::TypeSchema::refused`]),
+    /// which the fallback apply configuration applies whole.
+    #[cfg_attr(not(feature = "apply"), allow(dead_code))]
+    pub refused: Vec<usize>,
+}
+
+impl Checked {
+    /// The parsed type with the refused fields marked `schemaless`: what its fallback apply
+    /// configuration is planned from, so that it applies them whole and names no type of
+    /// theirs.
+    #[cfg(feature = "apply")]
+    fn without_refused(&self) -> Parsed {
+        let mut def = self.parsed.def.clone();
+        for (i, field) in def.fields_mut().enumerate() {
+            field.markers.schemaless |= self.refused.contains(&i);
+        }
+        Parsed {
+            def,
+            resource: self.parsed.resource.clone(),
+            sites: self.parsed.sites.clone(),
+            field_types: self.parsed.field_types.clone(),
+        }
+    }
 }

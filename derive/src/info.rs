@@ -20,9 +20,20 @@ use crate::spans::Spans;
 /// is `X` (an `Option`'s `KIND` and `INFO` are its content's), so that every item the derive
 /// names of a type without a schema fails in the same way, which the compiler reports once
 /// (see [`option_inner`]).
+///
+/// With `apply`, the apply configuration needs `T: ApplySchema` too, a second error for a type
+/// with neither impl: the item is then named beside `<T as ApplySchema>::apply_node`, at the
+/// same span and in the same body, where the compiler reports the `ApplySchema` error alone
+/// (it implies the `KubeSchema` one, its supertrait), the same error as the configuration's.
 pub fn of_type(ty: &syn::Type, item: TokenStream) -> TokenStream {
     let ty = option_inner(ty).unwrap_or(ty);
-    quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::#item)
+    let named = quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::#item);
+    #[cfg(feature = "apply")]
+    let named = quote_spanned!(ty.span()=> {
+        let _ = <#ty as ::kubegen::ApplySchema>::apply_node;
+        #named
+    });
+    named
 }
 
 /// `const KIND` and `const INFO` of the derived type; `def` carries the shapes the syntax shows.

@@ -65,7 +65,7 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     guarded(|| {
         let mut errors = darling::Error::accumulator();
-        let (tokens, _) = codegen::kube_schema(
+        let (tokens, checked) = codegen::kube_schema(
             &input,
             kubegen_core::parse::markers::Place::Type,
             &mut errors,
@@ -74,7 +74,7 @@ pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
             Ok(()) => tokens,
             Err(e) => {
                 let mut out = compile_errors(e);
-                out.extend(codegen::fallback(&input));
+                out.extend(codegen::fallback(&input, &checked));
                 out
             }
         }

@@ -56,7 +56,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         Err(e) => {
             let mut out = crate::compile_errors(e);
             if let Some(m) = fallback_markers(input, m) {
-                let fallback = codegen::fallback(input);
+                let fallback = codegen::fallback(input, &checked);
                 out.extend(generate(
                     input,
                     &m,

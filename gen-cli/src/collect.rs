@@ -359,13 +359,8 @@ impl Resolver for CrateResolver<'_> {
                 .unwrap_or_else(|| Err(format!("`{p}` has no JSON form a CRD can describe"))),
             Resolved::External { path } => {
                 let full = known::canonical(&path.join("::"));
-                known::lookup(&full, args, self.kubernetes).unwrap_or_else(|| {
-                    Err(format!(
-                        "`{full}` is a type from another crate that kubegen does not know: \
-                         derive `KubeSchema` on a type of your own, or mark the field with \
-                         `schema_type = \"...\"` or `schemaless`"
-                    ))
-                })
+                known::lookup(&full, args, self.kubernetes)
+                    .unwrap_or_else(|| Err(known::unknown_foreign(&full)))
             }
             Resolved::Local { module, name, kind } => match kind {
                 ItemKind::Struct(item) | ItemKind::Enum(item) => {

@@ -234,7 +234,7 @@ fn unknown_types_are_named_with_the_fix() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("--> api/src/lib.rs:9:15\n"), "{err}");
+    assert!(err.contains("--> api/src/lib.rs:9:26\n"), "{err}");
     assert!(
         err.contains(
             "`std::time::Duration` is a type from another crate that kubegen does not know"
@@ -261,7 +261,7 @@ fn an_error_inside_a_type_alias_of_another_file_is_located_there() {
     let out = ws.run(&["manifests"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("--> api/src/lib.rs:10:15\n"), "{err}");
+    assert!(err.contains("--> api/src/lib.rs:10:22\n"), "{err}");
     assert!(
         err.contains("in type alias `Sizes` (api/src/types.rs:4:5): "),
         "{err}"

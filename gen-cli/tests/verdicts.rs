@@ -40,7 +40,7 @@ fn sources(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn every_input_the_derive_refuses_gen_cli_refuses() {
-    let cases: Vec<PathBuf> = ["tests/ui", "tests/ui-cel"]
+    let cases: Vec<PathBuf> = ["tests/ui", "tests/ui-cel", "fixtures/one-error/tests/ui"]
         .iter()
         .flat_map(|d| sources(&root().join(d)))
         .collect();
@@ -147,7 +147,7 @@ fn derive_errors(case: &Path, headline: &str) -> Vec<Shown> {
 /// and gen-cli's lie within them.
 #[test]
 fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
-    let cases: Vec<PathBuf> = ["tests/ui", "tests/ui-cel"]
+    let cases: Vec<PathBuf> = ["tests/ui", "tests/ui-cel", "fixtures/one-error/tests/ui"]
         .iter()
         .flat_map(|d| sources(&root().join(d)))
         .collect();

@@ -3,12 +3,16 @@
 //! With the feature on, every type deriving `CustomResource` or `KubeSchema` gets an *apply
 //! configuration* beside it, with the same visibility: `FooApply` for a type `Foo`, and
 //! `<Kind>Apply` for the root. Every field is `pub` and an `Option` (left out when `None`); a
-//! field of type `T` holds `<T as KubeSchema>::Apply`: a derived type's configuration,
+//! field of type `T` holds `<T as ApplySchema>::Apply`: a derived type's configuration,
 //! containers of them (`Vec`s and maps, through aliases too), k8s-openapi types and scalars
 //! themselves. The JSON names and shapes are the type's own (renames, `flatten`, every enum
 //! tagging). A field manager that sends one owns exactly the fields it sets, where sending the
 //! whole type would claim every field it serializes. Structs' configurations are `Default`
 //! (nothing set); enums' are not, since each of their values sets a variant.
+//!
+//! A type with a hand-written `KubeSchema` impl that derived types hold as a field implements
+//! [`ApplySchema`] beside it (`type Apply = Self;` applies it whole); the trait is defined
+//! without the feature too, so that impl builds with the feature on or off.
 //!
 //! A struct's configuration has a builder per field, `with_<field>(value)`, that takes any
 //! value the field's configuration converts from (`From`): `with_image("memcached")` for a
@@ -84,13 +88,13 @@ use serde::{Deserialize, Serialize};
 pub use kubegen_core::apply::describe::{Field, ListKind, Node};
 pub use kubegen_core::apply::extract::ExtractError;
 
-use crate::KubeSchema;
+use crate::ApplySchema;
 
 /// The apply configuration that sets every field `value` serializes: what a manager that
 /// owns all of a value (a controller and the status it computes) applies.
 pub fn configuration<T>(value: &T) -> Result<T::Apply, serde_json::Error>
 where
-    T: KubeSchema + Serialize,
+    T: ApplySchema + Serialize,
     T::Apply: DeserializeOwned,
 {
     serde_json::to_value(value).and_then(serde_json::from_value)

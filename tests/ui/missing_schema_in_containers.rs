@@ -1,7 +1,7 @@
 // A struct's field whose type holds a type without a schema, in a container or behind a path:
-// one error at the field's type (inside an `Option`, at what the `Option` holds), with the
-// `apply` feature as without it (the builder's conversion is bounded on the configuration's
-// type, or, for a list or a map of the user's types, the builder takes the configuration).
+// one error at the field's type (inside an `Option`, at what the `Option` holds); with `apply`,
+// a `Box` or a path, whose builder converts, gets a second: `ApplySchema`'s supertrait checked
+// for the builder's bound at the type's last token (README: "What is refused, and why").
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use kubegen::KubeSchema;

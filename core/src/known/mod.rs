@@ -16,14 +16,14 @@ pub use kubernetes::Kubernetes;
 pub use std_types::optional;
 
 use crate::model::Shape;
-#[cfg(feature = "apply")]
 use crate::model::describe::Node;
 use crate::model::info::{Info, Kind};
 
 /// A Rust type with a CRD schema.
 ///
 /// Derive it with `#[derive(KubeSchema)]` on your own types; it is implemented here for the
-/// std, serde_json, chrono and k8s-openapi types that docs/markers.md maps.
+/// std, serde_json, chrono and k8s-openapi types that docs/markers.md maps. It is the same
+/// whatever the features: the apply configuration is [`ApplySchema`]'s.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no CRD schema",
     label = "this field's type needs a schema",
@@ -39,28 +39,51 @@ pub trait KubeSchema {
 
     /// [`KubeSchema::KIND`] and one level more (an array's items, a struct's fields).
     const INFO: Info = Info::of(Self::KIND);
+}
 
-    /// The type's apply configuration (feature `apply`, see `kubegen::apply`): the derive
-    /// generates one beside each type (`FooApply`, or `kubegen::apply::Whole<Foo>` for a type
-    /// applied whole); containers hold their contents' (`Vec<T>` has `Vec<T::Apply>`), and
-    /// scalars, sets, k8s-openapi and the other known types are their own. Being a projection
-    /// of this trait, a type without a schema is one error, and aliases resolve.
-    #[cfg(feature = "apply")]
+/// A [`KubeSchema`] type's apply configuration (typed server-side apply, see `kubegen::apply`).
+///
+/// `#[derive(KubeSchema)]` and `#[derive(CustomResource)]` implement it beside `KubeSchema` when
+/// kubegen's `apply` feature is on: `FooApply`, or `kubegen::apply::Whole<Foo>` for a type
+/// applied whole. It is implemented here for the types `KubeSchema` is: containers hold their
+/// contents' (`Vec<T>` has `Vec<T::Apply>`), and scalars, sets, k8s-openapi and the other known
+/// types are their own. Being a projection of a trait, a type without one is one error, and
+/// aliases resolve.
+///
+/// A separate trait, defined whatever the features, so that features only add: a hand-written
+/// `KubeSchema` impl stays complete when another crate of the build turns `apply` on, and a
+/// hand-written type that derived types hold as a field implements this trait too (the derive
+/// asks for it with `apply` on), in code that compiles with the feature on or off.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no CRD schema or no apply configuration",
+    label = "this field's type needs a schema and, with kubegen's `apply` feature, an apply configuration",
+    note = "derive `KubeSchema` on it (which implements `ApplySchema` too), or mark the field `#[kube_marker(schema_type = \"...\")]` or `#[kube_marker(schemaless)]`; a hand-written `KubeSchema` impl needs an `ApplySchema` impl beside it"
+)]
+pub trait ApplySchema: KubeSchema {
+    /// The apply configuration: a partial form of the type in which every field is optional.
     type Apply;
 
-    /// What `extract` knows of the type's JSON form (feature `apply`): described by the derive;
-    /// a container's node holds its contents'; [`Node::Value`] (taken as recorded) otherwise.
-    #[cfg(feature = "apply")]
+    /// What `extract` knows of the type's JSON form: described by the derive; a container's
+    /// node holds its contents'; [`Node::Value`] (taken as recorded) otherwise.
     fn apply_node() -> &'static Node {
         &Node::Value
     }
 
-    /// The node of the items of a list, or of the values of a map (feature `apply`): what a
-    /// field's `list_type`/`map_type` markers describe when its type is an alias of one.
-    #[cfg(feature = "apply")]
+    /// The node of the items of a list, or of the values of a map: what a field's
+    /// `list_type`/`map_type` markers describe when its type is an alias of one.
     fn apply_item_node() -> &'static Node {
         &Node::Value
     }
+}
+
+/// Why a type another crate defines has no schema: `path` (canonical) is no type [`lookup`]
+/// knows. Both front ends say so: the CLI of any path it resolves outside the crate, the derive
+/// of a std path (`std::time::Duration`), which no crate but kubegen can give a schema.
+pub fn unknown_foreign(path: &str) -> String {
+    format!(
+        "`{path}` is a type from another crate that kubegen does not know: derive `KubeSchema` \
+         on a type of your own, or mark the field with `schema_type = \"...\"` or `schemaless`"
+    )
 }
 
 /// The canonical form of a path: `alloc::`/`core::` become `std::`, std's re-exports are

@@ -5,8 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, LinkedList, VecDequ
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::KubeSchema;
-#[cfg(feature = "apply")]
+use super::{ApplySchema, KubeSchema};
 use crate::model::describe::{ListKind, Node};
 use crate::model::info::{Info, Kind};
 use crate::model::{Scalar, Shape};
@@ -112,7 +111,9 @@ macro_rules! scalars {
                 known($path, Vec::new())
             }
             const KIND: Kind = Kind::Scalar($json);
-            #[cfg(feature = "apply")]
+        }
+
+        impl ApplySchema for $t {
             type Apply = <$t as ToOwned>::Owned;
         }
     )*};
@@ -131,13 +132,14 @@ impl KubeSchema for serde_json::Value {
     fn shape() -> Shape {
         known("serde_json::Value", Vec::new())
     }
-    #[cfg(feature = "apply")]
+}
+
+impl ApplySchema for serde_json::Value {
     type Apply = Self;
 }
 
 /// The apply items of a type that holds one `T` (`Option`, `Box`, a reference): `T`'s own,
 /// with `T`'s apply configuration inside `$apply`.
-#[cfg(feature = "apply")]
 macro_rules! apply_through {
     ($apply:ty) => {
         type Apply = $apply;
@@ -152,7 +154,6 @@ macro_rules! apply_through {
 
 /// The apply items of a container of `$of` (a list's items, a map's values) whose
 /// configuration is `$apply` and whose description is `$node`.
-#[cfg(feature = "apply")]
 macro_rules! apply_container {
     ($apply:ty, $of:ident, $node:expr) => {
         type Apply = $apply;
@@ -166,7 +167,6 @@ macro_rules! apply_container {
 }
 
 /// The apply items of a list of `T` whose configuration is `$apply`: atomic.
-#[cfg(feature = "apply")]
 macro_rules! apply_list {
     ($apply:ty) => {
         apply_container!(
@@ -181,7 +181,6 @@ macro_rules! apply_list {
 }
 
 /// The apply items of a set: the set itself, owned item by item.
-#[cfg(feature = "apply")]
 macro_rules! apply_set {
     () => {
         type Apply = Self;
@@ -195,7 +194,6 @@ macro_rules! apply_set {
 }
 
 /// The apply items of a map of `V` whose configuration is `$apply`: granular.
-#[cfg(feature = "apply")]
 macro_rules! apply_map {
     ($apply:ty) => {
         apply_container!(
@@ -217,8 +215,10 @@ macro_rules! wrappers {
             }
             const KIND: Kind = T::KIND;
             const INFO: Info = T::INFO;
-            // Boxed, whatever the pointer: the configuration of a recursive type needs one.
-            #[cfg(feature = "apply")]
+        }
+
+        // Boxed, whatever the pointer: the configuration of a recursive type needs one.
+        impl<T: ApplySchema + ?Sized> ApplySchema for $t<T> {
             apply_through!(Box<T::Apply>);
         }
     )*};
@@ -240,24 +240,34 @@ impl<T: KubeSchema> KubeSchema for Option<T> {
     }
     const KIND: Kind = T::KIND;
     const INFO: Info = T::INFO;
-    #[cfg(feature = "apply")]
+}
+
+impl<T: ApplySchema> ApplySchema for Option<T> {
     apply_through!(Option<T::Apply>);
 }
 
 macro_rules! sequences {
-    ($($t:ident => $path:literal as $($apply:ident)?),* $(,)?) => {$(
+    ($($t:ident => $path:literal as $apply:ident),* $(,)?) => {$(
         impl<T: KubeSchema> KubeSchema for $t<T> {
             fn shape() -> Shape {
                 known($path, vec![T::shape()])
             }
             const KIND: Kind = Kind::Array;
             const INFO: Info = Info::array(&T::INFO);
-            #[cfg(feature = "apply")]
-            sequences!(@apply $t $($apply)?);
         }
+
+        sequences!(@apply $t $apply);
     )*};
-    (@apply $t:ident list) => { apply_list!($t<T::Apply>); };
-    (@apply $t:ident set) => { apply_set!(); };
+    (@apply $t:ident list) => {
+        impl<T: ApplySchema> ApplySchema for $t<T> {
+            apply_list!($t<T::Apply>);
+        }
+    };
+    (@apply $t:ident set) => {
+        impl<T: KubeSchema> ApplySchema for $t<T> {
+            apply_set!();
+        }
+    };
 }
 
 sequences! {
@@ -272,7 +282,9 @@ impl<T: KubeSchema, S> KubeSchema for HashSet<T, S> {
     }
     const KIND: Kind = Kind::Array;
     const INFO: Info = Info::array(&T::INFO);
-    #[cfg(feature = "apply")]
+}
+
+impl<T: KubeSchema, S> ApplySchema for HashSet<T, S> {
     apply_set!();
 }
 
@@ -281,7 +293,9 @@ impl<K: KubeSchema, V: KubeSchema> KubeSchema for BTreeMap<K, V> {
         known("std::collections::BTreeMap", vec![K::shape(), V::shape()])
     }
     const KIND: Kind = Kind::Map;
-    #[cfg(feature = "apply")]
+}
+
+impl<K: KubeSchema, V: ApplySchema> ApplySchema for BTreeMap<K, V> {
     apply_map!(BTreeMap<K, V::Apply>);
 }
 
@@ -290,7 +304,9 @@ impl<K: KubeSchema, V: KubeSchema, S> KubeSchema for HashMap<K, V, S> {
         known("std::collections::HashMap", vec![K::shape(), V::shape()])
     }
     const KIND: Kind = Kind::Map;
-    #[cfg(feature = "apply")]
+}
+
+impl<K: KubeSchema, V: ApplySchema, S> ApplySchema for HashMap<K, V, S> {
     apply_map!(HashMap<K, V::Apply, S>);
 }
 
@@ -300,7 +316,9 @@ impl<T: KubeSchema + ToOwned + ?Sized> KubeSchema for Cow<'_, T> {
     }
     const KIND: Kind = T::KIND;
     const INFO: Info = T::INFO;
-    #[cfg(feature = "apply")]
+}
+
+impl<T: ApplySchema + ToOwned + ?Sized> ApplySchema for Cow<'_, T> {
     apply_through!(T::Apply);
 }
 
@@ -310,7 +328,9 @@ impl<T: KubeSchema + ?Sized> KubeSchema for &T {
     }
     const KIND: Kind = T::KIND;
     const INFO: Info = T::INFO;
-    #[cfg(feature = "apply")]
+}
+
+impl<T: ApplySchema + ?Sized> ApplySchema for &T {
     apply_through!(T::Apply);
 }
 
@@ -320,7 +340,9 @@ impl<T: KubeSchema> KubeSchema for [T] {
     }
     const KIND: Kind = Kind::Array;
     const INFO: Info = Info::array(&T::INFO);
-    #[cfg(feature = "apply")]
+}
+
+impl<T: ApplySchema> ApplySchema for [T] {
     apply_list!(Vec<T::Apply>);
 }
 
@@ -334,10 +356,11 @@ impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
     }
     const KIND: Kind = Kind::Array;
     const INFO: Info = Info::array(&T::INFO);
-    // A fixed-length list is one value (atomic).
-    #[cfg(feature = "apply")]
+}
+
+// A fixed-length list is one value (atomic).
+impl<T: KubeSchema, const N: usize> ApplySchema for [T; N] {
     type Apply = Self;
-    #[cfg(feature = "apply")]
     fn apply_node() -> &'static Node {
         &Node::List {
             kind: ListKind::Atomic,
@@ -352,7 +375,10 @@ impl<Tz: chrono::TimeZone> KubeSchema for chrono::DateTime<Tz> {
         known("chrono::DateTime", Vec::new())
     }
     const KIND: Kind = Kind::Scalar("string");
-    #[cfg(feature = "apply")]
+}
+
+#[cfg(feature = "chrono")]
+impl<Tz: chrono::TimeZone> ApplySchema for chrono::DateTime<Tz> {
     type Apply = Self;
 }
 
@@ -362,7 +388,10 @@ impl KubeSchema for jiff::Timestamp {
         known("jiff::Timestamp", Vec::new())
     }
     const KIND: Kind = Kind::Scalar("string");
-    #[cfg(feature = "apply")]
+}
+
+#[cfg(feature = "jiff")]
+impl ApplySchema for jiff::Timestamp {
     type Apply = Self;
 }
 
@@ -371,7 +400,9 @@ impl KubeSchema for serde_json::Map<String, serde_json::Value> {
         known("serde_json::Map", Vec::new())
     }
     const KIND: Kind = Kind::Map;
-    #[cfg(feature = "apply")]
+}
+
+impl ApplySchema for serde_json::Map<String, serde_json::Value> {
     type Apply = Self;
 }
 

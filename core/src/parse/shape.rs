@@ -22,8 +22,15 @@ pub fn shape_of(ty: &Type, r: &dyn Resolver) -> syn::Result<Shape> {
             let args = generic_args(&p.path)
                 .map(|t| shape_of(t, r))
                 .collect::<syn::Result<Vec<_>>>()?;
+            // At the type's name (a path's last segment), where rustc points at a type it
+            // cannot find: one token, which both front ends underline alike.
+            let name = p
+                .path
+                .segments
+                .last()
+                .map_or_else(|| p.path.span(), |s| s.ident.span());
             r.resolve(&p.path, args)
-                .map_err(|msg| syn::Error::new(p.path.span(), msg))
+                .map_err(|msg| syn::Error::new(name, msg))
         }
         Type::Reference(t) => shape_of(&t.elem, r),
         Type::Paren(t) => shape_of(&t.elem, r),
@@ -116,8 +123,9 @@ pub fn option_inner(ty: &Type) -> Option<&Type> {
 }
 
 /// What the derive can tell from a path as written, without name resolution: primitives,
-/// prelude names, common std collections by name, and full paths to known types. Anything
-/// else is [`Shape::Opaque`] (checked later, at run time or by the CLI).
+/// prelude names, common std collections by name, and full paths to known types; a std path
+/// to any other type is an error. Anything else is [`Shape::Opaque`] (checked later, at run
+/// time or by the CLI).
 pub struct Syntactic;
 
 /// Names the derive takes for std types when written alone.
@@ -146,6 +154,9 @@ impl Resolver for Syntactic {
         // The derive's view: the Kubernetes version k8s-openapi is compiled for.
         match known::lookup(&canonical, args, &known::Kubernetes::compiled()) {
             Some(result) => result,
+            // Only kubegen can give a std type a schema (the orphan rule): one it has not is
+            // the derive's error, not the compiler's at each use of the type.
+            None if canonical.starts_with("std::") => Err(known::unknown_foreign(&canonical)),
             None => Ok(Shape::Opaque(written)),
         }
     }

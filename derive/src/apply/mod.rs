@@ -15,44 +15,30 @@ use kubegen_core::parse::typedef::Parsed;
 
 use parts::node;
 
-/// The apply configuration of a type: the items beside it, and the `KubeSchema` items that
-/// name it (`type Apply`, `apply_node`).
-pub struct Configuration {
-    /// The configuration type and its impls.
-    pub items: TokenStream,
-    /// Inside the type's `impl KubeSchema`.
-    pub schema_items: TokenStream,
-}
-
-/// The apply configuration of `input`; problems go to `errors`.
+/// The apply configuration of `input` and the type's `impl ApplySchema` that names it;
+/// problems go to `errors`.
 ///
 /// A struct's impls are written out rather than derived, each field's part spanned at the
 /// field's type: a type without a schema is then one error (the projection
-/// `<T as KubeSchema>::Apply` fails exactly where the schema's `<T as KubeSchema>::shape()`
-/// does, and the compiler reports the same error once), where derives would add one at each
-/// derive.
+/// `<T as ApplySchema>::Apply` fails exactly where the schema's `<T as ApplySchema>::apply_node`
+/// beside `<T as KubeSchema>::shape()` does, see [`crate::info::of_type`], and the compiler
+/// reports the same error once), where derives would add one at each derive.
 pub fn configuration(
     input: &DeriveInput,
     parsed: &Parsed,
     errors: &mut Accumulator,
-) -> Configuration {
-    let schema: syn::Path = syn::parse_quote!(::kubegen::KubeSchema);
-    let whole: syn::Path = syn::parse_quote!(::kubegen::apply::Whole);
-    let plan = match plan::plan(parsed, &schema, &whole) {
+) -> TokenStream {
+    let schema: syn::Path = syn::parse_quote!(::kubegen::ApplySchema);
+    let whole_path: syn::Path = syn::parse_quote!(::kubegen::apply::Whole);
+    let plan = match plan::plan(parsed, &schema, &whole_path) {
         Ok(plan) => plan,
         Err(e) => {
             errors.push(e.into());
-            // The error is at the field; this keeps the `KubeSchema` impl whole.
-            return Configuration {
-                items: TokenStream::new(),
-                schema_items: quote!(
-                    type Apply = ::kubegen::apply::Whole<Self>;
-                ),
-            };
+            // The error is at the field.
+            return whole(input);
         }
     };
-    let vis = &input.vis;
-    let ident = &input.ident;
+    let (vis, ident) = (&input.vis, &input.ident);
     let name = format_ident!("{}", plan.name);
     let doc = format!(
         "The apply configuration of [`{ident}`]: set only the fields this field manager owns \
@@ -71,15 +57,32 @@ pub fn configuration(
         } => enums::enumeration(vis, &name, &doc, tag, content, variants),
     };
     let node = node(&plan.node);
-    Configuration {
-        items,
-        schema_items: quote! {
+    quote! {
+        #items
+
+        impl ::kubegen::ApplySchema for #ident {
             type Apply = #name;
             fn apply_node() -> &'static ::kubegen::apply::Node {
                 static NODE: ::kubegen::apply::Node = #node;
                 &NODE
             }
-        },
+        }
+    }
+}
+
+/// The type applied whole, under its configuration's name: what stands for a configuration
+/// that cannot be planned, so that the code naming it adds no error.
+pub fn whole(input: &DeriveInput) -> TokenStream {
+    let (vis, ident) = (&input.vis, &input.ident);
+    let name = format_ident!("{ident}Apply");
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[doc(hidden)]
+        #vis type #name #impl_generics = ::kubegen::apply::Whole<#ident #ty_generics>;
+
+        impl #impl_generics ::kubegen::ApplySchema for #ident #ty_generics #where_clause {
+            type Apply = ::kubegen::apply::Whole<Self>;
+        }
     }
 }
 
@@ -228,7 +231,7 @@ pub fn root(
     let kind_str = kind.to_string();
     let p = quote!(::kubegen::__private);
     let meta = quote!(#p::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
-    let schema = quote!(::kubegen::KubeSchema);
+    let schema = quote!(::kubegen::ApplySchema);
     let doc = format!(
         "The apply configuration of [`{kind}`]: its metadata and the parts of its spec and \
          status this field manager owns. Send it with \

@@ -1,7 +1,7 @@
 //! The tokens of a configuration's fields, shared by structs and the struct and tuple variants
 //! of enums. Each field's tokens are spanned at the field's type, whose own tokens keep their
-//! spans: a type without a schema is then the one error of the schema's
-//! `<T as KubeSchema>::shape()`, which the compiler reports once.
+//! spans: a type without a schema is then the one error of `<T as ApplySchema>::apply_node`
+//! beside the schema's `<T as KubeSchema>::shape()`, which the compiler reports once.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
@@ -170,10 +170,10 @@ pub fn node(n: &NodePlan) -> TokenStream {
     match n {
         NodePlan::Value => quote!(#kind::Value),
         NodePlan::Type(ty) => {
-            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::KubeSchema>::apply_node))
+            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::ApplySchema>::apply_node))
         }
         NodePlan::ItemsOf(ty) => {
-            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::KubeSchema>::apply_item_node))
+            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::ApplySchema>::apply_item_node))
         }
         NodePlan::Object(fields) => {
             let fields = fields.iter().map(|(name, flatten, defaulted, n)| {

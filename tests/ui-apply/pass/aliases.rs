@@ -1,4 +1,4 @@
-//! A field's configuration is its type's `KubeSchema::Apply`, so the compiler resolves type
+//! A field's configuration is its type's `ApplySchema::Apply`, so the compiler resolves type
 //! aliases of containers of derived types and types imported under short names.
 
 use std::collections::BTreeMap;

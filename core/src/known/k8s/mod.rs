@@ -55,9 +55,9 @@ macro_rules! gated {
 }
 
 /// The one list of k8s-openapi types, grouped by version gate: `[gates] { api::core::v1::Pod, ... }`
-/// with paths relative to the `k8s_openapi` crate root. Implements `KubeSchema` for each type
-/// and defines `table()`, the same shapes by canonical path with the hand-written ones
-/// ([`hand_written`]) added (and, for tests, `generators()`).
+/// with paths relative to the `k8s_openapi` crate root. Implements `KubeSchema` and
+/// `ApplySchema` for each type and defines `table()`, the same shapes by canonical path with the
+/// hand-written ones ([`hand_written`]) added (and, for tests, `generators()`).
 macro_rules! k8s_types {
     ($([$($gate:ident),*] { $($($segment:ident)::+),* $(,)? })*) => {
         $(gated! { [$($gate),*] $(
@@ -68,8 +68,10 @@ macro_rules! k8s_types {
                         build: crate::known::k8s::convert::compiled::<Self>,
                     })
                 }
-                // k8s-openapi already makes optional what the API allows.
-                #[cfg(feature = "apply")]
+            }
+
+            // k8s-openapi already makes optional what the API allows.
+            impl crate::known::ApplySchema for k8s_openapi::$($segment)::+ {
                 type Apply = Self;
             }
         )* })*
@@ -122,7 +124,9 @@ impl super::KubeSchema for k8s_openapi::ByteString {
             build: byte_string,
         })
     }
-    #[cfg(feature = "apply")]
+}
+
+impl super::ApplySchema for k8s_openapi::ByteString {
     type Apply = Self;
 }
 
