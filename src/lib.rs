@@ -188,6 +188,7 @@ pub mod __private {
     pub use kubegen_core::known::optional;
     pub use kubegen_core::model::info;
     pub use kubegen_core::model::{ResourceDef, Shape};
+    pub use kubegen_core::names::nearest;
     pub use serde;
 
     use kubegen_core::model::{Errors, ResourceMarkers, TypeDef};

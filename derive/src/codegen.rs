@@ -44,7 +44,7 @@ pub fn kube_schema(
             }
         });
     let shapes: Vec<TokenStream> = shapes.collect();
-    let consts = info::consts(&seen, &parsed);
+    let consts = info::consts(&seen, &parsed, &input.ident);
     #[cfg(feature = "apply")]
     let crate::apply::Configuration {
         items: apply,

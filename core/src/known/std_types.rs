@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::KubeSchema;
 #[cfg(feature = "apply")]
 use crate::model::describe::{ListKind, Node};
-use crate::model::info::{Info, Kind};
+use crate::model::info::{Info, InfoRef, Kind};
 use crate::model::{Scalar, Shape};
 
 /// The canonical form of a path: `alloc::`/`core::` become `std::`, and std's re-exports are
@@ -216,7 +216,7 @@ macro_rules! wrappers {
                 known($path, vec![T::shape()])
             }
             const KIND: Kind = T::KIND;
-            const INFO: Info = T::INFO;
+            const INFO: InfoRef = T::INFO;
             // Boxed, whatever the pointer: the configuration of a recursive type needs one.
             #[cfg(feature = "apply")]
             apply_through!(Box<T::Apply>);
@@ -239,7 +239,7 @@ impl<T: KubeSchema> KubeSchema for Option<T> {
         optional(T::shape())
     }
     const KIND: Kind = T::KIND;
-    const INFO: Info = T::INFO;
+    const INFO: InfoRef = T::INFO;
     #[cfg(feature = "apply")]
     apply_through!(Option<T::Apply>);
 }
@@ -251,7 +251,7 @@ macro_rules! sequences {
                 known($path, vec![T::shape()])
             }
             const KIND: Kind = Kind::Array;
-            const INFO: Info = Info::array(&T::INFO);
+            const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
             #[cfg(feature = "apply")]
             sequences!(@apply $t $($apply)?);
         }
@@ -271,7 +271,7 @@ impl<T: KubeSchema, S> KubeSchema for HashSet<T, S> {
         known("std::collections::HashSet", vec![T::shape()])
     }
     const KIND: Kind = Kind::Array;
-    const INFO: Info = Info::array(&T::INFO);
+    const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
     #[cfg(feature = "apply")]
     apply_set!();
 }
@@ -299,7 +299,7 @@ impl<T: KubeSchema + ToOwned + ?Sized> KubeSchema for Cow<'_, T> {
         known("std::borrow::Cow", vec![T::shape()])
     }
     const KIND: Kind = T::KIND;
-    const INFO: Info = T::INFO;
+    const INFO: InfoRef = T::INFO;
     #[cfg(feature = "apply")]
     apply_through!(T::Apply);
 }
@@ -309,7 +309,7 @@ impl<T: KubeSchema + ?Sized> KubeSchema for &T {
         T::shape()
     }
     const KIND: Kind = T::KIND;
-    const INFO: Info = T::INFO;
+    const INFO: InfoRef = T::INFO;
     #[cfg(feature = "apply")]
     apply_through!(T::Apply);
 }
@@ -319,7 +319,7 @@ impl<T: KubeSchema> KubeSchema for [T] {
         known("std::vec::Vec", vec![T::shape()])
     }
     const KIND: Kind = Kind::Array;
-    const INFO: Info = Info::array(&T::INFO);
+    const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
     #[cfg(feature = "apply")]
     apply_list!(Vec<T::Apply>);
 }
@@ -333,7 +333,7 @@ impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
         }
     }
     const KIND: Kind = Kind::Array;
-    const INFO: Info = Info::array(&T::INFO);
+    const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
     // A fixed-length list is one value (atomic).
     #[cfg(feature = "apply")]
     type Apply = Self;
