@@ -93,20 +93,20 @@ pub fn crd_for(versions: &[ResourceDef]) -> Result<CustomResourceDefinition, Err
 /// use serde::{Deserialize, Serialize};
 ///
 /// #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
-/// #[kube_marker(group = "example.com", version = "v1", kind = "Pool", status = "PoolStatus")]
-/// #[kube_marker(printcolumn(name = "Ready", json_path = ".status.readyReplica"))]
+/// #[kube_marker(group = "example.com", version = "v1", kind = "Pool")]
 /// pub struct PoolSpec {
-///     pub replicas: i32,
+///     #[kube_marker(default = "Fast")]
+///     pub mode: Mode,
 /// }
 ///
 /// #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
-/// #[serde(rename_all = "camelCase")]
-/// pub struct PoolStatus {
-///     pub ready_replicas: i32,
+/// pub enum Mode {
+///     Slow,
+///     Quick,
 /// }
 ///
 /// let errors = kubegen::check_crds(&[Pool::resource()]).unwrap_err();
-/// assert!(errors.to_string().contains("names `readyReplica`, which is not a field there"));
+/// assert!(errors.to_string().contains("\"Fast\" is not one of the enum values"));
 /// ```
 pub fn check_crds(versions: &[ResourceDef]) -> Result<Vec<Warning>, Errors> {
     let options = kubegen_core::crd::Options::default();
@@ -193,6 +193,7 @@ pub mod __private {
     pub use kubegen_core::known::optional;
     pub use kubegen_core::model::info;
     pub use kubegen_core::model::{ResourceDef, Shape};
+    pub use kubegen_core::names::nearest;
     pub use serde;
 
     use kubegen_core::model::{Errors, ResourceMarkers, TypeDef};

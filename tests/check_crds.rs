@@ -38,12 +38,12 @@ mod v2 {
     }
 }
 
-/// A printer column into the status that names no field, and an enum default that is no
-/// variant: each type is fine alone.
+/// A printer column that names no field of a k8s-openapi type (whose fields the derive does not
+/// know), and an enum default that is no variant: each type is fine alone.
 #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
 #[kube_marker(group = "t.example.com", version = "v1", kind = "Broken")]
 #[kube_marker(status = "BrokenStatus")]
-#[kube_marker(printcolumn(name = "Ready", json_path = ".status.readyReplica"))]
+#[kube_marker(printcolumn(name = "Ready", json_path = ".status.conditions[0].stauts"))]
 #[kube_marker(x_validation(rule = "self.mode == 1"))]
 pub struct BrokenSpec {
     #[kube_marker(default = "Fast")]
@@ -53,7 +53,7 @@ pub struct BrokenSpec {
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
 #[serde(rename_all = "camelCase")]
 pub struct BrokenStatus {
-    pub ready_replicas: Option<i32>,
+    pub conditions: Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
 }
 
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
@@ -80,8 +80,8 @@ fn what_no_single_type_shows_is_an_error_of_its_kind() {
     let text = errors.to_string();
     assert!(
         text.contains(
-            "printcolumn `Ready` json_path: `.status.readyReplica` names `readyReplica`, which \
-             is not a field there"
+            "printcolumn `Ready` json_path: `.status.conditions[0].stauts` names `stauts`, \
+             which is not a field there"
         ),
         "{text}"
     );
@@ -96,7 +96,7 @@ fn what_no_single_type_shows_is_an_error_of_its_kind() {
             .and_then(|rest| rest.split(':').next())
             .map(|n| n.parse::<u32>().unwrap())
     };
-    assert_eq!(place("readyReplica`"), Some(46), "{text}");
+    assert_eq!(place("stauts`"), Some(46), "{text}");
     assert_eq!(place("\"Fast\""), Some(49), "{text}");
     let cel = text.contains("self.mode == 1");
     if cel {

@@ -191,6 +191,35 @@ fn kubegen_gives_each_variant_the_servers_verdict_or_is_stricter_on_purpose() {
     );
 }
 
+/// kubegen refuses the protected-group cases the server refuses for the reason the server gives
+/// (the missing or invalid `api-approved.kubernetes.io` annotation), with the fix.
+#[test]
+fn protected_groups_are_refused_for_their_approval_annotation() {
+    let corpus = corpus();
+    let cases: Vec<&Value> = corpus["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["rule"] == "protected groups")
+        .collect();
+    assert!(cases.len() >= 6, "{} protected-group cases", cases.len());
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let found = problems(&variant(&corpus["base"], case));
+        if case["expect"] == "rejected" {
+            let [problem] = found.as_slice() else {
+                panic!("{name}: one problem, not {found:?}");
+            };
+            assert!(
+                problem.contains("api-approved.kubernetes.io") && problem.contains("unapproved"),
+                "{name}: {problem}"
+            );
+        } else {
+            assert_eq!(found, Vec::<String>::new(), "{name}");
+        }
+    }
+}
+
 #[test]
 fn the_recorded_verdicts_are_the_expected_ones() {
     let path = dir().join("verdicts.json");

@@ -49,7 +49,7 @@ pub fn kube_schema(
             }
         });
     let shapes: Vec<TokenStream> = shapes.collect();
-    let consts = info::consts(&seen, &parsed);
+    let consts = info::consts(&seen, &parsed, &input.ident);
     #[cfg(feature = "apply")]
     let apply = crate::apply::configuration(input, &parsed, errors);
     #[cfg(not(feature = "apply"))]

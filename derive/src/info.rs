@@ -1,14 +1,15 @@
 //! The derive's compile-time view of other types: each derived type publishes `const KIND` (its
-//! JSON type) and `const INFO` (one level more: its fields' kinds), and keys whose fit depends
-//! on another type are checked against them in `const` items, so a misfit is a compile error at
-//! the field even when the syntax alone cannot tell.
+//! JSON type) and `const INFO` (a link to what lies below: its fields, each with its kind and a
+//! link to its type's `INFO`, and the types it flattens), and keys whose fit depends on another
+//! type are checked against them in `const` items, so a misfit is a compile error at the field
+//! even when the syntax alone cannot tell.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use kubegen_core::check::paths::Deferred;
-use kubegen_core::model::info::{JSON_TYPES, MapKey, Wants};
+use kubegen_core::model::info::{MapKey, Wants};
 use kubegen_core::model::{Data, Field, Shape, Style, TypeDef};
 use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::Parsed;
@@ -37,7 +38,9 @@ pub fn of_type(ty: &syn::Type, item: TokenStream) -> TokenStream {
 }
 
 /// `const KIND` and `const INFO` of the derived type; `def` carries the shapes the syntax shows.
-pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
+/// A struct's `Info` is a `static` (linked to, so that a type containing itself links back to
+/// it instead of being a constant defined by itself).
+pub fn consts(def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -> TokenStream {
     let p = quote!(::kubegen::__private::info);
     let m = &def.markers;
     let typed: Vec<(&Field, &syn::Type)> = def.fields().zip(&parsed.field_types).collect();
@@ -58,24 +61,34 @@ pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                         let info = if def.walks(field) && field.markers.schema_type.is_none() {
                             of_type(ty, quote!(INFO))
                         } else {
-                            quote!(#p::Info::of(Self::KIND))
+                            quote!(#p::InfoRef::new(&#p::Info::of(Self::KIND)))
                         };
                         (field_kind(def, field, ty), Some(info))
                     }
-                    _ if *style == Style::Named && !live.iter().any(|(f, _)| f.serde.flatten) => {
-                        let entries = live.iter().map(|(field, ty)| {
+                    _ if *style == Style::Named => {
+                        let (flattened, own): (Vec<&(&Field, &syn::Type)>, Vec<_>) =
+                            live.iter().copied().partition(|(f, _)| f.serde.flatten);
+                        let entries = own.iter().map(|(field, ty)| {
                             let name = def.json_name(None, field);
                             let always = def.required(field) || field.markers.default.is_some();
                             let kind = field_kind(def, field, ty);
                             let nullable = field.markers.nullable;
-                            quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind, nullable: #nullable })
+                            let info = field_info(def, field, ty);
+                            quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind, nullable: #nullable, info: #info })
                         });
-                        (
-                            quote!(#p::Kind::Object),
-                            Some(quote!(#p::Info::object(&[#(#entries),*]))),
-                        )
+                        let flattened = flattened
+                            .iter()
+                            .map(|(field, ty)| field_info(def, field, ty));
+                        let object = without_self(
+                            quote!(#p::Info::object(&[#(#entries),*], &[#(#flattened),*])),
+                            ident,
+                        );
+                        let info = quote!({
+                            static INFO: #p::Info = #object;
+                            #p::InfoRef::new(&INFO)
+                        });
+                        (quote!(#p::Kind::Object), Some(info))
                     }
-                    _ if *style == Style::Named => (quote!(#p::Kind::Object), None),
                     _ => (quote!(#p::Kind::Unknown), None),
                 }
             }
@@ -89,11 +102,42 @@ pub fn consts(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             }
         }
     };
-    let info = info.map(|i| quote!(const INFO: #p::Info = #i;));
+    let info = info.map(|i| quote!(const INFO: #p::InfoRef = #i;));
     quote! {
         const KIND: #p::Kind = #kind;
         #info
     }
+}
+
+/// `tokens` with `Self` written as the type's name (`ident`), for an item (a `static`) that
+/// cannot name `Self`.
+fn without_self(tokens: TokenStream, ident: &syn::Ident) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tree| match tree {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => {
+                let mut named = ident.clone();
+                named.set_span(i.span());
+                proc_macro2::TokenTree::Ident(named)
+            }
+            proc_macro2::TokenTree::Group(g) => {
+                let mut inner =
+                    proc_macro2::Group::new(g.delimiter(), without_self(g.stream(), ident));
+                inner.set_span(g.span());
+                proc_macro2::TokenTree::Group(inner)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// A field's link to its type's `INFO`, or to nothing known where its markers decide its kind.
+fn field_info(def: &TypeDef, field: &Field, ty: &syn::Type) -> TokenStream {
+    let m = &field.markers;
+    if m.int_or_string || m.schema_type.is_some() || !def.walks(field) {
+        return quote!(::kubegen::__private::info::InfoRef::UNKNOWN);
+    }
+    of_type(ty, quote!(INFO))
 }
 
 /// The kind a `schema_type` declares.
@@ -180,7 +224,7 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             let nullable = map_key_problem(MapKey::Nullable, key);
             let info = of_type(ty, quote!(INFO));
             out.extend(quote_spanned! {span=>
-                const _: () = match #p::map_key(&#info, #key) {
+                const _: () = match #p::map_key(#info, #key) {
                     #p::MapKey::Fine => {}
                     #p::MapKey::Missing => ::core::panic!(#missing),
                     #p::MapKey::Optional => ::core::panic!(#optional),
@@ -194,45 +238,59 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
     out
 }
 
-/// `const` checks of the paths (printer columns, scale, selectable fields) that name a field
-/// the spec may flatten from a type the derive cannot see, against those types' `INFO`, each
-/// spanned at its path. The messages are the engine's.
-pub fn flattened_paths(deferred: &[Deferred], parsed: &Parsed, spans: &Spans) -> TokenStream {
+/// `const` checks of the paths (printer columns, scale, selectable fields) the syntax could not
+/// settle, each spanned at its path: walked step by step through the `INFO` of the spec type
+/// (`spec`) or of the status type, with the engine's messages and "did you mean".
+pub fn deferred_paths(
+    deferred: &[Deferred],
+    spec: &syn::Ident,
+    status: Option<&syn::Type>,
+    spans: &Spans,
+) -> TokenStream {
     let p = quote!(::kubegen::__private::info);
     let mut out = TokenStream::new();
     for d in deferred {
         let span = spans.at(d.loc.as_ref());
-        let types = d
-            .flattened
+        let top = match (d.status, status) {
+            (false, _) => quote_spanned!(span=> <#spec as ::kubegen::KubeSchema>::INFO),
+            (true, Some(status)) => quote_spanned!(span=> <#status as ::kubegen::KubeSchema>::INFO),
+            // Without a status type, `.status` paths are settled (refused) by the syntax.
+            (true, None) => continue,
+        };
+        let steps = d
+            .steps
             .iter()
-            .filter_map(|i| parsed.field_types.get(*i))
-            .map(|ty| of_type(ty, quote!(INFO)));
-        let (own, types_wanted) = (&d.own, &d.types);
-        let (name, indexed, last) = (&d.name, d.indexed, d.last);
-        let [before, after] = &d.missing;
+            .map(|(name, indexed)| quote!(#p::Step { name: #name, indexed: #indexed }));
+        let wants = &d.types;
+        let missing = d
+            .missing
+            .iter()
+            .map(|[before, after]| quote!([#before, #after]));
+        let [help_before, help_after] = &d.help;
         let not_a_list = &d.not_a_list;
-        let wrong = d
-            .wrong_type
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !d.types.is_empty() && !d.types.contains(&JSON_TYPES[*i]))
-            .map(|(i, message)| {
-                quote_spanned!(span=> #p::Flattened::Is(#i) => ::core::panic!(#message),)
-            });
+        let wrong = &d.wrong_type;
         out.extend(quote_spanned! {span=>
             const _: () = {
-                const TYPES: &[&#p::Info] = &[#(&#types),*];
-                const OWN: &[&str] = &[#(#own),*];
-                const LEN: usize = #p::listing_len(#before, OWN, TYPES, #after);
-                const TEXT: [u8; LEN] = #p::listing(#before, OWN, TYPES, #after);
-                match #p::flattened(TYPES, #name, #indexed, #last, &[#(#types_wanted),*]) {
-                    #p::Flattened::Missing => match ::core::str::from_utf8(&TEXT) {
+                const STEPS: &[#p::Step] = &[#(#steps),*];
+                const WALK: #p::Walk = #p::walk(#top, STEPS, &[#(#wants),*]);
+                const AT: (usize, #p::InfoRef) = WALK.missing();
+                const N: usize = #p::names_len(AT.1);
+                const NAMES: [&str; N] = #p::names(AT.1);
+                const MISSING: &[[&str; 2]] = &[#(#missing),*];
+                const PARTS: [&str; 2] = if AT.0 < MISSING.len() { MISSING[AT.0] } else { ["", ""] };
+                const NAME: &str = if AT.0 < STEPS.len() { STEPS[AT.0].name } else { "" };
+                const NEAR: ::core::option::Option<&str> = ::kubegen::__private::nearest(NAME, &NAMES);
+                const HELP: [&str; 2] = [#help_before, #help_after];
+                const LEN: usize = #p::missing_len(PARTS, &NAMES, HELP, NEAR);
+                const TEXT: [u8; LEN] = #p::missing(PARTS, &NAMES, HELP, NEAR);
+                match WALK {
+                    #p::Walk::Missing { .. } => match ::core::str::from_utf8(&TEXT) {
                         ::core::result::Result::Ok(text) => ::core::panic!("{}", text),
-                        ::core::result::Result::Err(_) => ::core::panic!(#before),
+                        ::core::result::Result::Err(_) => ::core::panic!("{}", PARTS[0]),
                     },
-                    #p::Flattened::NotAList => ::core::panic!(#not_a_list),
-                    #(#wrong)*
-                    _ => {}
+                    #p::Walk::NotAList { step } => ::core::panic!("{}", #p::pick(&[#(#not_a_list),*], step)),
+                    #p::Walk::Is(t) => ::core::panic!("{}", #p::pick(&[#(#wrong),*], t)),
+                    #p::Walk::Fine => {}
                 }
             };
         });

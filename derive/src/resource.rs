@@ -21,7 +21,6 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     let mut errors = Error::accumulator();
     let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
-    let deferred = check_paths(&checked, &mut errors);
     // `#[rbac]` and `#[webhook]` are also this derive's helper attributes: check them as the
     // attribute macros would.
     for attr in &input.attrs {
@@ -41,6 +40,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     }
     // The parser checked that these parse.
     let status: Option<syn::Type> = m.status.as_ref().and_then(|s| syn::parse_str(s).ok());
+    let deferred = check_paths(&checked, &input.ident, status.as_ref(), &mut errors);
     let derives: Vec<syn::Path> = m
         .derive
         .iter()
@@ -92,9 +92,14 @@ fn fallback_markers(input: &DeriveInput, m: &ResourceMarkers) -> Option<Resource
 }
 
 /// Printer columns, scale paths and selectable fields, checked against what the syntax shows;
-/// paths that end in a type the derive cannot see are left to `crd()` and `gen-cli`, and those
-/// into fields the spec flattens from such types become `const` checks (returned).
-fn check_paths(checked: &Checked, errors: &mut Accumulator) -> TokenStream {
+/// paths that go into types the derive cannot see (the status type, the spec's fields' and
+/// flattened types) become `const` checks through those types' `INFO` (returned).
+fn check_paths(
+    checked: &Checked,
+    spec: &syn::Ident,
+    status: Option<&syn::Type>,
+    errors: &mut Accumulator,
+) -> TokenStream {
     let m = &checked.parsed.resource;
     let known = ResourceDef {
         markers: m.clone(),
@@ -113,11 +118,11 @@ fn check_paths(checked: &Checked, errors: &mut Accumulator) -> TokenStream {
     root.properties
         .insert("spec".into(), checked.schema.clone());
     if m.status.is_some() {
-        // The status type is not visible here: untyped, so paths into it are not checked.
+        // The status type is not visible here: untyped, so paths into it are deferred.
         root.properties.insert("status".into(), Schema::default());
     }
     match paths::check(&known, &root, paths::View::Partial(&checked.seen)) {
-        Ok(deferred) => info::flattened_paths(&deferred, &checked.parsed, &checked.spans),
+        Ok(deferred) => info::deferred_paths(&deferred, spec, status, &checked.spans),
         Err(found) => {
             for e in check::spanned(found, &checked.spans) {
                 errors.push(e);

@@ -246,8 +246,9 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     }
 
     // What the derive cannot see from one type fails `cargo test` as it fails `kubegen
-    // manifests`, each at its place: a printer column into the status, an enum default that
-    // is no variant, a CEL rule over another type's field (the `cel` feature on).
+    // manifests`, each at its place: a printer column into the fields of a Kubernetes type
+    // (the status's `Condition`), an enum default that is no variant, a CEL rule over another
+    // type's field (the `cel` feature on).
     let created = std::process::Command::new(&installed)
         .args(words(
             "create api --group webapp --version v1 --kind Guestbook",
@@ -276,8 +277,8 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     };
     for (mistake, at) in [
         (
-            "`.status.readyReplica` names `readyReplica`, which is not a field there",
-            line_of(".status.readyReplica"),
+            "`.status.conditions[0].stauts` names `stauts`, which is not a field there",
+            line_of(".status.conditions[0].stauts"),
         ),
         (
             "\"Fast\" is not one of the enum values",
@@ -314,7 +315,7 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
         .replace("default = \"Fast\"", "default = \"Quick\"");
     fs::write(&types, fixed).unwrap();
     let cli = manifests();
-    let mistake = "`.status.readyReplica` names `readyReplica`, which is not a field there";
+    let mistake = "`.status.conditions[0].stauts` names `stauts`, which is not a field there";
     assert!(
         cli.contains(mistake),
         "{mistake} from `kubegen manifests`:\n{cli}"
@@ -332,7 +333,7 @@ fn with_three_mistakes(types: &str) -> String {
         (
             "#[kube_marker(printcolumn(name = \"Age\"",
             "#[kube_marker(x_validation(rule = \"self.mode == 1\"))]\n\
-             #[kube_marker(printcolumn(name = \"Ready\", json_path = \".status.readyReplica\"))]\n\
+             #[kube_marker(printcolumn(name = \"Ready\", json_path = \".status.conditions[0].stauts\"))]\n\
              #[kube_marker(printcolumn(name = \"Age\"",
         ),
         (
@@ -343,12 +344,6 @@ fn with_three_mistakes(types: &str) -> String {
              pub mode: Option<Mode>,\n}\n\n\
              #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]\n\
              pub enum Mode {\n    Slow,\n    Quick,\n}",
-        ),
-        (
-            "    pub conditions: Vec<Condition>,\n}",
-            "    pub conditions: Vec<Condition>,\n    \
-             #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    \
-             pub ready_replicas: Option<i32>,\n}",
         ),
     ];
     let mut types = types.to_string();

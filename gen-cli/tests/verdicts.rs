@@ -90,7 +90,8 @@ fn every_input_the_derive_accepts_gen_cli_accepts() {
     );
 }
 
-/// One `error:` of a trybuild `.stderr`: its first line, where it points and how many
+/// One `error:` of a trybuild `.stderr`: its message (the first line, then the lines rustc
+/// indents under it, such as `= help:`, without the indentation), where it points and how many
 /// characters its carets cover (when they are on one line).
 #[derive(Debug, PartialEq)]
 struct Shown {
@@ -120,6 +121,10 @@ fn derive_errors(case: &Path, headline: &str) -> Vec<Shown> {
         else {
             continue;
         };
+        let message = std::iter::once(message)
+            .chain(lines[i + 1..at].iter().map(|l| l.trim_start()))
+            .collect::<Vec<_>>()
+            .join("\n");
         let mut parts = arrow.rsplitn(3, ':');
         let column: usize = parts.next().and_then(|c| c.parse().ok()).unwrap_or(0);
         let line_no: usize = parts.next().and_then(|l| l.parse().ok()).unwrap_or(0);
@@ -131,13 +136,18 @@ fn derive_errors(case: &Path, headline: &str) -> Vec<Shown> {
             .find(|marks| marks.starts_with('^'))
             .map(|marks| marks.chars().take_while(|c| *c == '^').count());
         out.push(Shown {
-            message: message.to_string(),
+            message,
             line: line_no,
             column,
             carets,
         });
     }
     out
+}
+
+/// The first line of `message`.
+fn first(message: &str) -> &str {
+    message.lines().next().unwrap_or_default()
 }
 
 /// Where the derive and gen-cli report the same problem (the same place in the same trybuild
@@ -180,21 +190,20 @@ fn the_derive_and_gen_cli_word_and_place_each_problem_alike() {
                 .collect();
             let same = here
                 .iter()
-                .find(|s| s.message == cli.message)
+                .find(|s| first(&s.message) == cli.message)
                 .or(here.first());
             if let Some(derive) = same {
                 compared += 1;
                 let same_carets = derive.carets.is_none() || cli.carets == derive.carets;
-                if cli.message != derive.message || !same_carets {
+                if cli.message != first(&derive.message) || !same_carets {
                     differences.push(format!(
                         "{}:\n  derive:  {derive:?}\n  gen-cli: {cli:?}",
                         case.display()
                     ));
                 }
-            } else if shown
-                .iter()
-                .any(|s| s.message == cli.message && encloses_in_a_literal(s, &cli, &source))
-            {
+            } else if shown.iter().any(|s| {
+                first(&s.message) == cli.message && encloses_in_a_literal(s, &cli, &source)
+            }) {
                 compared += 1;
                 within_literals += 1;
             }
@@ -232,9 +241,10 @@ fn encloses_in_a_literal(derive: &Shown, cli: &Shown, source: &str) -> bool {
         && cli.column + inner < derive.column + outer
 }
 
-/// A path through a field the spec flattens from another type is checked by the derive in a
-/// `const` (the other type's fields are not visible to it) and by gen-cli on the whole schema:
-/// each typo of `tests/ui/flattened_path_typos.rs` is worded and underlined alike.
+/// A path into types the derive cannot see (the spec's flattened and field types, the status
+/// type) is checked by the derive in a `const`, every step through the types' `INFO`, and by
+/// gen-cli on the whole schema: each typo of `tests/ui/flattened_path_typos.rs` is worded,
+/// helped ("did you mean") and underlined alike.
 #[test]
 fn typos_in_paths_through_a_flattened_field_are_refused_alike() {
     let case = root().join("tests/ui/flattened_path_typos.rs");
@@ -258,14 +268,15 @@ fn typos_in_paths_through_a_flattened_field_are_refused_alike() {
             cli.push(shown);
         }
     }
-    assert_eq!(derive.len(), 3, "{derive:#?}");
-    // The derive's compile-time check through a flattened field cannot compute the "did you
-    // mean" help the CLI adds under the message; the message and its place are the same.
-    for shown in &mut cli {
-        if let Some((message, _help)) = shown.message.split_once("\n= help: ") {
-            shown.message = message.to_string();
-        }
-    }
+    assert_eq!(derive.len(), 8, "{derive:#?}");
+    let helped = derive
+        .iter()
+        .filter(|s| {
+            s.message
+                .contains("\n= help: a field with a similar name exists: `")
+        })
+        .count();
+    assert_eq!(helped, 4, "{derive:#?}");
     assert_eq!(cli, derive);
 }
 

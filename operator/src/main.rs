@@ -8,7 +8,8 @@ use memcached_operator::operator;
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
     args.runtime.init_logging();
-    let client = kube::Client::try_default().await?;
+    // A client whose requests `/metrics` counts (`rest_client_requests_total`).
+    let client = kubegen::runtime::client(kube::Config::infer().await?)?;
     operator::run(
         client,
         &args.runtime,

@@ -130,6 +130,48 @@ async fn the_webhook_server_runs_beside_the_controller_and_stops_with_it() {
         assert!(metrics.contains(expected), "{expected} in {metrics}");
     }
 
+    // Each webhook's requests, under controller-runtime's names and labels: a `GET` (the
+    // API server only posts) is answered 405, measured; `/healthz` is not a webhook.
+    let paths: Vec<String> = memcached_operator::webhook::server()
+        .paths()
+        .filter(|path| *path != "/healthz")
+        .map(str::to_string)
+        .collect();
+    assert!(!paths.is_empty());
+    let webhook = &paths[0];
+    let answer = get(port, &root, webhook).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 405"), "{answer}");
+    let metrics = plain_get(http_port, "/metrics").await;
+    for path in &paths {
+        let asked = if path == webhook { 1 } else { 0 };
+        for expected in [
+            format!(
+                r#"controller_runtime_webhook_requests_total{{webhook="{path}",code="200"}} 0"#
+            ),
+            format!(
+                r#"controller_runtime_webhook_requests_total{{webhook="{path}",code="500"}} 0"#
+            ),
+            format!(
+                r#"controller_runtime_webhook_latency_seconds_count{{webhook="{path}"}} {asked}"#
+            ),
+            format!(r#"controller_runtime_webhook_requests_in_flight{{webhook="{path}"}} 0"#),
+        ] {
+            assert!(metrics.contains(&expected), "{expected} in {metrics}");
+        }
+    }
+    for expected in [
+        format!(r#"controller_runtime_webhook_requests_total{{webhook="{webhook}",code="405"}} 1"#),
+        format!(
+            r#"controller_runtime_webhook_latency_seconds_bucket{{le="+Inf",webhook="{webhook}"}} 1"#
+        ),
+        "# TYPE controller_runtime_webhook_requests counter".to_string(),
+        "# TYPE controller_runtime_webhook_latency_seconds histogram".to_string(),
+        "# TYPE controller_runtime_webhook_requests_in_flight gauge".to_string(),
+    ] {
+        assert!(metrics.contains(&expected), "{expected} in {metrics}");
+    }
+    assert!(!metrics.contains(r#"webhook="/healthz""#), "{metrics}");
+
     stop(shutdown, running).await;
     assert!(
         get(port, &root, "/healthz").await.is_err(),
@@ -151,6 +193,104 @@ async fn without_its_certificate_the_operator_stops_with_an_error() {
     let error = result.unwrap_err();
     assert!(matches!(error, Error::Webhook(_)), "{error:?}");
     assert!(error.to_string().contains("tls.crt"), "{error}");
+}
+
+/// An API server on loopback (plain HTTP) with no objects: every list is empty, every watch
+/// waits, a `get` of `missing` is 404. Its `host:port`.
+async fn empty_api_server() -> String {
+    async fn answer(request: axum::extract::Request) -> axum::response::Response {
+        use axum::response::IntoResponse;
+        let watch = request
+            .uri()
+            .query()
+            .is_some_and(|q| q.contains("watch=true"));
+        if watch {
+            let never = futures::stream::pending::<Result<Bytes, Infallible>>();
+            return axum::body::Body::from_stream(never).into_response();
+        }
+        let json = [(http::header::CONTENT_TYPE, "application/json")];
+        if request.uri().path().ends_with("/missing") {
+            let status = json!({"apiVersion": "v1", "kind": "Status", "status": "Failure", "reason": "NotFound", "code": 404});
+            return (http::StatusCode::NOT_FOUND, json, status.to_string()).into_response();
+        }
+        let list = json!({"apiVersion": "v1", "kind": "List", "metadata": {"resourceVersion": "1"}, "items": []});
+        (json, list.to_string()).into_response()
+    }
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let host = listener.local_addr().unwrap().to_string();
+    tokio::spawn(async move {
+        axum::serve(listener, axum::Router::new().fallback(answer))
+            .await
+            .unwrap()
+    });
+    host
+}
+
+/// `rest_client_requests_total{code,method,host}` counts every request of the client
+/// `kubegen::runtime::client` builds, as client-go does: by status code (`<error>` when no
+/// answer came), HTTP method and the API server's `host:port`; `/metrics` serves it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_api_request_is_counted_by_code_method_and_host() {
+    let host = empty_api_server().await;
+    let config = |host: &str| kube::Config::new(format!("http://{host}").parse().unwrap());
+    let client = kubegen::runtime::client(config(&host)).unwrap();
+    let configmaps: kube::Api<k8s_openapi::api::core::v1::ConfigMap> =
+        kube::Api::namespaced(client.clone(), "default");
+    let missing = configmaps.get("missing").await.unwrap_err();
+    assert!(
+        matches!(missing, kube::Error::Api(ref s) if s.code == 404),
+        "{missing}"
+    );
+    // Nothing listens there.
+    let closed = format!("127.0.0.1:{}", free_port());
+    let nowhere: kube::Api<k8s_openapi::api::core::v1::ConfigMap> = kube::Api::namespaced(
+        kubegen::runtime::client(config(&closed)).unwrap(),
+        "default",
+    );
+    assert!(nowhere.list(&Default::default()).await.is_err());
+
+    let http_port = free_port();
+    let no_certs = std::env::temp_dir().join("memcached-rest-client-no-certs");
+    let args = args(http_port, 0, &no_certs);
+    let shutdown = CancellationToken::new();
+    let running = tokio::spawn({
+        let shutdown = shutdown.clone();
+        async move { operator::run(client, &args, shutdown).await }
+    });
+    // The controller's list of memcacheds, counted once answered.
+    let listed = format!(r#"rest_client_requests_total{{code="200",method="GET",host="{host}"}}"#);
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let text = loop {
+        let text = match TcpStream::connect(("127.0.0.1", http_port)).await {
+            Ok(_) => plain_get(http_port, "/metrics").await,
+            Err(_) => String::new(),
+        };
+        if text.contains(&listed) {
+            break text;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{text}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        text.contains("# TYPE rest_client_requests counter"),
+        "{text}"
+    );
+    for series in [
+        format!(r#"rest_client_requests_total{{code="404",method="GET",host="{host}"}} 1"#),
+        format!(r#"rest_client_requests_total{{code="<error>",method="GET",host="{closed}"}} 1"#),
+    ] {
+        assert!(text.contains(&series), "{series} in {text}");
+    }
+    let scraped = dashboards::series(text.split("\r\n\r\n").nth(1).unwrap());
+    for series in scraped
+        .iter()
+        .filter(|s| s.name == "rest_client_requests_total")
+    {
+        let labels: Vec<&str> = series.labels.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(labels, ["code", "method", "host"], "{series:?}");
+    }
+
+    stop(shutdown, running).await;
 }
 
 #[test]

@@ -197,6 +197,11 @@ impl Manager {
         self.controller_metrics.register(&mut self.registry);
         self.registry
             .register_collector(Box::new(super::ProcessMetrics));
+        super::rest_client::register(&mut self.registry);
+        #[cfg(feature = "webhook")]
+        let webhooks = self
+            .webhooks
+            .map(|server| super::webhook_metrics::instrument(server, &mut self.registry));
         let readiness = Arc::new(Readiness::default());
         let listener = match self.http_listener {
             Some(listener) => listener,
@@ -234,7 +239,7 @@ impl Manager {
             }
         }
         #[cfg(feature = "webhook")]
-        let serving = match self.webhooks.filter(|_| self.options.webhook_port != 0) {
+        let serving = match webhooks.filter(|_| self.options.webhook_port != 0) {
             Some(server) => {
                 match serve_webhooks(server, self.webhook_listener, &self.options, &shutdown).await
                 {

@@ -93,8 +93,9 @@ fn reconcile_histogram() -> Histogram {
 }
 
 /// client-go's work queue buckets: `prometheus.ExponentialBuckets(10e-9, 10, 12)`, computed
-/// as Go computes them (each the previous times ten).
-fn queue_histogram() -> Histogram {
+/// as Go computes them (each the previous times ten); controller-runtime's webhook latency
+/// has the same.
+pub(super) fn queue_histogram() -> Histogram {
     Histogram::new(std::iter::successors(Some(10e-9), |b| Some(b * 10.0)).take(12))
 }
 

@@ -10,6 +10,7 @@
 //! - [`Scope::controller`]: runs a controller on kube-runtime, measured under
 //!   controller-runtime's metric names ([`metrics`]), beside the process metrics of
 //!   Prometheus' Go client ([`process`]);
+//! - [`client`]: the API client whose requests `/metrics` counts ([`rest_client`]);
 //! - [`conditions`]: status conditions set as `meta.SetStatusCondition` does.
 //!
 //! ```no_run
@@ -45,7 +46,7 @@
 //! # async fn main_() -> Result<(), Box<dyn std::error::Error>> {
 //! let args = Args::parse();
 //! args.runtime.init_logging();
-//! let client = kube::Client::try_default().await?;
+//! let client = kubegen::runtime::client(kube::Config::infer().await?)?;
 //! Manager::new(client, args.runtime)
 //!     .controller(my_controller)
 //!     .run()
@@ -67,12 +68,16 @@ mod manager;
 pub mod metrics;
 mod options;
 pub mod process;
+pub mod rest_client;
 pub mod secure;
 mod signal;
+#[cfg(feature = "webhook")]
+pub mod webhook_metrics;
 
 pub use controller::{DEFAULT_CONCURRENCY, Run, STOP_TIMEOUT};
 pub use manager::{Error, Manager, Scope};
 pub use metrics::ControllerMetrics;
 pub use options::{LogFormat, Options};
 pub use process::ProcessMetrics;
+pub use rest_client::client;
 pub use signal::{shutdown_on_signal, signal};

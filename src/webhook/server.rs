@@ -119,6 +119,13 @@ impl Server {
         self.paths.iter().map(String::as_str)
     }
 
+    /// The server with `f` applied to its router (the runtime's metrics layer).
+    #[cfg(feature = "runtime")]
+    pub(crate) fn map_router(mut self, f: impl FnOnce(Router) -> Router) -> Self {
+        self.router = f(self.router);
+        self
+    }
+
     /// The routes as a plain (HTTP) axum router, to embed or test without TLS.
     pub fn router(&self) -> Router {
         self.router

@@ -92,41 +92,40 @@ pub enum View<'a> {
     /// Every type is built (`crd()`, `gen-cli`): an untyped node is untyped.
     Whole,
     /// Types behind other types are not visible yet (the derive, which passes the spec's type
-    /// with the shapes its syntax shows): an untyped node may be one of them, so paths that
-    /// end there are left to the whole view, and a path to a field the spec may flatten from
-    /// one of them is returned as a [`Deferred`] check.
+    /// with the shapes its syntax shows): a path the visible schema cannot settle (it goes into
+    /// such a type, or names a field the spec may flatten from one) is returned as a
+    /// [`Deferred`] check.
     Partial(&'a TypeDef),
 }
 
-/// A path the partial view cannot settle: it names a field `.spec` does not show, and the spec
-/// flattens types that are not visible yet, which may have it. The derive settles it at
-/// compile time against those types' [`Info`](crate::model::info::Info) (see
-/// [`flattened`](crate::model::info::flattened)), with the whole view's messages.
+/// A path the partial view cannot settle, below `.spec` or `.status`. The derive settles it at
+/// compile time, walking its steps through the types' [`Info`](crate::model::info::Info) (see
+/// [`walk`](crate::model::info::walk)), with the whole view's messages.
 #[derive(Clone, Debug)]
 pub struct Deferred {
     /// Where the path is written.
     pub loc: Option<Loc>,
-    /// The field the path names below `.spec`.
-    pub name: String,
-    /// Whether the path indexes it (`name[...]`).
-    pub indexed: bool,
-    /// Whether the path ends there.
-    pub last: bool,
+    /// Whether it goes into the status (else the spec).
+    pub status: bool,
+    /// Its steps below `.spec` or `.status`: each field's name, and whether it is indexed.
+    pub steps: Vec<(String, bool)>,
     /// The JSON types the path must lead to (none: any).
     pub types: Vec<&'static str>,
-    /// The spec's flattened fields whose types are not visible, as indexes into
-    /// [`TypeDef::fields`].
-    pub flattened: Vec<usize>,
-    /// The spec's visible fields.
-    pub own: Vec<String>,
-    /// The message when none of the flattened types has the field, before and after the
-    /// list of the spec's fields.
-    pub missing: [String; 2],
-    /// The message when the path indexes a field that is not a list.
-    pub not_a_list: String,
+    /// The message when the field of a step is not there, per step: before and after the list
+    /// of the fields that are.
+    pub missing: Vec<[String; 2]>,
+    /// What comes before and after the near name, when one is ("did you mean").
+    pub help: [String; 2],
+    /// The message when a step indexes a field that is not a list, per step.
+    pub not_a_list: Vec<String>,
     /// The message when the path leads to the JSON type of the same index in [`JSON_TYPES`],
     /// which is not one of `types`.
     pub wrong_type: Vec<String>,
+}
+
+/// The help under a misspelled field's error.
+fn near_help(near: &str) -> String {
+    format!("a field with a similar name exists: `{near}`")
 }
 
 /// Printer columns, scale paths and selectable fields must name fields of the schema; each
@@ -136,6 +135,7 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
     let mut errors = Errors::default();
     let mut deferred = Vec::new();
     let m = &def.markers;
+    let context = format!("{} {}", m.kind, m.version);
     let mut check = |key: &dyn PathKey,
                      what: &str,
                      (path, loc): (&str, Option<&Loc>),
@@ -147,29 +147,21 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
             let places: Vec<String> = under.iter().map(|p| format!("`{p}`")).collect();
             Some(format!("`{path}` must be under {}", places.join(" or ")))
         } else {
-            match (resolve(root, path), view) {
-                (Err(e), View::Partial(spec)) => match flattened_step(root, spec, path) {
-                    Some(step) => {
-                        let [before, after] = not_a_field(path, step.name);
-                        let is = |t: &&str| say(&wrong_type(path, t, types));
-                        deferred.push(Deferred {
-                            loc: loc.cloned(),
-                            name: step.name.to_string(),
-                            indexed: step.indexed,
-                            last: step.last,
-                            types: types.to_vec(),
-                            flattened: step.flattened,
-                            own: step.own,
-                            missing: [say(&before), after],
-                            not_a_list: say(&not_a_list(path, step.name)),
-                            wrong_type: JSON_TYPES.iter().map(is).collect(),
-                        });
-                        None
-                    }
-                    None => Some(e),
-                },
-                (Err(e), View::Whole) => Some(e),
-                (Ok(Some(node)), View::Partial(_)) if node.type_str().is_empty() => None,
+            let resolved = resolve(root, path);
+            let settled = match (&resolved, view) {
+                (_, View::Whole) => true,
+                (Err(_), View::Partial(spec)) => {
+                    !(path.starts_with(".spec.") && flattens_unseen(spec))
+                }
+                (Ok(None), View::Partial(_)) => path.starts_with(".metadata"),
+                (Ok(Some(node)), View::Partial(_)) => !node.type_str().is_empty(),
+            };
+            match (resolved, deferrable(path)) {
+                (_, Some((status, steps))) if !settled => {
+                    deferred.push(defer(say, loc, status, steps, path, types));
+                    None
+                }
+                (Err(e), _) => Some(e),
                 (Ok(Some(node)), _) if !types.is_empty() && !types.contains(&node.type_str()) => {
                     let is = match node.type_str() {
                         "" => "untyped",
@@ -185,12 +177,9 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
                 Some((p, near)) => (p.to_string(), near.strip_suffix("`?")),
                 None => (p, None),
             };
-            let mut e = Error::new(loc, format!("{} {}", m.kind, m.version), say(&p));
+            let mut e = Error::new(loc, &context, say(&p));
             if let Some(near) = near {
-                e = e.with_help(
-                    format!("a field with a similar name exists: `{near}`"),
-                    None,
-                );
+                e = e.with_help(near_help(near), None);
             }
             errors.push(e);
         }
@@ -225,43 +214,72 @@ pub fn check(def: &ResourceDef, root: &Schema, view: View) -> Result<Vec<Deferre
     errors.into_result(deferred)
 }
 
-/// The first step below `.spec` of a path the partial view leaves to the compiler.
-struct Step<'p> {
-    name: &'p str,
-    indexed: bool,
-    last: bool,
-    /// The spec's flattened fields whose types are not visible (indexes into
-    /// [`TypeDef::fields`]).
-    flattened: Vec<usize>,
-    /// The spec's visible fields.
-    own: Vec<String>,
+/// Whether the spec flattens a type the partial view does not show.
+fn flattens_unseen(spec: &TypeDef) -> bool {
+    spec.fields().any(|f| {
+        let (shape, _) = f.shape.peel_optional();
+        f.serde.flatten && spec.walks(f) && matches!(shape, Shape::Opaque(_))
+    })
 }
 
-/// The step of a path `.spec.<name>...` whose `name` the spec's visible fields do not have,
-/// when the spec flattens types that are not visible.
-fn flattened_step<'p>(root: &Schema, spec: &TypeDef, path: &'p str) -> Option<Step<'p>> {
-    let segments = split(path.strip_prefix(".spec.")?);
-    let first = *segments.first()?;
-    let (name, indexed) = first
-        .split_once('[')
-        .map_or((first, false), |(n, _)| (n, true));
-    let shown = &root.properties.get("spec")?.properties;
-    let flattened: Vec<usize> = spec
-        .fields()
-        .enumerate()
-        .filter(|(_, f)| {
-            let (shape, _) = f.shape.peel_optional();
-            f.serde.flatten && spec.walks(f) && matches!(shape, Shape::Opaque(_))
+/// A path below `.spec` or `.status` (`true`), as its steps below that.
+fn deferrable(path: &str) -> Option<(bool, Vec<(String, bool)>)> {
+    let segments = split(path.strip_prefix('.')?);
+    let status = match segments.first() {
+        Some(&"spec") => false,
+        Some(&"status") => true,
+        _ => return None,
+    };
+    let steps = segments[1..]
+        .iter()
+        .map(|segment| match segment.split_once('[') {
+            Some((name, _)) => (name.to_string(), true),
+            None => (segment.to_string(), false),
         })
-        .map(|(i, _)| i)
         .collect();
-    (!shown.contains_key(name) && !flattened.is_empty()).then(|| Step {
-        name,
-        indexed,
-        last: segments.len() == 1,
-        flattened,
-        own: shown.keys().cloned().collect(),
-    })
+    Some((status, steps))
+}
+
+/// The compile-time check of `path`, with the messages the whole view gives.
+fn defer(
+    say: impl Fn(&str) -> String,
+    loc: Option<&Loc>,
+    status: bool,
+    steps: Vec<(String, bool)>,
+    path: &str,
+    types: &[&'static str],
+) -> Deferred {
+    // The help as the derive shows it (after the message), around a mark for the near name.
+    let mark = "\u{0}";
+    let shown = Error::new(None, "", "")
+        .with_help(near_help(mark), None)
+        .one_message();
+    let help = match shown.split_once(mark) {
+        Some((before, after)) => [before.to_string(), after.to_string()],
+        None => [shown, String::new()],
+    };
+    Deferred {
+        loc: loc.cloned(),
+        status,
+        missing: steps
+            .iter()
+            .map(|(name, _)| {
+                let [before, after] = not_a_field(path, name);
+                [say(&before), after]
+            })
+            .collect(),
+        not_a_list: steps
+            .iter()
+            .map(|(name, _)| say(&not_a_list(path, name)))
+            .collect(),
+        steps,
+        types: types.to_vec(),
+        help,
+        wrong_type: JSON_TYPES
+            .iter()
+            .map(|t| say(&wrong_type(path, t, types)))
+            .collect(),
+    }
 }
 
 /// Splits at dots outside brackets.

@@ -17,7 +17,7 @@ pub use std_types::optional;
 
 use crate::model::Shape;
 use crate::model::describe::Node;
-use crate::model::info::{Info, Kind};
+use crate::model::info::{Info, InfoRef, Kind};
 
 /// A Rust type with a CRD schema.
 ///
@@ -37,8 +37,9 @@ pub trait KubeSchema {
     /// compile-time checks of keys that depend on it.
     const KIND: Kind = Kind::Unknown;
 
-    /// [`KubeSchema::KIND`] and one level more (an array's items, a struct's fields).
-    const INFO: Info = Info::of(Self::KIND);
+    /// [`KubeSchema::KIND`] and what lies below: an array's items, a struct's fields, each
+    /// leading to its type's `INFO`.
+    const INFO: InfoRef = InfoRef::new(&Info::of(Self::KIND));
 }
 
 /// A [`KubeSchema`] type's apply configuration (typed server-side apply, see `kubegen::apply`).

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::{ApplySchema, KubeSchema};
 use crate::model::describe::{ListKind, Node};
-use crate::model::info::{Info, Kind};
+use crate::model::info::{Info, InfoRef, Kind};
 use crate::model::{Scalar, Shape};
 
 /// The canonical form of a path: `alloc::`/`core::` become `std::`, and std's re-exports are
@@ -214,7 +214,7 @@ macro_rules! wrappers {
                 known($path, vec![T::shape()])
             }
             const KIND: Kind = T::KIND;
-            const INFO: Info = T::INFO;
+            const INFO: InfoRef = T::INFO;
         }
 
         // Boxed, whatever the pointer: the configuration of a recursive type needs one.
@@ -239,7 +239,7 @@ impl<T: KubeSchema> KubeSchema for Option<T> {
         optional(T::shape())
     }
     const KIND: Kind = T::KIND;
-    const INFO: Info = T::INFO;
+    const INFO: InfoRef = T::INFO;
 }
 
 impl<T: ApplySchema> ApplySchema for Option<T> {
@@ -253,7 +253,7 @@ macro_rules! sequences {
                 known($path, vec![T::shape()])
             }
             const KIND: Kind = Kind::Array;
-            const INFO: Info = Info::array(&T::INFO);
+            const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
         }
 
         sequences!(@apply $t $apply);
@@ -281,7 +281,7 @@ impl<T: KubeSchema, S> KubeSchema for HashSet<T, S> {
         known("std::collections::HashSet", vec![T::shape()])
     }
     const KIND: Kind = Kind::Array;
-    const INFO: Info = Info::array(&T::INFO);
+    const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
 }
 
 impl<T: KubeSchema, S> ApplySchema for HashSet<T, S> {
@@ -315,7 +315,7 @@ impl<T: KubeSchema + ToOwned + ?Sized> KubeSchema for Cow<'_, T> {
         known("std::borrow::Cow", vec![T::shape()])
     }
     const KIND: Kind = T::KIND;
-    const INFO: Info = T::INFO;
+    const INFO: InfoRef = T::INFO;
 }
 
 impl<T: ApplySchema + ToOwned + ?Sized> ApplySchema for Cow<'_, T> {
@@ -327,7 +327,7 @@ impl<T: KubeSchema + ?Sized> KubeSchema for &T {
         T::shape()
     }
     const KIND: Kind = T::KIND;
-    const INFO: Info = T::INFO;
+    const INFO: InfoRef = T::INFO;
 }
 
 impl<T: ApplySchema + ?Sized> ApplySchema for &T {
@@ -339,7 +339,7 @@ impl<T: KubeSchema> KubeSchema for [T] {
         known("std::vec::Vec", vec![T::shape()])
     }
     const KIND: Kind = Kind::Array;
-    const INFO: Info = Info::array(&T::INFO);
+    const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
 }
 
 impl<T: ApplySchema> ApplySchema for [T] {
@@ -355,7 +355,7 @@ impl<T: KubeSchema, const N: usize> KubeSchema for [T; N] {
         }
     }
     const KIND: Kind = Kind::Array;
-    const INFO: Info = Info::array(&T::INFO);
+    const INFO: InfoRef = InfoRef::new(&Info::array(T::INFO));
 }
 
 // A fixed-length list is one value (atomic).
