@@ -282,9 +282,9 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
         ),
         (
             "\"Fast\" is not one of the enum values",
-            line_of("pub mode:"),
+            line_of("default = \"Fast\""),
         ),
-        ("self.mode == 1", "Guestbook v1".to_string()),
+        ("self.mode == 1", line_of("rule = \"self.mode == 1\"")),
     ] {
         assert!(failed.contains(mistake), "{mistake} in:\n{failed}");
         assert!(failed.contains(&at), "{at} in:\n{failed}");
