@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 use crate::diff::DiffArgs;
 use crate::docs::DocsArgs;
+use crate::import::ImportArgs;
 use crate::markers::MarkersArgs;
 use crate::options::Options;
 use crate::report::{Color, MessageFormat};
@@ -87,6 +88,17 @@ pub enum Command {
     /// The marker reference: every key of `#[kube_marker]`, `#[rbac]` and `#[webhook]` with
     /// the controller-gen marker it mirrors, or one key's whole entry.
     Markers(MarkersArgs),
+    /// Rust types with markers from existing CRDs (`import crd`).
+    #[command(subcommand)]
+    Import(Import),
+}
+
+/// `kubegen import ...`.
+#[derive(Debug, Subcommand)]
+pub enum Import {
+    /// CRDs (YAML or JSON files, folders, `-` for stdin) into Rust types whose generated CRD
+    /// is the input: every schema keyword as a marker, doc comments from descriptions.
+    Crd(ImportArgs),
 }
 
 /// `kubegen create ...`.

@@ -20,6 +20,7 @@ pub mod features;
 pub mod generate;
 pub mod header;
 pub mod hint;
+pub mod import;
 mod kubernetes;
 pub mod manifests;
 pub mod markers;
@@ -35,7 +36,7 @@ pub mod workspace;
 
 use std::process::ExitCode;
 
-use cli::{Cli, Command, Create};
+use cli::{Cli, Command, Create, Import};
 use generate::What;
 use report::Reporter;
 
@@ -54,6 +55,9 @@ pub fn run(cli: Cli) -> ExitCode {
             scaffold::report(scaffold::webhook::run(&args, &reporter), &reporter)
         }
         Command::Markers(args) => markers::run(&args, &reporter),
+        Command::Import(Import::Crd(args)) => {
+            scaffold::report(import::run(&args, &reporter), &reporter)
+        }
         Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),

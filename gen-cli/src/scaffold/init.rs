@@ -211,13 +211,29 @@ pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
 /// Where the new project gets kubegen from.
 #[derive(Debug)]
-struct Source {
+pub struct Source {
     /// The keys of its `[dependencies.kubegen]`.
-    dependency: String,
+    pub dependency: String,
     /// What follows its `[workspace]` header (the patch of a vendored checkout).
-    manifest_tail: String,
+    pub manifest_tail: String,
     /// The files of `vendor/`, for a checkout.
-    vendored: Vec<(PathBuf, String)>,
+    pub vendored: Vec<(PathBuf, String)>,
+}
+
+/// Where a crate `kubegen init` would write with no flags gets kubegen from (`kubegen import
+/// crd --out` writes its dependency so).
+pub fn default_source() -> Result<Source, String> {
+    let args = InitArgs {
+        domain: String::new(),
+        name: None,
+        force: false,
+        kubegen_path: None,
+        kubegen_git: None,
+        kubegen_version: None,
+        kubernetes: DEFAULT_KUBERNETES.to_string(),
+        path: PathBuf::from("."),
+    };
+    kubegen_source(&args, Path::new(env!("CARGO_MANIFEST_DIR")).parent())
 }
 
 /// Where the new project gets kubegen from: what the flags say, else `built_from` (the
