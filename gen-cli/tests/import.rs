@@ -322,3 +322,135 @@ fn import_round_trips_the_corpus() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A scratch folder of its own for a test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kubegen-import-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `kubegen import crd ARGS` in `dir`: (success, stderr).
+fn import(dir: &Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+        .args(["import", "crd"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn fixture(relative: &str) -> String {
+    workspace()
+        .join("fixtures")
+        .join(relative)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn out_writes_a_library_crate_and_never_a_file_it_did_not_write() {
+    let dir = scratch("out");
+    let crd =
+        fixture("multiversion/config/crd/bases/testdata.kubebuilder.io_versionedresources.yaml");
+    let (ok, stderr) = import(&dir, &["--out", "api", &crd]);
+    assert!(ok, "{stderr}");
+    let manifest = fs::read_to_string(dir.join("api/Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("[dependencies.kubegen]\npackage = \"kubegen-rs\"\n"),
+        "{manifest}"
+    );
+    let lib = fs::read_to_string(dir.join("api/src/lib.rs")).unwrap();
+    for version in ["v1beta1", "v1beta2"] {
+        let module = format!("testdata_kubebuilder_io_{version}");
+        assert!(lib.contains(&format!("pub mod {module};")), "{lib}");
+        let source = fs::read_to_string(dir.join(format!("api/src/{module}.rs"))).unwrap();
+        assert!(
+            source.contains(&format!("version = \"{version}\"")),
+            "{source}"
+        );
+        assert!(source.contains("#[derive(CustomResource"), "{source}");
+    }
+
+    // Again: the same files, written by kubegen, are rewritten.
+    let (ok, stderr) = import(&dir, &["--out", "api", &crd]);
+    assert!(ok, "{stderr}");
+
+    // A file kubegen did not write stops the whole import: nothing else is written.
+    fs::write(dir.join("api/src/lib.rs"), "// mine\n").unwrap();
+    let module = dir.join("api/src/testdata_kubebuilder_io_v1beta2.rs");
+    fs::remove_file(&module).unwrap();
+    let (ok, stderr) = import(&dir, &["--out", "api", "--kubegen-version", "0.1.0", &crd]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("lib.rs: exists and was not written by kubegen"),
+        "{stderr}"
+    );
+    assert!(
+        !module.exists(),
+        "a module was written beside the refused file"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("api/src/lib.rs")).unwrap(),
+        "// mine\n"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_names_the_document_the_crd_and_the_schema_path() {
+    let dir = scratch("bad");
+    let crd = |name: &str, spec_props: &str| {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  \
+             name: {name}.example.com\nspec:\n  group: example.com\n  names:\n    kind: W\n    \
+             plural: {name}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    \
+             storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        \
+             properties:\n          spec:\n            type: object\n            properties:\n{spec_props}"
+        )
+    };
+    let cases = [
+        (
+            "configmap.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n".to_string(),
+            "configmap.yaml#1: not a CustomResourceDefinition (kind `ConfigMap`)",
+        ),
+        (
+            "v1beta1.yaml",
+            "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\n"
+                .to_string(),
+            "v1beta1.yaml#1: unknown apiVersion `apiextensions.k8s.io/v1beta1`",
+        ),
+        (
+            "untyped.yaml",
+            format!(
+                "{}---\n{}",
+                crd("fine", "              a:\n                type: string\n"),
+                crd("ws", "              size:\n                minimum: 1\n")
+            ),
+            "untyped.yaml#2: CRD ws.example.com: v1 .spec.size: no `type`",
+        ),
+        (
+            "tuple.yaml",
+            crd(
+                "ts",
+                "              pair:\n                type: array\n                items:\n                \
+                 - type: string\n",
+            ),
+            "tuple.yaml#1: CRD ts.example.com: v1 .spec.pair: an array needs one `items` schema",
+        ),
+    ];
+    for (file, text, expected) in cases {
+        fs::write(dir.join(file), text).unwrap();
+        let (ok, stderr) = import(&dir, &["--out", "api", file]);
+        assert!(!ok, "{file} was imported");
+        assert!(stderr.contains(expected), "{file}: {stderr}");
+        assert!(!dir.join("api").exists(), "{file}: files were written");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}

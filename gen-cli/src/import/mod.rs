@@ -16,7 +16,7 @@ use kubegen_core::model::Diagnostic;
 
 use crate::output::Plan;
 use crate::report::Reporter;
-use crate::scaffold::init::Source;
+use crate::scaffold::init::{KubegenFlags, Source};
 
 /// `kubegen import crd`.
 #[derive(Debug, Clone, Args)]
@@ -27,6 +27,9 @@ pub struct ImportArgs {
     /// Write the modules into this folder of an existing crate (its `mod.rs` declares them).
     #[arg(long, value_name = "PATH")]
     pub module: Option<PathBuf>,
+    /// Where the `--out` crate gets kubegen from, as `kubegen init`.
+    #[command(flatten)]
+    pub kubegen: KubegenFlags,
     /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     pub inputs: Vec<PathBuf>,
@@ -151,7 +154,7 @@ pub fn run(args: &ImportArgs, _reporter: &Reporter) -> Result<(), Diagnostic> {
     }
     let plan = match (&args.out, &args.module) {
         (Some(dir), _) => {
-            let source = crate::scaffold::init::default_source().map_err(Diagnostic::from)?;
+            let source = crate::scaffold::init::source(&args.kubegen).map_err(Diagnostic::from)?;
             crate_plan(dir, &modules, &source)
         }
         (None, Some(dir)) => {

@@ -17,12 +17,17 @@ pub fn module(module: &Module) -> String {
         use serde::{Deserialize, Serialize};
         #(#items)*
     };
-    let text = prettyplease::unparse(&file);
+    // A blank line between items, as rustfmt leaves them (prettyplease writes none).
+    let text = prettyplease::unparse(&file)
+        .replace("\n}\n", "\n}\n\n")
+        .replace(";\n#[derive", ";\n\n#[derive")
+        .replace(";\n///", ";\n\n///");
+    let text = text.trim_end();
     let doc = format!(
         "//! `{}/{}`, imported from its CRD by `kubegen import crd`.\n",
         module.group, module.version
     );
-    format!("{RUST_HEADER}{doc}\n{text}")
+    format!("{RUST_HEADER}{doc}\n{text}\n")
 }
 
 fn item(item: &Item) -> TokenStream {
