@@ -96,6 +96,8 @@ fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
         dir.join("Cargo.toml"),
         format!(
             "{}[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
+             # The doc comments are the CRDs' descriptions, not Rust: their code blocks are no doctests.\n\
+             [lib]\ndoctest = false\n\n\
              [dependencies]\nk8s-openapi = {{ version = \"0.29.0\", default-features = false, features = [\"std\", \"{}\"] }}\n\
              serde = {{ version = \"1.0.228\", features = [\"derive\"] }}\nserde_json = \"1.0.145\"\n\n\
              [dependencies.kubegen]\n{}\n\n[workspace]\n{}",
@@ -136,13 +138,18 @@ pub fn sources(modules: &[model::Module]) -> BTreeMap<PathBuf, String> {
     files
 }
 
-/// A file declaring the modules.
+/// A file declaring the modules. Descriptions are the CRDs' text, their Markdown as written
+/// (a list item's next line not indented, which clippy's `doc_lazy_continuation` flags).
 fn lib_rs(modules: &[model::Module], doc: &str) -> String {
     let mods: String = modules
         .iter()
         .map(|m| format!("pub mod {};\n", module_name(&m.group, &m.version)))
         .collect();
-    format!("{}//! {doc}\n\n{mods}", write::RUST_HEADER)
+    format!(
+        "{}//! {doc}\n\n// The doc comments are the CRDs' descriptions, their Markdown as written.\n\
+         #![allow(clippy::doc_lazy_continuation)]\n\n{mods}",
+        write::RUST_HEADER
+    )
 }
 
 /// Runs `kubegen import crd`.

@@ -9,6 +9,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{
     CustomResourceDefinition, CustomResourceDefinitionVersion, JSONSchemaProps,
     JSONSchemaPropsOrArray, JSONSchemaPropsOrBool,
 };
+use kubegen_core::model::RenameRule;
 use kubegen_core::parse::docs::{Comment, description};
 use serde_json::Value;
 
@@ -970,21 +971,9 @@ pub fn rust_name(name: &str) -> String {
     out
 }
 
-/// What serde's `rename_all = "camelCase"` makes of a Rust field name.
-pub fn camel(rust: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in rust.chars() {
-        if c == '_' {
-            upper = !out.is_empty();
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
+/// What serde's `rename_all = "camelCase"` makes of a Rust field name, by the engine's rule.
+fn camel(rust: &str) -> String {
+    RenameRule::Camel.apply_to_field(rust)
 }
 
 #[cfg(test)]
