@@ -454,3 +454,44 @@ fn bad_input_names_the_document_the_crd_and_the_schema_path() {
     }
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// The slow tier: a nested `cargo build`. The fixtures' CRDs and Gateway API's standard ones
+/// (when the golden folder is there) import into one crate (kubegen vendored from this
+/// checkout, as `init` does), which builds and passes clippy with `-D warnings`, offline, in
+/// this workspace's target folder (its registry dependencies are built already). About a minute
+/// with kubegen's packages to build.
+#[test]
+#[ignore = "slow: a nested cargo build; cargo test -p gen-cli --test import -- --ignored"]
+fn slow_an_imported_crate_builds_clippy_clean() {
+    let dir = scratch("build");
+    let root = workspace();
+    let mut inputs: Vec<String> = fs::read_dir(root.join("fixtures"))
+        .unwrap()
+        .map(|f| f.unwrap().path().join("config/crd/bases"))
+        .filter(|d| d.is_dir())
+        .map(|d| d.display().to_string())
+        .collect();
+    if let Some(golden) = fixture_parity::golden::golden_dir() {
+        let gateway = golden.join("gateway-api/config/crd/standard");
+        inputs.push(gateway.display().to_string());
+    }
+    let mut args = vec!["--out", "api"];
+    args.extend(inputs.iter().map(String::as_str));
+    let (ok, stderr) = import(&dir, &args);
+    assert!(ok, "{stderr}");
+    fs::copy(root.join("Cargo.lock"), dir.join("api/Cargo.lock")).unwrap();
+    let clippy = std::process::Command::new(env!("CARGO"))
+        .args(["clippy", "--offline", "--", "-D", "warnings"])
+        .env("CARGO_TARGET_DIR", root.join("target"))
+        // The version is the crate's own feature (the workspace sets one for its members).
+        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
+        .current_dir(dir.join("api"))
+        .output()
+        .unwrap();
+    assert!(
+        clippy.status.success(),
+        "{}",
+        String::from_utf8_lossy(&clippy.stderr)
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

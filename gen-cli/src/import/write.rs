@@ -12,8 +12,22 @@ pub use crate::header::RUST_HEADER;
 /// A module's source file: the header line, then its types.
 pub fn module(module: &Module) -> String {
     let items = module.items.iter().map(item);
+    let schemas = module.items.iter().any(|i| {
+        !matches!(
+            i,
+            Item::Struct(Struct {
+                resource: Some(_),
+                ..
+            })
+        )
+    });
+    let derives = if schemas {
+        quote!({ CustomResource, KubeSchema })
+    } else {
+        quote!(CustomResource)
+    };
     let file: syn::File = syn::parse_quote! {
-        use kubegen::{CustomResource, KubeSchema};
+        use kubegen::#derives;
         use serde::{Deserialize, Serialize};
         #(#items)*
     };
