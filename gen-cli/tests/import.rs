@@ -495,3 +495,38 @@ fn slow_an_imported_crate_builds_clippy_clean() {
     );
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn stdin_json_prints_the_rust() {
+    let dir = scratch("stdin");
+    let yaml =
+        fs::read_to_string(fixture("gen/config/crd/bases/bar.example.com_foos.yaml")).unwrap();
+    let docs: Vec<Value> = serde_saphyr::from_multiple(&yaml).unwrap();
+    let crd = docs.into_iter().find(|d| !d.is_null()).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+        .args(["import", "crd", "-"])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(crd.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rust = String::from_utf8(out.stdout).unwrap();
+    assert!(rust.contains("pub struct FooSpec {"), "{rust}");
+    assert!(rust.contains("kind = \"Foo\""), "{rust}");
+    assert!(rust.contains("default = \"fooDefaultString\""), "{rust}");
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "files were written");
+    let _ = fs::remove_dir_all(&dir);
+}
