@@ -55,9 +55,7 @@ pub fn run(cli: Cli) -> ExitCode {
             scaffold::report(scaffold::webhook::run(&args, &reporter), &reporter)
         }
         Command::Markers(args) => markers::run(&args, &reporter),
-        Command::Import(Import::Crd(args)) => {
-            scaffold::report(import::run(&args, &reporter), &reporter)
-        }
+        Command::Import(Import::Crd(args)) => import::run(&args, &reporter),
         Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),

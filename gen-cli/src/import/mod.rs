@@ -154,18 +154,31 @@ fn lib_rs(modules: &[model::Module], doc: &str) -> String {
     )
 }
 
-/// Runs `kubegen import crd`.
-pub fn run(args: &ImportArgs, _reporter: &Reporter) -> Result<(), Diagnostic> {
-    let docs = read::inputs(&args.inputs).map_err(Diagnostic::from)?;
-    let (modules, warnings) = modules(&docs).map_err(|e| Diagnostic::from(e.join("\n")))?;
-    for w in &warnings {
-        eprintln!("warning: {w}");
-    }
+/// Runs `kubegen import crd`: false when it fails (every problem printed, nothing written).
+pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
+    let fail = |messages: Vec<String>| {
+        let errors: Vec<Diagnostic> = messages.into_iter().map(Diagnostic::from).collect();
+        reporter.emit_failure(&errors, "nothing was written");
+        false
+    };
+    let inputs = match read::inputs(&args.inputs) {
+        Ok(inputs) => inputs,
+        Err(e) => return fail(vec![e]),
+    };
+    let (modules, lost) = match modules(&inputs) {
+        Ok(found) => found,
+        Err(errors) => return fail(errors),
+    };
+    let warnings: Vec<Diagnostic> = lost
+        .into_iter()
+        .map(|w| Diagnostic::warning(None, "", w))
+        .collect();
+    reporter.emit_all(&warnings);
     let plan = match (&args.out, &args.module) {
-        (Some(dir), _) => {
-            let source = crate::scaffold::init::source(&args.kubegen).map_err(Diagnostic::from)?;
-            crate_plan(dir, &modules, &source)
-        }
+        (Some(dir), _) => match crate::scaffold::init::source(&args.kubegen) {
+            Ok(source) => crate_plan(dir, &modules, &source),
+            Err(e) => return fail(vec![e]),
+        },
         (None, Some(dir)) => {
             let mut plan = Plan::default();
             plan.files.insert(
@@ -182,12 +195,13 @@ pub fn run(args: &ImportArgs, _reporter: &Reporter) -> Result<(), Diagnostic> {
             for m in &modules {
                 print!("{}", write::module(m));
             }
-            return Ok(());
+            return true;
         }
     };
-    let outcome = plan.apply(false).map_err(|e| {
-        Diagnostic::from(e.iter().map(|e| e.0.clone()).collect::<Vec<_>>().join("\n"))
-    })?;
+    let outcome = match plan.apply(false) {
+        Ok(outcome) => outcome,
+        Err(refused) => return fail(refused.into_iter().map(|e| e.0).collect()),
+    };
     let (vendored, ours): (Vec<&PathBuf>, Vec<&PathBuf>) = outcome
         .changed
         .iter()
@@ -201,5 +215,5 @@ pub fn run(args: &ImportArgs, _reporter: &Reporter) -> Result<(), Diagnostic> {
             vendored.len()
         );
     }
-    Ok(())
+    true
 }
