@@ -992,6 +992,68 @@ mod tests {
         assert_eq!(pascal("tls-cert"), "TlsCert");
     }
 
+    /// A CRD of kind `Widget` whose spec has these properties.
+    fn widget(spec: Value) -> CustomResourceDefinition {
+        serde_json::from_value(serde_json::json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                "names": {"kind": "Widget", "plural": "widgets"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "schema": {"openAPIV3Schema": {"type": "object",
+                        "properties": {"spec": spec}}}}]}
+        }))
+        .unwrap()
+    }
+
+    fn names(module: &Module) -> Vec<&str> {
+        module
+            .items
+            .iter()
+            .map(|i| match i {
+                Item::Struct(s) => s.name.as_str(),
+                Item::Enum(e) => e.name.as_str(),
+                Item::Newtype(n) => n.name.as_str(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn equal_subtrees_share_the_first_ones_type_named_after_its_path() {
+        let port = serde_json::json!({"type": "object", "required": ["port"],
+            "properties": {"port": {"type": "integer", "format": "int32", "minimum": 1}}});
+        let mut primary = port.clone();
+        primary["description"] = "The first.".into();
+        let crd = widget(
+            serde_json::json!({"type": "object", "required": ["primary"],
+            "properties": {
+                "primary": primary,
+                "secondary": port,
+                "mode": {"type": "string", "enum": ["fast", "slow-start"]}
+            }}),
+        );
+        let module = &import(&crd).unwrap().modules[0];
+        assert_eq!(
+            names(module),
+            ["WidgetSpec", "WidgetSpecMode", "WidgetSpecPrimary"]
+        );
+        let Item::Struct(spec) = &module.items[0] else {
+            panic!()
+        };
+        let ty = |name: &str| &spec.fields.iter().find(|f| f.rust == name).unwrap().ty;
+        assert_eq!(*ty("primary"), Ty::Named("WidgetSpecPrimary".into()));
+        let shared = Ty::Option(Box::new(Ty::Named("WidgetSpecPrimary".into())));
+        assert_eq!(*ty("secondary"), shared);
+        let Item::Enum(mode) = &module.items[1] else {
+            panic!()
+        };
+        let variants = [
+            ("Fast".into(), Some("fast".into())),
+            ("SlowStart".into(), Some("slow-start".into())),
+        ];
+        assert_eq!(mode.variants, variants);
+    }
+
     #[test]
     fn descriptions_controller_gen_cannot_write_go_in_a_key() {
         assert!(as_doc_comment("A plain line.\n\nAnd another."));
