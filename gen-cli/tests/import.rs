@@ -530,3 +530,26 @@ fn stdin_json_prints_the_rust() {
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "files were written");
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn module_writes_the_modules_and_their_mod_rs_into_a_folder() {
+    let dir = scratch("module");
+    let crd = fixture("plural/config/crd/bases/plural.example.com_testquotas.yaml");
+    let (ok, stderr) = import(&dir, &["--module", "src/imported", &crd]);
+    assert!(ok, "{stderr}");
+    let module = fs::read_to_string(dir.join("src/imported/mod.rs")).unwrap();
+    assert!(
+        module.contains("pub mod plural_example_com_v1;"),
+        "{module}"
+    );
+    let source = fs::read_to_string(dir.join("src/imported/plural_example_com_v1.rs")).unwrap();
+    assert!(source.contains("kind = \"TestQuota\""), "{source}");
+    // flect's plural of the kind is the default: not written.
+    assert!(!source.contains("plural ="), "{source}");
+    assert_eq!(
+        fs::read_dir(&dir).unwrap().count(),
+        1,
+        "only src/ is written"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
