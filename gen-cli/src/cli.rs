@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 use crate::diff::DiffArgs;
 use crate::docs::DocsArgs;
+use crate::import::ImportArgs;
 use crate::markers::MarkersArgs;
 use crate::options::Options;
 use crate::report::{Color, MessageFormat};
@@ -30,7 +31,8 @@ use crate::scaffold::webhook::WebhookArgs;
         kubegen webhook --stdout               the webhook configurations of every member\n  \
         kubegen docs --check                   CI: the API reference (docs/api/) is fresh\n  \
         kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n  \
-        kubegen diff --base-ref origin/main    CI: exit 1 if a CRD changes in a way that breaks upgrades\n\n\
+        kubegen diff --base-ref origin/main    CI: exit 1 if a CRD changes in a way that breaks upgrades\n  \
+        kubegen import crd --out my-api crds/  Rust types with markers from existing CRDs\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \
@@ -87,6 +89,17 @@ pub enum Command {
     /// The marker reference: every key of `#[kube_marker]`, `#[rbac]` and `#[webhook]` with
     /// the controller-gen marker it mirrors, or one key's whole entry.
     Markers(MarkersArgs),
+    /// Rust types with markers from existing CRDs (`import crd`).
+    #[command(subcommand)]
+    Import(Import),
+}
+
+/// `kubegen import ...`.
+#[derive(Debug, Subcommand)]
+pub enum Import {
+    /// CRDs (YAML or JSON files, folders, `-` for stdin) into Rust types whose generated CRD
+    /// is the input: every schema keyword as a marker, doc comments from descriptions.
+    Crd(ImportArgs),
 }
 
 /// `kubegen create ...`.

@@ -32,6 +32,7 @@ pub mod features;
 pub mod generate;
 pub mod header;
 pub mod hint;
+pub mod import;
 mod kubernetes;
 pub mod manifests;
 pub mod markers;
@@ -47,7 +48,7 @@ pub mod workspace;
 
 use std::process::ExitCode;
 
-use cli::{Cli, Command, Create};
+use cli::{Cli, Command, Create, Import};
 use generate::What;
 use report::Reporter;
 
@@ -66,6 +67,7 @@ pub fn run(cli: Cli) -> ExitCode {
             scaffold::report(scaffold::webhook::run(&args, &reporter), &reporter)
         }
         Command::Markers(args) => markers::run(&args, &reporter),
+        Command::Import(Import::Crd(args)) => import::run(&args, &reporter),
         Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),

@@ -28,6 +28,21 @@ pub struct InitArgs {
     /// Write into a folder that is not empty (files there are kept, never overwritten).
     #[arg(long)]
     pub force: bool,
+    /// Where the project gets kubegen from.
+    #[command(flatten)]
+    pub kubegen: KubegenFlags,
+    /// The Kubernetes version the project's k8s-openapi is built for (its feature `v1_NN`):
+    /// the oldest API server it must work with.
+    #[arg(long, value_name = "v1_NN", default_value = DEFAULT_KUBERNETES, value_parser = kubernetes)]
+    pub kubernetes: String,
+    /// The folder to create the project in.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+}
+
+/// Where a crate kubegen writes (`init`, `import crd --out`) gets kubegen from.
+#[derive(Debug, Clone, Default, Args)]
+pub struct KubegenFlags {
     /// Build on the kubegen checkout at this path, its packages copied into `vendor/` (default:
     /// the checkout this `kubegen` was built from, when it is still there; else kubegen's git
     /// repository at this binary's commit).
@@ -40,13 +55,6 @@ pub struct InitArgs {
     /// Depend on this version of kubegen published on crates.io (as `kubegen-rs`).
     #[arg(long, value_name = "VERSION")]
     pub kubegen_version: Option<String>,
-    /// The Kubernetes version the project's k8s-openapi is built for (its feature `v1_NN`):
-    /// the oldest API server it must work with.
-    #[arg(long, value_name = "v1_NN", default_value = DEFAULT_KUBERNETES, value_parser = kubernetes)]
-    pub kubernetes: String,
-    /// The folder to create the project in.
-    #[arg(default_value = ".")]
-    pub path: PathBuf,
 }
 
 /// The files `init` writes: where, and from which template.
@@ -161,8 +169,7 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
             root.display()
         )));
     }
-    let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).parent();
-    let source = kubegen_source(args, built_from)?;
+    let source = source(&args.kubegen)?;
     let namespace = format!("{name}-system");
     let vars = [
         ("name", name.as_str()),
@@ -211,19 +218,25 @@ pub const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
 /// Where the new project gets kubegen from.
 #[derive(Debug)]
-struct Source {
+pub struct Source {
     /// The keys of its `[dependencies.kubegen]`.
-    dependency: String,
+    pub dependency: String,
     /// What follows its `[workspace]` header (the patch of a vendored checkout).
-    manifest_tail: String,
+    pub manifest_tail: String,
     /// The files of `vendor/`, for a checkout.
-    vendored: Vec<(PathBuf, String)>,
+    pub vendored: Vec<(PathBuf, String)>,
+}
+
+/// Where a crate gets kubegen from: what the flags say, else the checkout this binary was
+/// built from when it is still there, else this repository at this binary's commit.
+pub fn source(flags: &KubegenFlags) -> Result<Source, String> {
+    kubegen_source(flags, Path::new(env!("CARGO_MANIFEST_DIR")).parent())
 }
 
 /// Where the new project gets kubegen from: what the flags say, else `built_from` (the
 /// checkout this binary was built from) when it is still there, else this repository at this
 /// binary's commit. Never crates.io unless asked. A checkout is copied into `vendor/`.
-fn kubegen_source(args: &InitArgs, built_from: Option<&Path>) -> Result<Source, String> {
+fn kubegen_source(args: &KubegenFlags, built_from: Option<&Path>) -> Result<Source, String> {
     let package = format!("package = \"{KUBEGEN_PACKAGE}\"\n");
     let plain = |dependency: String| Source {
         dependency,
@@ -323,7 +336,7 @@ mod tests {
     #[test]
     fn the_checkout_it_was_built_from_when_it_is_there_vendored() {
         let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let source = kubegen_source(&args(&[]), Some(checkout)).unwrap();
+        let source = kubegen_source(&args(&[]).kubegen, Some(checkout)).unwrap();
         let version = env!("CARGO_PKG_VERSION");
         assert_eq!(
             source.dependency,
@@ -367,7 +380,7 @@ mod tests {
     #[test]
     fn else_this_repository_at_this_commit() {
         let gone = Path::new("/nonexistent/kubegen");
-        let source = kubegen_source(&args(&[]), Some(gone)).unwrap();
+        let source = kubegen_source(&args(&[]).kubegen, Some(gone)).unwrap();
         let at = match crate::version::COMMIT {
             Some(commit) => format!("rev = \"{commit}\""),
             None => format!("tag = \"v{}\"", env!("CARGO_PKG_VERSION")),
@@ -384,7 +397,7 @@ mod tests {
     fn flags_choose_and_crates_io_only_when_asked() {
         let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).parent();
         let git = kubegen_source(
-            &args(&["--kubegen-git", "https://example.com/k.git"]),
+            &args(&["--kubegen-git", "https://example.com/k.git"]).kubegen,
             checkout,
         );
         assert!(
@@ -392,13 +405,14 @@ mod tests {
                 .dependency
                 .starts_with("package = \"kubegen-rs\"\ngit = \"https://example.com/k.git\"\n")
         );
-        let published = kubegen_source(&args(&["--kubegen-version", "0.2.0"]), checkout).unwrap();
+        let published =
+            kubegen_source(&args(&["--kubegen-version", "0.2.0"]).kubegen, checkout).unwrap();
         assert_eq!(
             published.dependency,
             "package = \"kubegen-rs\"\nversion = \"0.2.0\""
         );
         assert!(published.vendored.is_empty() && published.manifest_tail.is_empty());
-        let missing = kubegen_source(&args(&["--kubegen-path", "/nonexistent"]), checkout);
+        let missing = kubegen_source(&args(&["--kubegen-path", "/nonexistent"]).kubegen, checkout);
         assert!(missing.unwrap_err().contains("no Cargo.toml there"));
     }
 

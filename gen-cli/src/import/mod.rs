@@ -1,0 +1,219 @@
+//! `kubegen import crd`: CRDs (YAML or JSON) into Rust types with markers whose generated CRD
+//! is the input. `read` splits the input into CRDs, `model` makes the Rust of each (types
+//! named after their schema path, equal subtrees shared), `write` prints it, and this module
+//! places the files: a library crate (`--out`) or a module of an existing one (`--module`),
+//! written as `manifests` writes (whole files, never one kubegen did not write).
+
+pub mod model;
+pub mod read;
+pub mod write;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use kubegen_core::model::Diagnostic;
+
+use crate::output::Plan;
+use crate::report::Reporter;
+use crate::scaffold::init::{KubegenFlags, Source};
+
+/// `kubegen import crd`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// Write a library crate here: `Cargo.toml`, `src/lib.rs`, a module per group and version.
+    #[arg(long, value_name = "DIR", conflicts_with = "module")]
+    pub out: Option<PathBuf>,
+    /// Write the modules into this folder of an existing crate (its `mod.rs` declares them).
+    #[arg(long, value_name = "PATH")]
+    pub module: Option<PathBuf>,
+    /// Where the `--out` crate gets kubegen from, as `kubegen init`.
+    #[command(flatten)]
+    pub kubegen: KubegenFlags,
+    /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin.
+    #[arg(required = true, value_name = "FILE|DIR|-")]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// The module file of a group and version: `example_com_v1.rs`.
+pub fn module_name(group: &str, version: &str) -> String {
+    let group = group.replace(['.', '-'], "_");
+    format!("{group}_{version}")
+}
+
+/// The modules of every CRD of `inputs`, merged by group and version, or the problems that
+/// stop the import; and the warnings (what no marker expresses).
+pub fn modules(inputs: &[read::Input]) -> Result<(Vec<model::Module>, Vec<String>), Vec<String>> {
+    let mut merged: BTreeMap<String, model::Module> = BTreeMap::new();
+    let mut warnings = Vec::new();
+    let mut errors = Vec::new();
+    for input in inputs {
+        let crds = match read::crds(input) {
+            Ok(crds) => crds,
+            Err(e) => {
+                errors.extend(e);
+                continue;
+            }
+        };
+        for (at, crd) in crds {
+            let name = crd.metadata.name.clone().unwrap_or_default();
+            match model::import(&crd) {
+                Ok(imported) => {
+                    warnings.extend(
+                        imported.lost.iter().map(|p| {
+                            format!("{at}: CRD {name}: {}: {}; left out", p.path, p.message)
+                        }),
+                    );
+                    for m in imported.modules {
+                        let key = module_name(&m.group, &m.version);
+                        match merged.get_mut(&key) {
+                            Some(existing) => existing.items.extend(m.items),
+                            None => {
+                                merged.insert(key, m);
+                            }
+                        }
+                    }
+                }
+                Err(p) => errors.push(format!("{at}: CRD {name}: {}: {}", p.path, p.message)),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok((merged.into_values().collect(), warnings))
+    } else {
+        Err(errors)
+    }
+}
+
+/// The files of `--out DIR`: a library crate.
+fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
+    let mut plan = Plan::default();
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().replace('_', "-"))
+        .unwrap_or_else(|| "imported-crds".into());
+    plan.files.insert(
+        dir.join("Cargo.toml"),
+        format!(
+            "{}[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
+             # The doc comments are the CRDs' descriptions, not Rust: their code blocks are no doctests.\n\
+             [lib]\ndoctest = false\n\n\
+             [dependencies]\nk8s-openapi = {{ version = \"0.29.0\", default-features = false, features = [\"std\", \"{}\"] }}\n\
+             serde = {{ version = \"1.0.228\", features = [\"derive\"] }}\nserde_json = \"1.0.145\"\n\n\
+             [dependencies.kubegen]\n{}\n\n[workspace]\n{}",
+            kubegen_core::render::HEADER,
+            crate::scaffold::init::DEFAULT_KUBERNETES,
+            source.dependency,
+            source.manifest_tail,
+        ),
+    );
+    // kubegen's vendored packages, as `init` copies them: a file already there is kept.
+    for (path, text) in &source.vendored {
+        let path = dir.join(path);
+        if !path.exists() {
+            plan.files.insert(path, text.clone());
+        }
+    }
+    for (path, text) in sources(modules) {
+        plan.files.insert(dir.join(path), text);
+    }
+    plan
+}
+
+/// The Rust files of a library crate of `modules`, by their paths in it: `src/lib.rs` and
+/// `src/<group>_<version>.rs` for each.
+pub fn sources(modules: &[model::Module]) -> BTreeMap<PathBuf, String> {
+    let mut files = BTreeMap::new();
+    files.insert(
+        PathBuf::from("src/lib.rs"),
+        lib_rs(
+            modules,
+            "Types imported by `kubegen import crd`, one module per API group and version.",
+        ),
+    );
+    for m in modules {
+        let file = format!("{}.rs", module_name(&m.group, &m.version));
+        files.insert(Path::new("src").join(file), write::module(m));
+    }
+    files
+}
+
+/// A file declaring the modules. Descriptions are the CRDs' text, their Markdown as written
+/// (a list item's next line not indented, which clippy's `doc_lazy_continuation` flags), and
+/// field types nest as the schema does (`type_complexity`).
+fn lib_rs(modules: &[model::Module], doc: &str) -> String {
+    let mods: String = modules
+        .iter()
+        .map(|m| format!("pub mod {};\n", module_name(&m.group, &m.version)))
+        .collect();
+    format!(
+        "{}//! {doc}\n\n// The doc comments are the CRDs' descriptions, their Markdown as written;\n\
+         // the field types nest as their schemas do.\n\
+         #![allow(clippy::doc_lazy_continuation, clippy::type_complexity)]\n\n{mods}",
+        write::RUST_HEADER
+    )
+}
+
+/// Runs `kubegen import crd`: false when it fails (every problem printed, nothing written).
+pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
+    let fail = |messages: Vec<String>| {
+        let errors: Vec<Diagnostic> = messages.into_iter().map(Diagnostic::from).collect();
+        reporter.emit_failure(&errors, "nothing was written");
+        false
+    };
+    let inputs = match read::inputs(&args.inputs) {
+        Ok(inputs) => inputs,
+        Err(e) => return fail(vec![e]),
+    };
+    let (modules, lost) = match modules(&inputs) {
+        Ok(found) => found,
+        Err(errors) => return fail(errors),
+    };
+    let warnings: Vec<Diagnostic> = lost
+        .into_iter()
+        .map(|w| Diagnostic::warning(None, "", w))
+        .collect();
+    reporter.emit_all(&warnings);
+    let plan = match (&args.out, &args.module) {
+        (Some(dir), _) => match crate::scaffold::init::source(&args.kubegen) {
+            Ok(source) => crate_plan(dir, &modules, &source),
+            Err(e) => return fail(vec![e]),
+        },
+        (None, Some(dir)) => {
+            let mut plan = Plan::default();
+            plan.files.insert(
+                dir.join("mod.rs"),
+                lib_rs(&modules, "Types imported by `kubegen import crd`."),
+            );
+            for m in &modules {
+                let file = format!("{}.rs", module_name(&m.group, &m.version));
+                plan.files.insert(dir.join(file), write::module(m));
+            }
+            plan
+        }
+        (None, None) => {
+            for m in &modules {
+                print!("{}", write::module(m));
+            }
+            return true;
+        }
+    };
+    let outcome = match plan.apply(false) {
+        Ok(outcome) => outcome,
+        Err(refused) => return fail(refused.into_iter().map(|e| e.0).collect()),
+    };
+    let (vendored, ours): (Vec<&PathBuf>, Vec<&PathBuf>) = outcome
+        .changed
+        .iter()
+        .partition(|p| p.components().any(|c| c.as_os_str() == "vendor"));
+    for path in ours {
+        eprintln!("wrote {}", crate::paths::display(path));
+    }
+    if !vendored.is_empty() {
+        eprintln!(
+            "wrote {} files of kubegen's packages into vendor/",
+            vendored.len()
+        );
+    }
+    true
+}

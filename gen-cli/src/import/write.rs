@@ -1,0 +1,229 @@
+//! The Rust source of a module, formatted by `prettyplease` (see the README, "kubegen import
+//! crd", for why not rustfmt).
+
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use super::model::{Enum, Field, Item, Marker, MarkerValue, Module, Newtype, Struct, Ty};
+
+pub use crate::header::RUST_HEADER;
+
+/// A module's source file: the header line, then its types.
+pub fn module(module: &Module) -> String {
+    let items = module.items.iter().map(item);
+    let schemas = module.items.iter().any(|i| {
+        !matches!(
+            i,
+            Item::Struct(Struct {
+                resource: Some(_),
+                ..
+            })
+        )
+    });
+    let derives = if schemas {
+        quote!({ CustomResource, KubeSchema })
+    } else {
+        quote!(CustomResource)
+    };
+    let file: syn::File = syn::parse_quote! {
+        use kubegen::#derives;
+        use serde::{Deserialize, Serialize};
+        #(#items)*
+    };
+    // A blank line between items, as rustfmt leaves them (prettyplease writes none).
+    let text = prettyplease::unparse(&file)
+        .replace("\n}\n", "\n}\n\n")
+        .replace(";\n#[derive", ";\n\n#[derive")
+        .replace(";\n///", ";\n\n///");
+    let text = text.trim_end();
+    let doc = format!(
+        "//! `{}/{}`, imported from its CRD by `kubegen import crd`.\n",
+        module.group, module.version
+    );
+    format!("{RUST_HEADER}{doc}\n{text}\n")
+}
+
+fn item(item: &Item) -> TokenStream {
+    match item {
+        Item::Struct(s) => strukt(s),
+        Item::Enum(e) => enumeration(e),
+        Item::Newtype(n) => newtype(n),
+    }
+}
+
+fn strukt(s: &Struct) -> TokenStream {
+    let name = format_ident!("{}", s.name);
+    let doc = doc(s.doc.as_deref());
+    let derive = if s.resource.is_some() {
+        quote!(CustomResource)
+    } else {
+        quote!(KubeSchema)
+    };
+    let resource = s.resource.as_deref().map(markers);
+    let keys = markers(&s.markers);
+    let camel = s
+        .camel_case
+        .then(|| quote!(#[serde(rename_all = "camelCase")]));
+    let fields = s.fields.iter().map(field);
+    quote! {
+        #doc
+        #[derive(#derive, Serialize, Deserialize, Clone, Debug, PartialEq)]
+        #resource
+        #keys
+        #camel
+        pub struct #name {
+            #(#fields),*
+        }
+    }
+}
+
+fn field(f: &Field) -> TokenStream {
+    let name = format_ident!("{}", f.rust);
+    let doc = doc(f.doc.as_deref());
+    let rename = f.rename.as_ref().map(|r| quote!(#[serde(rename = #r)]));
+    let skip = matches!(f.ty, Ty::Option(_))
+        .then(|| quote!(#[serde(default, skip_serializing_if = "Option::is_none")]));
+    let keys = markers(&f.markers);
+    let ty = ty(&f.ty);
+    quote! {
+        #doc
+        #rename
+        #skip
+        #keys
+        pub #name: #ty
+    }
+}
+
+fn enumeration(e: &Enum) -> TokenStream {
+    let name = format_ident!("{}", e.name);
+    let variants = e.variants.iter().map(|(v, rename)| {
+        let v = format_ident!("{}", v);
+        let rename = rename.as_ref().map(|r| quote!(#[serde(rename = #r)]));
+        quote!(#rename #v)
+    });
+    quote! {
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum #name {
+            #(#variants),*
+        }
+    }
+}
+
+fn newtype(n: &Newtype) -> TokenStream {
+    let name = format_ident!("{}", n.name);
+    let keys = markers(&n.markers);
+    let ty = ty(&n.ty);
+    quote! {
+        #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+        #keys
+        #[serde(transparent)]
+        pub struct #name(pub #ty);
+    }
+}
+
+fn ty(t: &Ty) -> TokenStream {
+    match t {
+        Ty::Named(n) => {
+            let n = format_ident!("{}", n);
+            quote!(#n)
+        }
+        Ty::Path(p) => p.parse().unwrap_or_default(),
+        Ty::Vec(t) => {
+            let t = ty(t);
+            quote!(Vec<#t>)
+        }
+        Ty::Map(t) => {
+            let t = ty(t);
+            quote!(std::collections::BTreeMap<String, #t>)
+        }
+        Ty::Option(t) => {
+            let t = ty(t);
+            quote!(Option<#t>)
+        }
+    }
+}
+
+fn doc(text: Option<&str>) -> TokenStream {
+    let lines = text
+        .into_iter()
+        .flat_map(|t| t.split('\n'))
+        .map(|l| format!(" {l}"));
+    quote!(#(#[doc = #lines])*)
+}
+
+/// `#[kube_marker(...)]` of some keys, or nothing.
+fn markers(keys: &[Marker]) -> Option<TokenStream> {
+    (!keys.is_empty()).then(|| {
+        let args = args(keys);
+        quote!(#[kube_marker(#args)])
+    })
+}
+
+fn args(keys: &[Marker]) -> TokenStream {
+    let args = keys.iter().map(|m| {
+        let key = format_ident!("{}", m.key);
+        match &m.value {
+            MarkerValue::Flag => quote!(#key),
+            MarkerValue::False => quote!(#key = false),
+            MarkerValue::Str(s) => quote!(#key = #s),
+            MarkerValue::Number(n) => {
+                let n = number(*n);
+                quote!(#key = #n)
+            }
+            MarkerValue::Count(n) => {
+                let n = Literal::i64_unsuffixed(*n);
+                quote!(#key = #n)
+            }
+            MarkerValue::List(items) => quote!(#key = [#(#items),*]),
+            MarkerValue::Nested(inner) => {
+                let inner = args(inner);
+                quote!(#key(#inner))
+            }
+            MarkerValue::Json(v) => match literal(v) {
+                Some(lit) => quote!(#key = #lit),
+                None => {
+                    let key = format_ident!("{}_json", m.key);
+                    let json = v.to_string();
+                    quote!(#key = #json)
+                }
+            },
+        }
+    });
+    quote!(#(#args),*)
+}
+
+/// A number as a literal: whole numbers without a fraction.
+fn number(n: f64) -> TokenStream {
+    let lit = if n.fract() == 0.0 && n.abs() < 1e15 {
+        Literal::i64_unsuffixed(n.abs() as i64)
+    } else {
+        Literal::f64_unsuffixed(n.abs())
+    };
+    if n < 0.0 { quote!(-#lit) } else { quote!(#lit) }
+}
+
+/// A JSON value the marker parser reads as a literal: a scalar, or an array of scalars.
+fn literal(v: &Value) -> Option<TokenStream> {
+    match v {
+        Value::Bool(b) => Some(quote!(#b)),
+        Value::String(s) => Some(quote!(#s)),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => {
+                let lit = Literal::i64_unsuffixed(i.abs());
+                Some(if i < 0 { quote!(-#lit) } else { quote!(#lit) })
+            }
+            (None, Some(f)) if f.fract() != 0.0 => Some(number(f)),
+            _ => None,
+        },
+        Value::Array(items) if !items.is_empty() => {
+            let items: Option<Vec<TokenStream>> = items
+                .iter()
+                .map(|i| (!i.is_array()).then(|| literal(i)).flatten())
+                .collect();
+            let items = items?;
+            Some(quote!([#(#items),*]))
+        }
+        _ => None,
+    }
+}
