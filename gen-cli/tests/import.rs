@@ -461,7 +461,6 @@ fn bad_input_names_the_document_the_crd_and_the_schema_path() {
 /// this workspace's target folder (its registry dependencies are built already). About a minute
 /// with kubegen's packages to build.
 #[test]
-#[ignore = "slow: a nested cargo build; cargo test -p gen-cli --test import -- --ignored"]
 fn slow_an_imported_crate_builds_clippy_clean() {
     let dir = scratch("build");
     let root = workspace();
