@@ -42,7 +42,7 @@
 
 // Layers, lowest first: a module uses only modules of the layers before its own
 // (`gen-cli/tests/layers.rs` checks this list).
-// 1. apply, https: typed server-side apply; the TLS both servers serve
+// 1. apply, https, testing: typed server-side apply; the TLS both servers serve; test clusters
 // 2. webhook: the admission and conversion webhook server
 // 3. runtime: the operator runtime (which serves the webhooks)
 #[cfg(feature = "apply")]
@@ -51,6 +51,8 @@ pub mod apply;
 mod https;
 #[cfg(feature = "runtime")]
 pub mod runtime;
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(feature = "webhook")]
 pub mod webhook;
 

@@ -1,0 +1,133 @@
+//! `kubegen::testing` against real binaries: `KUBEBUILDER_ASSETS=<dir with etcd and
+//! kube-apiserver> cargo test -p kubegen-rs --features testing --test testing -- --ignored`
+//! (`setup-envtest use -p path` prints such a folder). The cold start's breakdown is printed
+//! with `--nocapture`.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::core::v1::Namespace;
+use kube::Api;
+use kube::api::PostParams;
+use kubegen::CustomResource;
+use kubegen::testing::ControlPlane;
+use memcached_operator::api::v1alpha1::Memcached;
+
+const NEEDS: &str = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)";
+
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn a_crd_installed_serves_objects_with_its_schema() {
+    let started = Instant::now();
+    let cp = ControlPlane::start().await.expect(NEEDS);
+    let crd = kubegen::crd_for(&[Memcached::resource()]).unwrap();
+    let established = cp.install_crds(&[crd]).await.unwrap();
+    if let Some(t) = cp.timings() {
+        println!(
+            "cold start: etcd ready {:?}, apiserver ready {:?}, CRDs established {:?} later; total {:?}",
+            t.etcd_ready,
+            t.apiserver_ready,
+            established,
+            started.elapsed()
+        );
+    }
+
+    let namespace = cp.namespace("memcached").await.unwrap();
+    assert!(namespace.starts_with("memcached-"), "{namespace}");
+    let namespaces: Api<Namespace> = Api::all(cp.client());
+    namespaces.get(&namespace).await.unwrap();
+
+    let api: Api<Memcached> = Api::namespaced(cp.client(), &namespace);
+    let object: Memcached = serde_json::from_value(serde_json::json!({
+        "apiVersion": "cache.example.com/v1alpha1",
+        "kind": "Memcached",
+        "metadata": {"name": "sample"},
+        "spec": {"size": 3},
+    }))
+    .unwrap();
+    api.create(&PostParams::default(), &object).await.unwrap();
+    let read = api.get("sample").await.unwrap();
+    assert_eq!(read.spec.size, 3);
+
+    // The schema is the derived one: the API server refuses what its `maximum` does.
+    let mut too_big = object.clone();
+    too_big.metadata.name = Some("too-big".into());
+    too_big.spec.size = 9;
+    let error = api
+        .create(&PostParams::default(), &too_big)
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("spec.size"), "{error}");
+}
+
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn dropping_the_control_plane_stops_its_processes_and_removes_its_folder() {
+    let cp = ControlPlane::start().await.expect(NEEDS);
+    let pids = cp.pids().unwrap();
+    let folder = cp.kubeconfig().unwrap().parent().unwrap().to_path_buf();
+    assert!(pids.iter().all(|pid| alive(*pid)) && folder.is_dir());
+    drop(cp);
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} survived the drop");
+    }
+    assert!(!folder.exists(), "{} survived the drop", folder.display());
+}
+
+/// Set in the child process of the SIGKILL test.
+const CHILD: &str = "KUBEGEN_TESTING_SIGKILL_CHILD";
+
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn a_test_process_killed_with_sigkill_leaves_no_control_plane() {
+    if std::env::var_os(CHILD).is_some() {
+        // The child: start, say which processes run, and wait to be killed.
+        let cp = ControlPlane::start().await.expect(NEEDS);
+        let [etcd, apiserver] = cp.pids().unwrap();
+        println!("pids {etcd} {apiserver}");
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        unreachable!("the parent kills this process");
+    }
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "--nocapture",
+            "a_test_process_killed_with_sigkill_leaves_no_control_plane",
+        ])
+        .env(CHILD, "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let line = stdout
+        .lines()
+        .map(Result::unwrap)
+        .find(|line| line.starts_with("pids "))
+        .expect("the child printed its control plane's pids");
+    let pids: Vec<u32> = line[5..].split(' ').map(|p| p.parse().unwrap()).collect();
+    assert!(pids.iter().all(|pid| alive(*pid)));
+    child.kill().unwrap(); // SIGKILL: no destructor runs.
+    child.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while pids.iter().any(|pid| alive(*pid)) {
+        assert!(
+            Instant::now() < deadline,
+            "{pids:?} outlived their test process"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether a process with this id runs (a zombie, dead but not reaped, does not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
