@@ -241,6 +241,27 @@ impl Drop for TempDir {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_crashed_etcd_is_reported_with_its_log_not_as_a_timeout() {
+        let dir = TempDir::new().unwrap();
+        let script = dir.path().join("etcd");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\necho \"etcd: bad flag $1\" >&2\nexit 3\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let assets = Assets {
+            etcd: script.clone(),
+            apiserver: script,
+        };
+        let error = start(&assets).await.err().unwrap().to_string();
+        assert!(error.starts_with("etcd exited (exit status: 3)"), "{error}");
+        assert!(error.contains("etcd: bad flag --data-dir="), "{error}");
+    }
+
     #[test]
     fn free_ports_are_distinct() {
         let [a, b, c] = free_ports().unwrap();
