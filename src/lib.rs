@@ -8,7 +8,8 @@
 //! (`kubegen::webhook`, the admission and conversion webhook server), `runtime`
 //! (`kubegen::runtime`, what an operator's `main` runs its controllers with) and `apply`
 //! (`kubegen::apply`, typed server-side apply: an apply configuration beside every derived
-//! type, and `extract` of what one field manager owns).
+//! type, and `extract` of what one field manager owns) and `testing` (`kubegen::testing`, etcd
+//! and kube-apiserver started for `cargo test`, as Go's envtest).
 //!
 //! ```
 //! use kubegen::{CustomResource, KubeSchema};
