@@ -6,7 +6,7 @@
 //! emits is in [`markers`]. In your tests, [`check_crds`] checks every CRD as `gen-cli` does
 //! and [`check_defaults`] that serde's defaults and the schema's agree. Features: `webhook`
 //! (`kubegen::webhook`, the admission and conversion webhook server), `runtime`
-//! (`kubegen::runtime`, what an operator's `main` runs its controllers with) and `apply`
+//! (`kubegen::runtime`, what an operator's `main` runs its controllers with), `apply`
 //! (`kubegen::apply`, typed server-side apply: an apply configuration beside every derived
 //! type, and `extract` of what one field manager owns) and `testing` (`kubegen::testing`, etcd
 //! and kube-apiserver started for `cargo test`, as Go's envtest).
