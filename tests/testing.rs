@@ -7,7 +7,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use k8s_openapi::api::core::v1::Namespace;
+use k8s_openapi::api::coordination::v1::Lease;
+use k8s_openapi::api::core::v1::{Namespace, Secret};
 use kube::Api;
 use kube::api::PostParams;
 use kubegen::CustomResource;
@@ -63,6 +64,42 @@ async fn a_crd_installed_serves_objects_with_its_schema() {
         .await
         .unwrap_err();
     assert!(error.to_string().contains("spec.size"), "{error}");
+
+    // As the operator's ServiceAccount, bound to its generated roles: what they grant works,
+    // the rest is refused.
+    let role = include_str!("../operator/config/rbac/role.yaml");
+    let operator = cp
+        .client_as(&namespace, "memcached-operator", role)
+        .await
+        .unwrap();
+    let as_operator: Api<Memcached> = Api::namespaced(operator.clone(), &namespace);
+    assert_eq!(
+        as_operator
+            .list(&Default::default())
+            .await
+            .unwrap()
+            .items
+            .len(),
+        1
+    );
+    let leases: Api<Lease> = Api::namespaced(operator.clone(), &namespace);
+    // The Role (leader election) is bound in the namespace: a `get` is allowed, and finds none.
+    match leases.get("memcached-operator").await {
+        Err(kube::Error::Api(status)) => assert_eq!(status.code, 404, "{status:?}"),
+        other => panic!("expected a 404, got {other:?}"),
+    }
+    for refused in [
+        as_operator.get("sample").await.map(drop),
+        Api::<Secret>::namespaced(operator, &namespace)
+            .list(&Default::default())
+            .await
+            .map(drop),
+    ] {
+        match refused {
+            Err(kube::Error::Api(status)) => assert_eq!(status.code, 403, "{status:?}"),
+            other => panic!("expected a 403, got {other:?}"),
+        }
+    }
 }
 
 #[tokio::test]

@@ -30,7 +30,7 @@ pub(crate) struct Local {
 }
 
 /// Starts the control plane and returns it with an admin client.
-pub(crate) async fn start(assets: &Assets) -> Result<(Local, kube::Client), Error> {
+pub(crate) async fn start(assets: &Assets) -> Result<(Local, kube::Config), Error> {
     let started = Instant::now();
     let dir = TempDir::new()?;
     let creds = certs::write(dir.path())?;
@@ -61,7 +61,8 @@ pub(crate) async fn start(assets: &Assets) -> Result<(Local, kube::Client), Erro
         dir.path().join("kube-apiserver.log"),
     )?;
     let kubeconfig = write_kubeconfig(dir.path(), &creds, apiserver_port)?;
-    let client = client_from(&kubeconfig).await?;
+    let config = config_from(&kubeconfig).await?;
+    let client = kube::Client::try_from(config.clone())?;
     poll("kube-apiserver", &mut [&mut apiserver, &mut etcd], || {
         readyz(&client)
     })
@@ -75,7 +76,7 @@ pub(crate) async fn start(assets: &Assets) -> Result<(Local, kube::Client), Erro
             etcd_ready,
             apiserver_ready,
         },
-        client,
+        config,
     ))
 }
 
@@ -121,14 +122,13 @@ fn write_kubeconfig(dir: &Path, creds: &Credentials, port: u16) -> Result<PathBu
     Ok(path)
 }
 
-/// A client for the kubeconfig at `path`, with its current context.
-pub(crate) async fn client_from(path: &Path) -> Result<kube::Client, Error> {
+/// The client configuration of the kubeconfig at `path`, with its current context.
+pub(crate) async fn config_from(path: &Path) -> Result<kube::Config, Error> {
     let kubeconfig = kube::config::Kubeconfig::read_from(path)
         .map_err(|e| Error::Config(format!("reading {}: {e}", path.display())))?;
-    let config = kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
+    kube::Config::from_custom_kubeconfig(kubeconfig, &Default::default())
         .await
-        .map_err(|e| Error::Config(format!("loading {}: {e}", path.display())))?;
-    Ok(kube::Client::try_from(config)?)
+        .map_err(|e| Error::Config(format!("loading {}: {e}", path.display())))
 }
 
 /// Polls `ready` until it returns `Ok`, failing at once when one of `processes` exits.

@@ -20,6 +20,7 @@
 //! The processes are killed and their folder removed when the [`ControlPlane`] is dropped;
 //! on Linux they also die with the test process, even one killed with SIGKILL.
 
+mod accounts;
 mod assets;
 mod certs;
 mod control_plane;
@@ -37,6 +38,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 /// A control plane for tests: a local etcd and kube-apiserver, or an existing cluster.
 pub struct ControlPlane {
     client: kube::Client,
+    config: kube::Config,
     local: Option<control_plane::Local>,
 }
 
@@ -53,25 +55,26 @@ impl ControlPlane {
     /// Starts etcd and kube-apiserver (or connects to the cluster `USE_EXISTING_CLUSTER=true`
     /// or `KUBEGEN_TEST_KUBECONFIG` names) and waits until the API server is ready.
     pub async fn start() -> Result<Self, Error> {
-        if let Some(path) = std::env::var_os("KUBEGEN_TEST_KUBECONFIG").filter(|p| !p.is_empty()) {
-            let client = control_plane::client_from(&PathBuf::from(path)).await?;
-            return Ok(ControlPlane {
-                client,
-                local: None,
-            });
-        }
-        if std::env::var("USE_EXISTING_CLUSTER").is_ok_and(|v| v == "true") {
-            let client = kube::Client::try_default().await?;
-            return Ok(ControlPlane {
-                client,
-                local: None,
-            });
-        }
-        let assets = assets::find()?;
-        let (local, client) = control_plane::start(&assets).await?;
+        let (config, local) = if let Some(path) =
+            std::env::var_os("KUBEGEN_TEST_KUBECONFIG").filter(|p| !p.is_empty())
+        {
+            (
+                control_plane::config_from(&PathBuf::from(path)).await?,
+                None,
+            )
+        } else if std::env::var("USE_EXISTING_CLUSTER").is_ok_and(|v| v == "true") {
+            let config = kube::Config::infer()
+                .await
+                .map_err(|e| Error::Config(format!("USE_EXISTING_CLUSTER=true: {e}")))?;
+            (config, None)
+        } else {
+            let (local, config) = control_plane::start(&assets::find()?).await?;
+            (config, Some(local))
+        };
         Ok(ControlPlane {
-            client,
-            local: Some(local),
+            client: kube::Client::try_from(config.clone())?,
+            config,
+            local,
         })
     }
 
@@ -112,6 +115,19 @@ impl ControlPlane {
     /// Creates a namespace of its own for a test, named `prefix-` and a random suffix.
     pub async fn namespace(&self, prefix: &str) -> Result<String, Error> {
         crds::namespace(&self.client, prefix).await
+    }
+
+    /// A client that authenticates as the ServiceAccount `namespace/name` (created), with a
+    /// token from the TokenRequest API, bound to every ClusterRole and Role of `role_yaml` (a
+    /// generated `config/rbac/role.yaml`; its Roles are created in `namespace`): a request
+    /// its rules do not allow fails with 403.
+    pub async fn client_as(
+        &self,
+        namespace: &str,
+        name: &str,
+        role_yaml: &str,
+    ) -> Result<kube::Client, Error> {
+        accounts::client_as(&self.client, &self.config, namespace, name, role_yaml).await
     }
 
     /// An error if etcd or kube-apiserver has exited, with the end of its log.
