@@ -121,12 +121,13 @@ const CHILD: &str = "KUBEGEN_TESTING_SIGKILL_CHILD";
 
 #[tokio::test]
 #[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
-async fn a_test_process_killed_with_sigkill_leaves_no_control_plane() {
+async fn a_test_process_killed_with_sigkill_leaves_no_control_plane_and_its_folder_is_reclaimed() {
     if std::env::var_os(CHILD).is_some() {
         // The child: start, say which processes run, and wait to be killed.
         let cp = ControlPlane::start().await.expect(NEEDS);
         let [etcd, apiserver] = cp.pids().unwrap();
-        println!("pids {etcd} {apiserver}");
+        let folder = cp.kubeconfig().unwrap().parent().unwrap().to_path_buf();
+        println!("pids {etcd} {apiserver} {}", folder.display());
         tokio::time::sleep(Duration::from_secs(600)).await;
         unreachable!("the parent kills this process");
     }
@@ -135,7 +136,7 @@ async fn a_test_process_killed_with_sigkill_leaves_no_control_plane() {
             "--ignored",
             "--exact",
             "--nocapture",
-            "a_test_process_killed_with_sigkill_leaves_no_control_plane",
+            "a_test_process_killed_with_sigkill_leaves_no_control_plane_and_its_folder_is_reclaimed",
         ])
         .env(CHILD, "1")
         .stdout(Stdio::piped())
@@ -147,7 +148,9 @@ async fn a_test_process_killed_with_sigkill_leaves_no_control_plane() {
         .map(Result::unwrap)
         .find(|line| line.starts_with("pids "))
         .expect("the child printed its control plane's pids");
-    let pids: Vec<u32> = line[5..].split(' ').map(|p| p.parse().unwrap()).collect();
+    let words: Vec<&str> = line.split(' ').collect();
+    let pids: Vec<u32> = words[1..3].iter().map(|p| p.parse().unwrap()).collect();
+    let folder = std::path::PathBuf::from(words[3]);
     assert!(pids.iter().all(|pid| alive(*pid)));
     child.kill().unwrap(); // SIGKILL: no destructor runs.
     child.wait().unwrap();
@@ -159,6 +162,14 @@ async fn a_test_process_killed_with_sigkill_leaves_no_control_plane() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+    // Its folder outlived it, until the next control plane of the machine starts.
+    assert!(folder.is_dir());
+    let _next = ControlPlane::start().await.expect(NEEDS);
+    assert!(
+        !folder.exists(),
+        "{} outlived the next start",
+        folder.display()
+    );
 }
 
 /// Whether a process with this id runs (a zombie, dead but not reaped, does not).

@@ -213,11 +213,15 @@ fn free_ports<const N: usize>() -> Result<[u16; N], Error> {
 /// A folder of the system's temporary directory, removed with what it holds when dropped.
 pub(crate) struct TempDir(PathBuf);
 
+/// The start of the folders' names, followed by the owning process's id.
+const PREFIX: &str = "kubegen-testing-";
+
 impl TempDir {
     fn new() -> Result<Self, Error> {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
+        remove_orphans();
         let path = std::env::temp_dir().join(format!(
-            "kubegen-testing-{}-{}",
+            "{PREFIX}{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
@@ -228,6 +232,32 @@ impl TempDir {
     /// The folder.
     pub fn path(&self) -> &Path {
         &self.0
+    }
+}
+
+/// Removes the folders of test processes that no longer run (killed with SIGKILL, their
+/// folders outlived them); Linux only, where `/proc` tells.
+fn remove_orphans() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let owner = name.to_str().and_then(|name| {
+            name.strip_prefix(PREFIX)?
+                .split('-')
+                .next()?
+                .parse::<u32>()
+                .ok()
+        });
+        if let Some(pid) = owner
+            && !Path::new("/proc").join(pid.to_string()).exists()
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
     }
 }
 
@@ -260,6 +290,16 @@ mod tests {
         let error = start(&assets).await.err().unwrap().to_string();
         assert!(error.starts_with("etcd exited (exit status: 3)"), "{error}");
         assert!(error.contains("etcd: bad flag --data-dir="), "{error}");
+    }
+
+    #[test]
+    fn the_folder_of_a_process_that_is_gone_is_removed() {
+        // Process ids stop well below this on Linux (`pid_max` is at most 2^22).
+        let orphan = std::env::temp_dir().join(format!("{PREFIX}{}-0", u32::MAX));
+        std::fs::create_dir_all(orphan.join("etcd")).unwrap();
+        let ours = TempDir::new().unwrap();
+        assert_eq!(orphan.exists(), !cfg!(target_os = "linux"));
+        assert!(ours.path().is_dir());
     }
 
     #[test]
