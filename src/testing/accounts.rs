@@ -1,11 +1,15 @@
 //! Clients that authenticate as a ServiceAccount bound to a package's generated roles.
 
+use std::fmt::Debug;
+
 use k8s_openapi::api::authentication::v1::{TokenRequest, TokenRequestSpec};
 use k8s_openapi::api::core::v1::ServiceAccount;
 use k8s_openapi::api::rbac::v1::{
     ClusterRole, ClusterRoleBinding, Role, RoleBinding, RoleRef, Subject,
 };
 use kube::api::{Api, ObjectMeta, Patch, PatchParams, PostParams};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::error::Error;
@@ -24,7 +28,6 @@ pub(crate) async fn client_as(
     name: &str,
     role_yaml: &str,
 ) -> Result<kube::Client, Error> {
-    let params = PatchParams::apply(MANAGER).force();
     let accounts: Api<ServiceAccount> = Api::namespaced(admin.clone(), namespace);
     let account = ServiceAccount {
         metadata: ObjectMeta {
@@ -33,9 +36,7 @@ pub(crate) async fn client_as(
         },
         ..ServiceAccount::default()
     };
-    accounts
-        .patch(name, &params, &Patch::Apply(&account))
-        .await?;
+    apply(accounts.clone(), &account).await?;
     let subject = Subject {
         kind: "ServiceAccount".into(),
         name: name.into(),
@@ -48,47 +49,38 @@ pub(crate) async fn client_as(
         let kind = doc["kind"].as_str().unwrap_or_default().to_string();
         let not_a_role =
             |e: serde_json::Error| Error::Config(format!("a {kind} in the roles: {e}"));
-        let binding_meta = |role: &str| ObjectMeta {
-            name: Some(format!("{role}-{namespace}-{name}")),
-            ..ObjectMeta::default()
+        let binding = |role: &str| RoleBinding {
+            metadata: ObjectMeta {
+                name: Some(format!("{role}-{namespace}-{name}")),
+                ..ObjectMeta::default()
+            },
+            role_ref: RoleRef {
+                api_group: Some("rbac.authorization.k8s.io".into()),
+                kind: kind.clone(),
+                name: role.into(),
+            },
+            subjects: Some(vec![subject.clone()]),
         };
         match kind.as_str() {
             "ClusterRole" => {
                 let role: ClusterRole = serde_json::from_value(doc).map_err(not_a_role)?;
-                let role_name = role.metadata.name.clone().unwrap_or_default();
-                let roles: Api<ClusterRole> = Api::all(admin.clone());
-                roles
-                    .patch(&role_name, &params, &Patch::Apply(&role))
-                    .await?;
+                let RoleBinding {
+                    metadata,
+                    role_ref,
+                    subjects,
+                } = binding(&apply(Api::all(admin.clone()), &role).await?);
                 let binding = ClusterRoleBinding {
-                    metadata: binding_meta(&role_name),
-                    role_ref: role_ref("ClusterRole", &role_name),
-                    subjects: Some(vec![subject.clone()]),
+                    metadata,
+                    role_ref,
+                    subjects,
                 };
-                let bindings: Api<ClusterRoleBinding> = Api::all(admin.clone());
-                let binding_name = binding.metadata.name.clone().unwrap_or_default();
-                bindings
-                    .patch(&binding_name, &params, &Patch::Apply(&binding))
-                    .await?;
+                apply(Api::all(admin.clone()), &binding).await?;
             }
             "Role" => {
                 let mut role: Role = serde_json::from_value(doc).map_err(not_a_role)?;
                 role.metadata.namespace = Some(namespace.into());
-                let role_name = role.metadata.name.clone().unwrap_or_default();
-                let roles: Api<Role> = Api::namespaced(admin.clone(), namespace);
-                roles
-                    .patch(&role_name, &params, &Patch::Apply(&role))
-                    .await?;
-                let binding = RoleBinding {
-                    metadata: binding_meta(&role_name),
-                    role_ref: role_ref("Role", &role_name),
-                    subjects: Some(vec![subject.clone()]),
-                };
-                let bindings: Api<RoleBinding> = Api::namespaced(admin.clone(), namespace);
-                let binding_name = binding.metadata.name.clone().unwrap_or_default();
-                bindings
-                    .patch(&binding_name, &params, &Patch::Apply(&binding))
-                    .await?;
+                let role = apply(Api::namespaced(admin.clone(), namespace), &role).await?;
+                apply(Api::namespaced(admin.clone(), namespace), &binding(&role)).await?;
             }
             other => {
                 return Err(Error::Config(format!(
@@ -116,11 +108,17 @@ pub(crate) async fn client_as(
     Ok(kube::Client::try_from(config)?)
 }
 
-/// A binding's reference to a role of this kind.
-fn role_ref(kind: &str, name: &str) -> RoleRef {
-    RoleRef {
-        api_group: Some("rbac.authorization.k8s.io".into()),
-        kind: kind.into(),
-        name: name.into(),
-    }
+/// Applies `object` server-side and returns its name.
+async fn apply<K>(api: Api<K>, object: &K) -> Result<String, Error>
+where
+    K: kube::Resource + Clone + DeserializeOwned + Serialize + Debug,
+{
+    let name = object.meta().name.clone().unwrap_or_default();
+    api.patch(
+        &name,
+        &PatchParams::apply(MANAGER).force(),
+        &Patch::Apply(object),
+    )
+    .await?;
+    Ok(name)
 }
