@@ -6,9 +6,10 @@
 //! emits is in [`markers`]. In your tests, [`check_crds`] checks every CRD as `gen-cli` does
 //! and [`check_defaults`] that serde's defaults and the schema's agree. Features: `webhook`
 //! (`kubegen::webhook`, the admission and conversion webhook server), `runtime`
-//! (`kubegen::runtime`, what an operator's `main` runs its controllers with) and `apply`
+//! (`kubegen::runtime`, what an operator's `main` runs its controllers with), `apply`
 //! (`kubegen::apply`, typed server-side apply: an apply configuration beside every derived
-//! type, and `extract` of what one field manager owns).
+//! type, and `extract` of what one field manager owns) and `testing` (`kubegen::testing`, etcd
+//! and kube-apiserver started for `cargo test`, as Go's envtest).
 //!
 //! ```
 //! use kubegen::{CustomResource, KubeSchema};
@@ -42,7 +43,7 @@
 
 // Layers, lowest first: a module uses only modules of the layers before its own
 // (`gen-cli/tests/layers.rs` checks this list).
-// 1. apply, https: typed server-side apply; the TLS both servers serve
+// 1. apply, https, testing: typed server-side apply; the TLS both servers serve; test clusters
 // 2. webhook: the admission and conversion webhook server
 // 3. runtime: the operator runtime (which serves the webhooks)
 #[cfg(feature = "apply")]
@@ -51,6 +52,8 @@ pub mod apply;
 mod https;
 #[cfg(feature = "runtime")]
 pub mod runtime;
+#[cfg(feature = "testing")]
+pub mod testing;
 #[cfg(feature = "webhook")]
 pub mod webhook;
 

@@ -1,0 +1,142 @@
+//! A control-plane process: started so that it dies with the test process, logging to a
+//! file, killed when dropped.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, OnceLock, mpsc};
+
+use super::error::{Error, io};
+
+/// A running `etcd` or `kube-apiserver`.
+pub(crate) struct Process {
+    component: &'static str,
+    child: Child,
+    log: PathBuf,
+}
+
+/// How many log lines an error shows.
+const TAIL_LINES: usize = 30;
+
+impl Process {
+    /// Starts `binary` with `args`, its output into `log`.
+    pub fn start(
+        component: &'static str,
+        binary: &Path,
+        args: &[String],
+        log: PathBuf,
+    ) -> Result<Self, Error> {
+        let out = File::create(&log).map_err(io(format!("creating {}", log.display())))?;
+        let err = out.try_clone().map_err(io("duplicating a log file"))?;
+        let mut command = Command::new(binary);
+        command
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err);
+        die_with_parent(&mut command);
+        let child = spawn(command).map_err(io(format!("starting {}", binary.display())))?;
+        Ok(Process {
+            component,
+            child,
+            log,
+        })
+    }
+
+    /// `etcd` or `kube-apiserver`.
+    pub fn component(&self) -> &'static str {
+        self.component
+    }
+
+    /// The process id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// An [`Error::Exited`] with the end of the log if the process has exited.
+    pub fn check_running(&mut self) -> Result<(), Error> {
+        match self.child.try_wait() {
+            Ok(None) => Ok(()),
+            Ok(Some(status)) => Err(Error::Exited {
+                component: self.component,
+                status,
+                log_tail: self.log_tail(),
+            }),
+            Err(source) => Err(Error::Io {
+                what: format!("waiting for {}", self.component),
+                source,
+            }),
+        }
+    }
+
+    /// The last lines of the log.
+    pub fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(TAIL_LINES)..].join("\n")
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        // Killing a process that has exited fails harmlessly; `wait` reaps it either way.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Asks the kernel to kill the child with SIGKILL when the thread that started it ends, so
+/// that a test binary killed with SIGKILL leaves no control plane behind.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs between fork and exec and calls only async-signal-safe
+    // functions (`prctl`, `getppid`), allocating nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // The parent died before `prctl`: no signal will come.
+            if libc::getppid() != parent {
+                return Err(std::io::Error::other("the test process exited"));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere the children are killed on drop only.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_: &mut Command) {}
+
+/// A command to start and where to send the child.
+type Job = (Command, mpsc::Sender<std::io::Result<Child>>);
+
+/// Starts `command` on a thread that lives as long as the process: `PR_SET_PDEATHSIG` fires
+/// when the starting *thread* ends, and a test's thread ends before its process does.
+fn spawn(command: Command) -> std::io::Result<Child> {
+    static SPAWNER: OnceLock<Mutex<mpsc::Sender<Job>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("kubegen-testing-spawner".into())
+            .spawn(move || {
+                for (mut command, reply) in queue {
+                    let _ = reply.send(command.spawn());
+                }
+            })
+            .expect("starting the control plane's spawner thread");
+        Mutex::new(jobs)
+    });
+    let (reply, child) = mpsc::channel();
+    spawner
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .send((command, reply))
+        .map_err(|_| std::io::Error::other("the spawner thread is gone"))?;
+    child
+        .recv()
+        .map_err(|_| std::io::Error::other("the spawner thread is gone"))?
+}

@@ -1,0 +1,185 @@
+//! `kubegen::testing` against real binaries: `KUBEBUILDER_ASSETS=<dir with etcd and
+//! kube-apiserver> cargo test -p kubegen-rs --features testing --test testing -- --ignored`
+//! (`setup-envtest use -p path` prints such a folder). The cold start's breakdown is printed
+//! with `--nocapture`.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use k8s_openapi::api::coordination::v1::Lease;
+use k8s_openapi::api::core::v1::{Namespace, Secret};
+use kube::Api;
+use kube::api::PostParams;
+use kubegen::CustomResource;
+use kubegen::testing::ControlPlane;
+use memcached_operator::api::v1alpha1::Memcached;
+use memcached_operator::api::v1beta1;
+
+const NEEDS: &str = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)";
+
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn a_crd_installed_serves_objects_with_its_schema() {
+    let started = Instant::now();
+    let cp = ControlPlane::start().await.expect(NEEDS);
+    let mut crd =
+        kubegen::crd_for(&[Memcached::resource(), v1beta1::Memcached::resource()]).unwrap();
+    // No conversion webhook runs here: objects are written and read in the stored version.
+    crd.spec.conversion = None;
+    let established = cp.install_crds(&[crd]).await.unwrap();
+    if let Some(t) = cp.timings() {
+        println!(
+            "cold start: etcd ready {:?}, apiserver ready {:?}, CRDs established {:?} later; total {:?}",
+            t.etcd_ready,
+            t.apiserver_ready,
+            established,
+            started.elapsed()
+        );
+    }
+
+    let namespace = cp.namespace("memcached").await.unwrap();
+    assert!(namespace.starts_with("memcached-"), "{namespace}");
+    let namespaces: Api<Namespace> = Api::all(cp.client());
+    namespaces.get(&namespace).await.unwrap();
+
+    let api: Api<Memcached> = Api::namespaced(cp.client(), &namespace);
+    let object: Memcached = serde_json::from_value(serde_json::json!({
+        "apiVersion": "cache.example.com/v1alpha1",
+        "kind": "Memcached",
+        "metadata": {"name": "sample"},
+        "spec": {"size": 3},
+    }))
+    .unwrap();
+    api.create(&PostParams::default(), &object).await.unwrap();
+    let read = api.get("sample").await.unwrap();
+    assert_eq!(read.spec.size, 3);
+
+    // The schema is the derived one: the API server refuses what its `maximum` does.
+    let mut too_big = object.clone();
+    too_big.metadata.name = Some("too-big".into());
+    too_big.spec.size = 9;
+    let error = api
+        .create(&PostParams::default(), &too_big)
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("spec.size"), "{error}");
+
+    // As the operator's ServiceAccount, bound to its generated roles: what they grant works,
+    // the rest is refused.
+    let role = include_str!("../operator/config/rbac/role.yaml");
+    let operator = cp
+        .client_as(&namespace, "memcached-operator", role)
+        .await
+        .unwrap();
+    let as_operator: Api<Memcached> = Api::namespaced(operator.clone(), &namespace);
+    assert_eq!(
+        as_operator
+            .list(&Default::default())
+            .await
+            .unwrap()
+            .items
+            .len(),
+        1
+    );
+    let leases: Api<Lease> = Api::namespaced(operator.clone(), &namespace);
+    // The Role (leader election) is bound in the namespace: a `get` is allowed, and finds none.
+    match leases.get("memcached-operator").await {
+        Err(kube::Error::Api(status)) => assert_eq!(status.code, 404, "{status:?}"),
+        other => panic!("expected a 404, got {other:?}"),
+    }
+    for refused in [
+        as_operator.get("sample").await.map(drop),
+        Api::<Secret>::namespaced(operator, &namespace)
+            .list(&Default::default())
+            .await
+            .map(drop),
+    ] {
+        match refused {
+            Err(kube::Error::Api(status)) => assert_eq!(status.code, 403, "{status:?}"),
+            other => panic!("expected a 403, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn dropping_the_control_plane_stops_its_processes_and_removes_its_folder() {
+    let cp = ControlPlane::start().await.expect(NEEDS);
+    let pids = cp.pids().unwrap();
+    let folder = cp.kubeconfig().unwrap().parent().unwrap().to_path_buf();
+    assert!(pids.iter().all(|pid| alive(*pid)) && folder.is_dir());
+    drop(cp);
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} survived the drop");
+    }
+    assert!(!folder.exists(), "{} survived the drop", folder.display());
+}
+
+/// Set in the child process of the SIGKILL test.
+const CHILD: &str = "KUBEGEN_TESTING_SIGKILL_CHILD";
+
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn a_test_process_killed_with_sigkill_leaves_no_control_plane_and_its_folder_is_reclaimed() {
+    if std::env::var_os(CHILD).is_some() {
+        // The child: start, say which processes run, and wait to be killed.
+        let cp = ControlPlane::start().await.expect(NEEDS);
+        let [etcd, apiserver] = cp.pids().unwrap();
+        let folder = cp.kubeconfig().unwrap().parent().unwrap().to_path_buf();
+        println!("pids {etcd} {apiserver} {}", folder.display());
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        unreachable!("the parent kills this process");
+    }
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "--nocapture",
+            "a_test_process_killed_with_sigkill_leaves_no_control_plane_and_its_folder_is_reclaimed",
+        ])
+        .env(CHILD, "1")
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let line = stdout
+        .lines()
+        .map(Result::unwrap)
+        .find(|line| line.starts_with("pids "))
+        .expect("the child printed its control plane's pids");
+    let words: Vec<&str> = line.split(' ').collect();
+    let pids: Vec<u32> = words[1..3].iter().map(|p| p.parse().unwrap()).collect();
+    let folder = std::path::PathBuf::from(words[3]);
+    assert!(pids.iter().all(|pid| alive(*pid)));
+    child.kill().unwrap(); // SIGKILL: no destructor runs.
+    child.wait().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while pids.iter().any(|pid| alive(*pid)) {
+        assert!(
+            Instant::now() < deadline,
+            "{pids:?} outlived their test process"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Its folder outlived it, until the next control plane of the machine starts.
+    assert!(folder.is_dir());
+    let _next = ControlPlane::start().await.expect(NEEDS);
+    assert!(
+        !folder.exists(),
+        "{} outlived the next start",
+        folder.display()
+    );
+}
+
+/// Whether a process with this id runs (a zombie, dead but not reaped, does not).
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    })
+}
