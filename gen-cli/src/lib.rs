@@ -22,7 +22,8 @@
 // 7. diff: `kubegen diff`
 // 8. manifests: `kubegen manifests` and its parts
 // 9. scaffold: `kubegen init` and `kubegen create`
-// 10. cli: the command line
+// 10. import: `kubegen import crd` (with `init`'s dependency writer)
+// 11. cli: the command line
 pub mod cli;
 pub mod collect;
 pub mod config;
