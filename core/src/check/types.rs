@@ -27,9 +27,8 @@ pub fn cel_problems(def: &TypeDef, schema: &Schema, lenient: bool) -> Vec<Diagno
             .find(|(path, _)| *path == problem.at)
             .or_else(|| rules.iter().find(same))
             .and_then(|(_, rule)| rule.loc.as_ref())
-            .or(problem.loc.as_ref())
-            .map(|loc| problem.place(Some(loc)))
-            .unwrap_or_else(|| def.loc.clone());
+            .or(problem.loc.as_ref());
+        let at = problem.place(at).or_else(|| def.loc.clone());
         let problem_text = problem.to_string();
         let message = match problem_text.strip_prefix(".:") {
             Some(rest) => format!("{}:{rest}", def.name),

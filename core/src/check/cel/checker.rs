@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use cel::common::ast::{
     CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue, MapExpr,
-    SelectExpr,
+    SelectExpr, StructExpr,
 };
 
 use super::library::{self, Overload};
@@ -154,8 +154,8 @@ fn visit(e: &IdedExpr, f: &mut dyn FnMut(&IdedExpr)) {
             }
         }
         Expr::List(l) => l.elements.iter().for_each(|x| visit(x, f)),
-        Expr::Map(m) => {
-            for entry in &m.entries {
+        Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
+            for entry in entries {
                 match &entry.expr {
                     EntryExpr::MapEntry(me) => {
                         visit(&me.key, f);
@@ -166,13 +166,6 @@ fn visit(e: &IdedExpr, f: &mut dyn FnMut(&IdedExpr)) {
             }
         }
         Expr::Select(s) => visit(&s.operand, f),
-        Expr::Struct(st) => st.entries.iter().for_each(|entry| match &entry.expr {
-            EntryExpr::MapEntry(me) => {
-                visit(&me.key, f);
-                visit(&me.value, f);
-            }
-            EntryExpr::StructField(sf) => visit(&sf.value, f),
-        }),
         Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
     }
 }
