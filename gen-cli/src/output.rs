@@ -212,17 +212,17 @@ fn diff(path: &Path, old: &str, new: &str) -> String {
 mod tests {
     use super::*;
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("kubegen-output-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    fn temp_dir(name: &str) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&format!("kubegen-output-{name}-"))
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn writes_checks_and_removes_only_its_own_files() {
-        let dir = temp_dir("own");
+        let tmp = temp_dir("own");
+        let dir = tmp.path();
         let a = dir.join("a.yaml");
         let stale = dir.join("old.yaml");
         let theirs = dir.join("theirs.yaml");
@@ -230,7 +230,7 @@ mod tests {
         fs::write(&theirs, "hand: written\n").unwrap();
         let plan = Plan {
             files: [(a.clone(), format!("{HEADER}---\na: 1\n"))].into(),
-            owned_dirs: vec![dir.clone()],
+            owned_dirs: vec![dir.to_path_buf()],
             owned_files: vec![],
         };
         let checked = plan.apply(true).unwrap();
@@ -247,7 +247,7 @@ mod tests {
         assert_eq!(fs::read_to_string(&theirs).unwrap(), "hand: written\n");
         let again = plan.apply(true).unwrap();
         assert!(again.changed.is_empty() && again.removed.is_empty());
-        let leftovers: Vec<_> = fs::read_dir(&dir)
+        let leftovers: Vec<_> = fs::read_dir(dir)
             .unwrap()
             .filter_map(|e| e.ok())
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
@@ -257,7 +257,8 @@ mod tests {
 
     #[test]
     fn never_overwrites_a_file_it_did_not_write() {
-        let dir = temp_dir("theirs");
+        let tmp = temp_dir("theirs");
+        let dir = tmp.path();
         let role = dir.join("role.yaml");
         fs::write(&role, "kind: ClusterRole\n").unwrap();
         let other = dir.join("z.yaml");
@@ -297,11 +298,12 @@ mod tests {
                 owned_files: vec![],
             }
         };
-        let (one, two, three) = (temp_dir("m1"), temp_dir("m2"), temp_dir("m3"));
+        let dirs = [temp_dir("m1"), temp_dir("m2"), temp_dir("m3")];
+        let [one, two, three] = dirs.each_ref().map(|d| d.path());
         let plan: Plan = [
-            plan_in(&one, false),
-            plan_in(&two, true),
-            plan_in(&three, true),
+            plan_in(one, false),
+            plan_in(two, true),
+            plan_in(three, true),
         ]
         .into_iter()
         .collect();

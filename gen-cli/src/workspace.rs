@@ -316,8 +316,8 @@ mod tests {
 
     #[test]
     fn likely_libraries_are_the_plain_members_that_depend_on_kubegen() {
-        let dir = std::env::temp_dir().join(format!("kubegen-likely-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let write = |path: &str, text: &str| {
             let path = dir.join(path);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -365,7 +365,6 @@ mod tests {
         );
         let only = pairs(likely_libraries(Some(&manifest), &["named".to_string()]));
         assert_eq!(only, [("types".to_string(), dir.join("named/lib.rs"))]);
-        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
@@ -391,7 +390,8 @@ mod tests {
             optional > 0,
             "the workspace has optional dependencies to compare"
         );
-        let dir = std::env::temp_dir().join(format!("kubegen-features-{}", std::process::id()));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         fs::create_dir_all(dir.join("src")).unwrap();
         fs::write(dir.join("src/lib.rs"), "").unwrap();
         fs::write(
@@ -417,6 +417,5 @@ mod tests {
             "x, log, libc, cc: {:?}",
             features_of(&table)
         );
-        let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -296,13 +296,13 @@ fn check(name: &str, text: &str, scratch: &Path) -> Outcome {
 #[test]
 fn import_round_trips_the_corpus() {
     let files = corpus();
-    let scratch = std::env::temp_dir().join(format!("kubegen-import-{}", std::process::id()));
+    let tmp = scratch("corpus");
     let mut identical = 0;
     let mut failures = Vec::new();
     for (name, path) in &files {
         let text = fs::read_to_string(path).unwrap();
         let allowed = ALLOWED.iter().find(|(n, _)| n == name);
-        match (check(name, &text, &scratch), allowed) {
+        match (check(name, &text, tmp.path()), allowed) {
             (Outcome::Identical, None) => identical += 1,
             (Outcome::Identical, Some(_)) => {
                 identical += 1;
@@ -312,7 +312,6 @@ fn import_round_trips_the_corpus() {
             (Outcome::Differs(_), Some(_)) => {}
         }
     }
-    let _ = fs::remove_dir_all(&scratch);
     // Past the harness's capture, so that every run shows the figure.
     let _ = writeln!(
         std::io::stderr(),
@@ -323,12 +322,12 @@ fn import_round_trips_the_corpus() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// A scratch folder of its own for a test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kubegen-import-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch folder of its own for a test, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kubegen-import-{name}-"))
+        .tempdir()
+        .expect("a temporary folder")
 }
 
 /// Runs `kubegen import crd ARGS` in `dir`: (success, stderr).
@@ -355,10 +354,11 @@ fn fixture(relative: &str) -> String {
 
 #[test]
 fn out_writes_a_library_crate_and_never_a_file_it_did_not_write() {
-    let dir = scratch("out");
+    let tmp = scratch("out");
+    let dir = tmp.path();
     let crd =
         fixture("multiversion/config/crd/bases/testdata.kubebuilder.io_versionedresources.yaml");
-    let (ok, stderr) = import(&dir, &["--out", "api", &crd]);
+    let (ok, stderr) = import(dir, &["--out", "api", &crd]);
     assert!(ok, "{stderr}");
     let manifest = fs::read_to_string(dir.join("api/Cargo.toml")).unwrap();
     assert!(
@@ -378,14 +378,14 @@ fn out_writes_a_library_crate_and_never_a_file_it_did_not_write() {
     }
 
     // Again: the same files, written by kubegen, are rewritten.
-    let (ok, stderr) = import(&dir, &["--out", "api", &crd]);
+    let (ok, stderr) = import(dir, &["--out", "api", &crd]);
     assert!(ok, "{stderr}");
 
     // A file kubegen did not write stops the whole import: nothing else is written.
     fs::write(dir.join("api/src/lib.rs"), "// mine\n").unwrap();
     let module = dir.join("api/src/testdata_kubebuilder_io_v1beta2.rs");
     fs::remove_file(&module).unwrap();
-    let (ok, stderr) = import(&dir, &["--out", "api", "--kubegen-version", "0.1.0", &crd]);
+    let (ok, stderr) = import(dir, &["--out", "api", "--kubegen-version", "0.1.0", &crd]);
     assert!(!ok);
     assert!(
         stderr.contains("lib.rs: exists and was not written by kubegen"),
@@ -399,12 +399,12 @@ fn out_writes_a_library_crate_and_never_a_file_it_did_not_write() {
         fs::read_to_string(dir.join("api/src/lib.rs")).unwrap(),
         "// mine\n"
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn bad_input_names_the_document_the_crd_and_the_schema_path() {
-    let dir = scratch("bad");
+    let tmp = scratch("bad");
+    let dir = tmp.path();
     let crd = |name: &str, spec_props: &str| {
         format!(
             "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  \
@@ -447,12 +447,11 @@ fn bad_input_names_the_document_the_crd_and_the_schema_path() {
     ];
     for (file, text, expected) in cases {
         fs::write(dir.join(file), text).unwrap();
-        let (ok, stderr) = import(&dir, &["--out", "api", file]);
+        let (ok, stderr) = import(dir, &["--out", "api", file]);
         assert!(!ok, "{file} was imported");
         assert!(stderr.contains(expected), "{file}: {stderr}");
         assert!(!dir.join("api").exists(), "{file}: files were written");
     }
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// The slow tier: a nested `cargo build`. The fixtures' CRDs and Gateway API's standard ones
@@ -462,7 +461,8 @@ fn bad_input_names_the_document_the_crd_and_the_schema_path() {
 /// with kubegen's packages to build.
 #[test]
 fn slow_an_imported_crate_builds_clippy_clean() {
-    let dir = scratch("build");
+    let tmp = scratch("build");
+    let dir = tmp.path();
     let root = workspace();
     let mut inputs: Vec<String> = fs::read_dir(root.join("fixtures"))
         .unwrap()
@@ -476,7 +476,7 @@ fn slow_an_imported_crate_builds_clippy_clean() {
     }
     let mut args = vec!["--out", "api"];
     args.extend(inputs.iter().map(String::as_str));
-    let (ok, stderr) = import(&dir, &args);
+    let (ok, stderr) = import(dir, &args);
     assert!(ok, "{stderr}");
     fs::copy(root.join("Cargo.lock"), dir.join("api/Cargo.lock")).unwrap();
     let clippy = std::process::Command::new(env!("CARGO"))
@@ -492,19 +492,19 @@ fn slow_an_imported_crate_builds_clippy_clean() {
         "{}",
         String::from_utf8_lossy(&clippy.stderr)
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn stdin_json_prints_the_rust() {
-    let dir = scratch("stdin");
+    let tmp = scratch("stdin");
+    let dir = tmp.path();
     let yaml =
         fs::read_to_string(fixture("gen/config/crd/bases/bar.example.com_foos.yaml")).unwrap();
     let docs: Vec<Value> = serde_saphyr::from_multiple(&yaml).unwrap();
     let crd = docs.into_iter().find(|d| !d.is_null()).unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
         .args(["import", "crd", "-"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -526,15 +526,15 @@ fn stdin_json_prints_the_rust() {
     assert!(rust.contains("pub struct FooSpec {"), "{rust}");
     assert!(rust.contains("kind = \"Foo\""), "{rust}");
     assert!(rust.contains("default = \"fooDefaultString\""), "{rust}");
-    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "files were written");
-    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(fs::read_dir(dir).unwrap().count(), 0, "files were written");
 }
 
 #[test]
 fn module_writes_the_modules_and_their_mod_rs_into_a_folder() {
-    let dir = scratch("module");
+    let tmp = scratch("module");
+    let dir = tmp.path();
     let crd = fixture("plural/config/crd/bases/plural.example.com_testquotas.yaml");
-    let (ok, stderr) = import(&dir, &["--module", "src/imported", &crd]);
+    let (ok, stderr) = import(dir, &["--module", "src/imported", &crd]);
     assert!(ok, "{stderr}");
     let module = fs::read_to_string(dir.join("src/imported/mod.rs")).unwrap();
     assert!(
@@ -546,9 +546,8 @@ fn module_writes_the_modules_and_their_mod_rs_into_a_folder() {
     // flect's plural of the kind is the default: not written.
     assert!(!source.contains("plural ="), "{source}");
     assert_eq!(
-        fs::read_dir(&dir).unwrap().count(),
+        fs::read_dir(dir).unwrap().count(),
         1,
         "only src/ is written"
     );
-    let _ = fs::remove_dir_all(&dir);
 }

@@ -363,8 +363,11 @@ fn an_unknown_key_gets_a_suggestion() {
 /// refuses (touching nothing) a file without the generated sections.
 #[test]
 fn write_docs_refreshes_the_page_and_refuses_another_file() {
-    let dir = std::env::temp_dir().join(format!("kubegen-markers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new()
+        .prefix("kubegen-markers-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     let page = page();
     let stale = dir.join("markers.md");
     std::fs::write(
@@ -384,5 +387,4 @@ fn write_docs_refreshes_the_page_and_refuses_another_file() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("has no place in the page"), "{err}");
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "# Notes\n");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -12,13 +12,12 @@ mod support {
 }
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use kubegen_core::parse::registry::SECTIONS;
 use proptest::prelude::*;
-use proptest::test_runner::Config;
+use proptest::test_runner::{Config, TestRunner};
 use support::api_source::{drawn_keys, write_api_source};
-use support::fixtures::{Copied, copy_all};
+use support::fixtures::copy_all;
 use support::mutate::Edit;
 use support::verdict::{generates_or_locates, manifests_and_docs, package};
 
@@ -26,14 +25,12 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The crates, copied once per test process.
-fn copies() -> &'static [Copied] {
-    static COPIES: OnceLock<Vec<Copied>> = OnceLock::new();
-    COPIES.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("kubegen-no-panic-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        copy_all(&repo(), &dir)
-    })
+/// A folder for a test, removed when dropped.
+fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kubegen-{name}-"))
+        .tempdir()
+        .expect("a temporary folder")
 }
 
 fn edit() -> impl Strategy<Value = Edit> {
@@ -44,47 +41,55 @@ fn edit() -> impl Strategy<Value = Edit> {
     ]
 }
 
-proptest! {
-    // The crates share their copies: one case at a time.
-    #![proptest_config(Config { cases: 1500, failure_persistence: None, ..Config::default() })]
-
-    #[test]
-    fn mutated_api_crates_generate_or_report_a_located_error(
-        krate in any::<proptest::sample::Index>(),
-        file in any::<usize>(),
-        edits in proptest::collection::vec(edit(), 1..3),
-    ) {
-        let copies = copies();
-        krate.get(copies).check_mutant(file, &edits);
-    }
+#[test]
+fn mutated_api_crates_generate_or_report_a_located_error() {
+    let dir = temp_dir("no-panic");
+    let copies = copy_all(&repo(), dir.path());
+    // The cases share the copies: one case at a time.
+    let config = Config {
+        cases: 1500,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let cases = (
+        any::<proptest::sample::Index>(),
+        any::<usize>(),
+        proptest::collection::vec(edit(), 1..3),
+    );
+    TestRunner::new(config)
+        .run(&cases, |(krate, file, edits)| {
+            krate.get(&copies).check_mutant(file, &edits);
+            Ok(())
+        })
+        .unwrap();
 }
 
-fn api_sources_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kubegen-api-sources-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
-}
-
-proptest! {
-    #![proptest_config(Config { cases: 300, failure_persistence: None, ..Config::default() })]
-
-    #[test]
-    fn random_api_crates_generate_or_report_a_located_error(
-        bytes in proptest::collection::vec(any::<u8>(), 0..2048),
-    ) {
-        let (root, source) = write_api_source(&bytes, &api_sources_dir());
-        if std::panic::catch_unwind(|| generates_or_locates(&root)).is_err() {
-            panic!("on this source:\n{source}");
-        }
-    }
+#[test]
+fn random_api_crates_generate_or_report_a_located_error() {
+    let dir = temp_dir("api-sources");
+    let config = Config {
+        cases: 300,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let bytes = proptest::collection::vec(any::<u8>(), 0..2048);
+    TestRunner::new(config)
+        .run(&bytes, |bytes| {
+            let (root, source) = write_api_source(&bytes, dir.path());
+            if std::panic::catch_unwind(|| generates_or_locates(&root)).is_err() {
+                panic!("on this source:\n{source}");
+            }
+            Ok(())
+        })
+        .unwrap();
 }
 
 /// The generator reaches both of gen-cli's paths: of 200 crates from fixed bytes, some
 /// generate their manifests and some are refused with errors.
 #[test]
 fn the_api_source_generator_reaches_output_and_errors() {
-    let dir = api_sources_dir().join("reach");
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let tmp = temp_dir("api-sources-reach");
+    let dir = tmp.path();
     let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
     let (mut generated, mut refused) = (0, 0);
     for _ in 0..200 {
@@ -97,7 +102,7 @@ fn the_api_source_generator_reaches_output_and_errors() {
                 state.to_le_bytes()[0]
             })
             .collect();
-        let (root, _) = write_api_source(&bytes, &dir);
+        let (root, _) = write_api_source(&bytes, dir);
         match support::verdict::manifests_and_docs(&package(&root)) {
             Ok(_) => generated += 1,
             Err(_) => refused += 1,
@@ -113,7 +118,8 @@ fn the_api_source_generator_reaches_output_and_errors() {
 /// The unmutated crates generate (so a mutant's error is the mutation's).
 #[test]
 fn the_api_crates_generate() {
-    for copy in copies() {
+    let dir = temp_dir("no-panic-unmutated");
+    for copy in copy_all(&repo(), dir.path()) {
         generates_or_locates(&copy.root);
     }
 }
@@ -121,15 +127,13 @@ fn the_api_crates_generate() {
 /// The errors (message, line, column; 0 and 0 without a location) gen-cli's generators give
 /// on a crate whose root file is `source`, after checking that they do not panic.
 fn errors_of(name: &str, source: &str) -> Vec<(String, usize, usize)> {
-    let dir = std::env::temp_dir().join(format!("kubegen-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let root = dir.join("lib.rs");
+    let dir = temp_dir(name);
+    let root = dir.path().join("lib.rs");
     std::fs::write(&root, source).expect("the source is written");
     generates_or_locates(&root);
     let errors = manifests_and_docs(&package(&root))
         .err()
         .unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
     errors
         .iter()
         .map(|e| {

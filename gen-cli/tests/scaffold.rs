@@ -17,8 +17,9 @@ use support::scaffold::*;
 
 #[test]
 fn slow_the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_valid() {
-    let dir = temp_dir("newcomer");
-    let project = newcomer(&dir);
+    let tmp = temp_dir("newcomer");
+    let dir = tmp.path();
+    let project = newcomer(dir);
 
     cargo(&project, &["test"]);
     let manifest = project.join("Cargo.toml");
@@ -110,14 +111,14 @@ fn slow_the_newcomers_project_builds_passes_its_tests_and_its_manifests_are_vali
             assert!(stdout.contains(expected), "{expected} in:\n{stdout}");
         }
     }
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn init_refuses_a_folder_that_is_not_empty() {
-    let dir = temp_dir("not-empty");
+    let tmp = temp_dir("not-empty");
+    let dir = tmp.path();
     fs::write(dir.join("notes.txt"), "mine\n").unwrap();
-    let out = kubegen(&dir, &["init", "--domain", "my.domain", "--name", "op"]);
+    let out = kubegen(dir, &["init", "--domain", "my.domain", "--name", "op"]);
     let (_, stderr) = texts(&out);
     assert!(!out.status.success());
     assert!(
@@ -125,8 +126,7 @@ fn init_refuses_a_folder_that_is_not_empty() {
         "{stderr}"
     );
     assert!(stderr.contains("--force"), "{stderr}");
-    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1, "nothing written");
-    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(fs::read_dir(dir).unwrap().count(), 1, "nothing written");
 }
 
 /// As a newcomer gets it: the CLI installed with `cargo install --path gen-cli`, `init` with no
@@ -136,7 +136,8 @@ fn init_refuses_a_folder_that_is_not_empty() {
 /// pass there offline.
 #[test]
 fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
-    let root = temp_dir("install");
+    let tmp = temp_dir("install");
+    let root = tmp.path();
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| workspace().join("target"));
@@ -324,7 +325,6 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
         !failed.contains("Diagnostic {") && !failed.contains("Errors("),
         "readable, not Debug:\n{failed}"
     );
-    let _ = fs::remove_dir_all(&root);
 }
 
 /// The types `create api` writes, with three mistakes only the whole CRD shows.
@@ -356,8 +356,9 @@ fn with_three_mistakes(types: &str) -> String {
 
 #[test]
 fn rerunning_never_overwrites_and_changes_nothing() {
-    let dir = temp_dir("rerun");
-    let project = init(&dir);
+    let tmp = temp_dir("rerun");
+    let dir = tmp.path();
+    let project = init(dir);
     let path = project.to_str().unwrap();
     let readme = project.join("README.md");
     fs::write(&readme, "# My operator\n").unwrap();
@@ -371,7 +372,7 @@ fn rerunning_never_overwrites_and_changes_nothing() {
         kubegen_path.to_str().unwrap(),
         path,
     ];
-    let out = ok(&dir, &again);
+    let out = ok(dir, &again);
     let kept = "kept (exists with other content; not overwritten): guestbook-operator/README.md";
     assert!(out.contains(kept), "{out}");
     assert!(
@@ -393,13 +394,13 @@ fn rerunning_never_overwrites_and_changes_nothing() {
         "{out}"
     );
     assert_eq!(snapshot(&project), with_webhook, "a second run is a no-op");
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
-    let dir = temp_dir("twice");
-    let project = init(&dir);
+    let tmp = temp_dir("twice");
+    let dir = tmp.path();
+    let project = init(dir);
     let api = words("create api --group webapp --version v1 --kind Guestbook");
     ok(&project, &api);
     let before = snapshot(&project);
@@ -440,13 +441,13 @@ fn the_same_kind_twice_is_an_error_and_a_new_version_is_added() {
         service["name"], "guestbook-operator-webhook-service",
         "{crd:?}"
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_types_and_the_controller_can_come_one_after_the_other() {
-    let dir = temp_dir("parts");
-    let project = init(&dir);
+    let tmp = temp_dir("parts");
+    let dir = tmp.path();
+    let project = init(dir);
     let api = |extra: &str| {
         let args = [
             "create",
@@ -483,13 +484,13 @@ fn the_types_and_the_controller_can_come_one_after_the_other() {
     );
     let role = fs::read_to_string(project.join("config/rbac/role.yaml")).unwrap();
     assert!(role.contains("frigates/status"), "{role}");
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_missing_marker_is_an_error_that_writes_nothing() {
-    let dir = temp_dir("marker");
-    let project = init(&dir);
+    let tmp = temp_dir("marker");
+    let dir = tmp.path();
+    let project = init(dir);
     let main = project.join("src/main.rs");
     let without = fs::read_to_string(&main)
         .unwrap()
@@ -508,7 +509,6 @@ fn a_missing_marker_is_an_error_that_writes_nothing() {
         "{stderr}"
     );
     assert_eq!(snapshot(&project), before, "nothing written");
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// Every file under `dir` with its content.

@@ -139,8 +139,9 @@ impl Drop for Cleanup {
 #[ignore = "needs a cluster: KUBECONFIG"]
 fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_service_account() {
     let admin_kubeconfig = std::env::var("KUBECONFIG").expect("KUBECONFIG names a cluster");
-    let dir = temp_dir("cluster");
-    let project = two_kinds(&dir);
+    let tmp = temp_dir("cluster");
+    let dir = tmp.path();
+    let project = two_kinds(dir);
     ok(
         &project,
         &words(
@@ -421,7 +422,6 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
     }
     eprintln!("ran against {admin_kubeconfig} ({server})");
     drop(cleanup);
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// `GET /metrics` of the operator on `port` with curl (HTTPS, its certificate is self-signed),

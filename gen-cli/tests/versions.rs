@@ -51,10 +51,13 @@ fn repo() -> PathBuf {
         .to_path_buf()
 }
 
-/// Writes the API crate for `feature` and returns its folder.
-fn api_crate(feature: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("kubegen-versions-{feature}"));
-    let _ = fs::remove_dir_all(&root);
+/// Writes the API crate for `feature` into a folder removed when dropped.
+fn api_crate(feature: &str) -> tempfile::TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("kubegen-versions-{feature}-"))
+        .tempdir()
+        .expect("a temporary folder");
+    let root = dir.path();
     fs::create_dir_all(root.join("src")).unwrap();
     fs::create_dir_all(root.join("examples")).unwrap();
     let repo = repo();
@@ -74,7 +77,7 @@ fn api_crate(feature: &str) -> PathBuf {
     fs::copy(repo.join("Cargo.lock"), root.join("Cargo.lock")).unwrap();
     fs::write(root.join("src/lib.rs"), LIB).unwrap();
     fs::write(root.join("examples/print.rs"), EXAMPLE).unwrap();
-    root
+    dir
 }
 
 /// Runs a command and returns its stdout, failing with its stderr.
@@ -95,11 +98,12 @@ fn gen_cli_writes_what_crd_renders_for_every_kubernetes_version() {
         .unwrap_or_else(|_| "v1_33,v1_34,v1_35,v1_36,v1_37".to_string());
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     for feature in versions.split(',') {
-        let root = api_crate(feature);
+        let dir = api_crate(feature);
+        let root = dir.path();
         let rendered = output(
             Command::new(&cargo)
                 .args(["run", "--quiet", "--offline", "--example", "print"])
-                .current_dir(&root)
+                .current_dir(root)
                 // Set for this test by k8s-openapi (1.37); the API crate names its own.
                 .env_remove("K8S_OPENAPI_ENABLED_VERSION")
                 // This workspace's: only what depends on k8s-openapi is built again.
@@ -108,7 +112,7 @@ fn gen_cli_writes_what_crd_renders_for_every_kubernetes_version() {
         let written = output(
             Command::new(env!("CARGO_BIN_EXE_kubegen"))
                 .args(["crd", "--stdout"])
-                .current_dir(&root),
+                .current_dir(root),
         );
         assert!(
             written.contains("x-kubernetes-map-type: atomic"),

@@ -216,16 +216,15 @@ mod tests {
 
     #[test]
     fn checks_everything_before_writing_anything() {
-        let root = std::env::temp_dir().join(format!("kubegen-files-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&root);
-        fs::create_dir_all(&root).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
         fs::write(root.join("mine.txt"), "edited by hand\n").unwrap();
         fs::write(root.join("main.rs"), "// no marker\n").unwrap();
 
         let mut changes = Changes::default();
         changes.file("new.txt", "new\n".into());
         changes.insert("main.rs", "kubegen:scaffold:x", "x();");
-        let problems = changes.apply(&root).unwrap_err();
+        let problems = changes.apply(root).unwrap_err();
         assert!(
             problems[0].contains("no line with the marker"),
             "{problems:?}"
@@ -236,7 +235,7 @@ mod tests {
         changes.file("new.txt", "new\n".into());
         changes.file("mine.txt", "template\n".into());
         changes.insert("new.txt", "new", "first");
-        let report = changes.apply(&root).unwrap();
+        let report = changes.apply(root).unwrap();
         assert_eq!(
             report,
             vec![

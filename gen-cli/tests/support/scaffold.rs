@@ -16,12 +16,12 @@ pub fn workspace() -> PathBuf {
         .to_path_buf()
 }
 
-/// A fresh, empty folder for a test.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kubegen-scaffold-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh, empty folder for a test, removed when dropped.
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("kubegen-scaffold-{name}-"))
+        .tempdir()
+        .expect("a temporary folder")
 }
 
 /// A command line's words: `words("create api --kind X")`.

@@ -8,25 +8,21 @@ mod resolve;
 use super::{Cfg, Crate, ModuleId, Origin, SourceError, Visitor};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A crate written to a fresh temporary directory, removed on drop.
 pub(super) struct TempCrate {
-    dir: PathBuf,
+    dir: tempfile::TempDir,
 }
 
 impl TempCrate {
     /// Writes `files` (path relative to the crate directory, contents).
     pub(super) fn new(files: &[(&str, &str)]) -> TempCrate {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "kubegen-source-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = tempfile::Builder::new()
+            .prefix("kubegen-source-")
+            .tempdir()
+            .expect("a temporary folder");
         for (path, text) in files {
-            let path = dir.join(path);
+            let path = dir.path().join(path);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, text).unwrap();
         }
@@ -34,7 +30,7 @@ impl TempCrate {
     }
 
     pub(super) fn path(&self, rel: &str) -> PathBuf {
-        self.dir.join(rel)
+        self.dir.path().join(rel)
     }
 
     /// Loads the crate rooted at `src/lib.rs`.
@@ -45,12 +41,6 @@ impl TempCrate {
     /// The `file` in errors for `rel`.
     pub(super) fn file(&self, rel: &str) -> String {
         self.path(rel).display().to_string()
-    }
-}
-
-impl Drop for TempCrate {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
     }
 }
 
