@@ -116,6 +116,56 @@ async fn dropping_the_control_plane_stops_its_processes_and_removes_its_folder()
     assert!(!folder.exists(), "{} survived the drop", folder.display());
 }
 
+#[test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+fn the_shared_control_plane_serves_tests_on_runtimes_of_their_own() {
+    // As `#[tokio::test]` runs each test: a runtime of its own, gone when the test ends.
+    let in_a_test = |prefix: &'static str| {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let cp = ControlPlane::shared().await.expect(NEEDS);
+            let namespace = cp.namespace(prefix).await.unwrap();
+            Api::<Namespace>::all(cp.client())
+                .get(&namespace)
+                .await
+                .unwrap();
+            cp.pids().unwrap()
+        })
+    };
+    let first = in_a_test("first");
+    let second = std::thread::spawn(move || in_a_test("second"))
+        .join()
+        .unwrap();
+    assert_eq!(first, second, "one control plane");
+}
+
+#[test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+fn kubegen_test_logs_copies_the_control_planes_output_to_standard_error() {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "dropping_the_control_plane_stops_its_processes_and_removes_its_folder",
+        ])
+        .env("KUBEGEN_TEST_LOGS", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for component in ["etcd", "kube-apiserver"] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.starts_with(&format!("[{component}] "))),
+            "no line of {component}'s in:\n{stderr}"
+        );
+    }
+}
+
 /// Set in the child process of the SIGKILL test.
 const CHILD: &str = "KUBEGEN_TESTING_SIGKILL_CHILD";
 

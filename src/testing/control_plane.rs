@@ -29,15 +29,35 @@ pub(crate) struct Local {
     pub apiserver_ready: Duration,
 }
 
-/// Starts the control plane and returns it with an admin client.
+/// How many times a start is tried when a port it picked was taken before its process bound it.
+const ATTEMPTS: usize = 3;
+
+/// Starts the control plane and returns it with an admin client's configuration. A free port
+/// is free only until a process binds it: a start that lost one to another process is tried
+/// again with new ports.
 pub(crate) async fn start(assets: &Assets) -> Result<(Local, kube::Config), Error> {
+    let mut attempt = 1;
+    loop {
+        match start_once(assets).await {
+            Err(error) if attempt < ATTEMPTS && lost_a_port(&error) => attempt += 1,
+            result => return result,
+        }
+    }
+}
+
+/// Whether `error` is a process that exited because its port was taken.
+fn lost_a_port(error: &Error) -> bool {
+    matches!(error, Error::Exited { log_tail, .. } if log_tail.contains("address already in use"))
+}
+
+async fn start_once(assets: &Assets) -> Result<(Local, kube::Config), Error> {
     let started = Instant::now();
     let dir = TempDir::new()?;
     let creds = certs::write(dir.path())?;
     let [etcd_port, peer_port, apiserver_port] = free_ports()?;
 
     let etcd_url = format!("http://127.0.0.1:{etcd_port}");
-    let mut etcd = Process::start(
+    let etcd = Process::start(
         "etcd",
         &assets.etcd,
         &[
@@ -48,13 +68,10 @@ pub(crate) async fn start(assets: &Assets) -> Result<(Local, kube::Config), Erro
         ],
         dir.path().join("etcd.log"),
     )?;
-    poll("etcd", &mut [&mut etcd], || async {
-        etcd_healthy(etcd_port)
-    })
-    .await?;
+    poll("etcd", &[&etcd], || async { etcd_healthy(etcd_port) }).await?;
     let etcd_ready = started.elapsed();
 
-    let mut apiserver = Process::start(
+    let apiserver = Process::start(
         "kube-apiserver",
         &assets.apiserver,
         &apiserver_args(&creds, &etcd_url, apiserver_port, dir.path()),
@@ -63,10 +80,7 @@ pub(crate) async fn start(assets: &Assets) -> Result<(Local, kube::Config), Erro
     let kubeconfig = write_kubeconfig(dir.path(), &creds, apiserver_port)?;
     let config = config_from(&kubeconfig).await?;
     let client = kube::Client::try_from(config.clone())?;
-    poll("kube-apiserver", &mut [&mut apiserver, &mut etcd], || {
-        readyz(&client)
-    })
-    .await?;
+    poll("kube-apiserver", &[&apiserver, &etcd], || readyz(&client)).await?;
     let apiserver_ready = started.elapsed();
     Ok((
         Local {
@@ -132,14 +146,14 @@ pub(crate) async fn config_from(path: &Path) -> Result<kube::Config, Error> {
 }
 
 /// Polls `ready` until it returns `Ok`, failing at once when one of `processes` exits.
-async fn poll<F, Fut>(what: &str, processes: &mut [&mut Process], mut ready: F) -> Result<(), Error>
+async fn poll<F, Fut>(what: &str, processes: &[&Process], mut ready: F) -> Result<(), Error>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<(), String>>,
 {
     let start = Instant::now();
     loop {
-        for process in processes.iter_mut() {
+        for process in processes {
             process.check_running()?;
         }
         let last = match ready().await {
@@ -290,6 +304,34 @@ mod tests {
         let error = start(&assets).await.err().unwrap().to_string();
         assert!(error.starts_with("etcd exited (exit status: 3)"), "{error}");
         assert!(error.contains("etcd: bad flag --data-dir="), "{error}");
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_start_that_lost_its_port_is_tried_again_with_new_ports() {
+        let dir = TempDir::new().unwrap();
+        let script = dir.path().join("etcd");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\necho \"$3\" >> \"$(dirname \"$0\")/starts\"\n\
+             echo \"listen tcp: bind: address already in use\" >&2\nexit 1\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let assets = Assets {
+            etcd: script.clone(),
+            apiserver: script,
+        };
+        let error = start(&assets).await.err().unwrap().to_string();
+        assert!(error.contains("address already in use"), "{error}");
+        let starts = std::fs::read_to_string(dir.path().join("starts")).unwrap();
+        let urls: Vec<&str> = starts.lines().collect();
+        assert_eq!(urls.len(), ATTEMPTS, "{starts}");
+        assert!(
+            urls[0] != urls[1] && urls[1] != urls[2],
+            "new ports each time: {starts}"
+        );
     }
 
     #[test]

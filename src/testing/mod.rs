@@ -7,18 +7,25 @@
 //! use kubegen::testing::ControlPlane;
 //! # let crd = unimplemented!();
 //!
-//! let cp = ControlPlane::start().await?;
+//! let cp = ControlPlane::shared().await?;
 //! cp.install_crds(&[crd]).await?;
 //! let namespace = cp.namespace("memcached").await?;
 //! let client = cp.client();
 //! # Ok(()) }
 //! ```
 //!
+//! [`ControlPlane::shared`] is one control plane for every test of a test binary (they run in
+//! parallel against it, each in a namespace of its own); [`ControlPlane::start`] is one for the
+//! caller alone.
+//!
 //! The binaries come from `KUBEBUILDER_ASSETS` (what `setup-envtest use -p path` prints),
 //! else `KUBEGEN_TEST_ASSETS`. `USE_EXISTING_CLUSTER=true` (the current kubeconfig) or
 //! `KUBEGEN_TEST_KUBECONFIG=<file>` runs the same tests against an existing cluster instead.
 //! The processes are killed and their folder removed when the [`ControlPlane`] is dropped;
-//! on Linux they also die with the test process, even one killed with SIGKILL.
+//! on Linux they also die with the test process, even one killed with SIGKILL (the shared
+//! one's way to end), and the next start removes the folder left behind.
+//! `KUBEGEN_TEST_LOGS=1` (or envtest's `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true`) copies
+//! etcd's and kube-apiserver's output to standard error, each line tagged with its process.
 
 mod accounts;
 mod assets;
@@ -37,8 +44,8 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 
 /// A control plane for tests: a local etcd and kube-apiserver, or an existing cluster.
 pub struct ControlPlane {
-    client: kube::Client,
     config: kube::Config,
+    kubeconfig: Option<PathBuf>,
     local: Option<control_plane::Local>,
 }
 
@@ -55,32 +62,49 @@ impl ControlPlane {
     /// Starts etcd and kube-apiserver (or connects to the cluster `USE_EXISTING_CLUSTER=true`
     /// or `KUBEGEN_TEST_KUBECONFIG` names) and waits until the API server is ready.
     pub async fn start() -> Result<Self, Error> {
-        let (config, local) = if let Some(path) =
+        let (config, kubeconfig, local) = if let Some(path) =
             std::env::var_os("KUBEGEN_TEST_KUBECONFIG").filter(|p| !p.is_empty())
         {
-            (
-                control_plane::config_from(&PathBuf::from(path)).await?,
-                None,
-            )
+            let path = PathBuf::from(path);
+            (control_plane::config_from(&path).await?, Some(path), None)
         } else if std::env::var("USE_EXISTING_CLUSTER").is_ok_and(|v| v == "true") {
             let config = kube::Config::infer()
                 .await
                 .map_err(|e| Error::Config(format!("USE_EXISTING_CLUSTER=true: {e}")))?;
-            (config, None)
+            (config, None, None)
         } else {
             let (local, config) = control_plane::start(&assets::find()?).await?;
-            (config, Some(local))
+            let kubeconfig = local.dir.path().join("kubeconfig");
+            (config, Some(kubeconfig), Some(local))
         };
+        // Checked once here, so that `client` cannot fail later.
+        kube::Client::try_from(config.clone())?;
         Ok(ControlPlane {
-            client: kube::Client::try_from(config.clone())?,
             config,
+            kubeconfig,
             local,
         })
     }
 
-    /// A client authenticated as an administrator (group `system:masters`).
+    /// The control plane of this test process, started by its first caller; every later call
+    /// (from any test, on any runtime) returns the same one. A start that failed is tried
+    /// again by the next caller.
+    pub async fn shared() -> Result<&'static ControlPlane, Error> {
+        static SHARED: tokio::sync::OnceCell<ControlPlane> = tokio::sync::OnceCell::const_new();
+        SHARED.get_or_try_init(ControlPlane::start).await
+    }
+
+    /// A client authenticated as an administrator (group `system:masters`). Each call makes a
+    /// new one, tied to the caller's runtime, so that tests on their own runtimes can share a
+    /// control plane.
     pub fn client(&self) -> kube::Client {
-        self.client.clone()
+        kube::Client::try_from(self.config.clone())
+            .expect("the configuration made a client when the control plane started")
+    }
+
+    /// The admin client's configuration (server, CA, credentials).
+    pub fn config(&self) -> &kube::Config {
+        &self.config
     }
 
     /// The start's timings; `None` for an existing cluster.
@@ -98,23 +122,23 @@ impl ControlPlane {
             .map(|local| [local.etcd.id(), local.apiserver.id()])
     }
 
-    /// The admin kubeconfig of a local control plane (`kubectl --kubeconfig` takes it).
+    /// The admin kubeconfig (`kubectl --kubeconfig` takes it): a local control plane's, or the
+    /// file `KUBEGEN_TEST_KUBECONFIG` names; `None` for `USE_EXISTING_CLUSTER=true`, whose
+    /// kubeconfig is the usual one.
     pub fn kubeconfig(&self) -> Option<PathBuf> {
-        self.local
-            .as_ref()
-            .map(|local| local.dir.path().join("kubeconfig"))
+        self.kubeconfig.clone()
     }
 
     /// Installs `crds` and waits until each is `Established`; returns how long that took.
     pub async fn install_crds(&self, crds: &[CustomResourceDefinition]) -> Result<Duration, Error> {
         let start = Instant::now();
-        crds::install(&self.client, crds).await?;
+        crds::install(&self.client(), crds).await?;
         Ok(start.elapsed())
     }
 
     /// Creates a namespace of its own for a test, named `prefix-` and a random suffix.
     pub async fn namespace(&self, prefix: &str) -> Result<String, Error> {
-        crds::namespace(&self.client, prefix).await
+        crds::namespace(&self.client(), prefix).await
     }
 
     /// A client that authenticates as the ServiceAccount `namespace/name` (created), with a
@@ -127,12 +151,12 @@ impl ControlPlane {
         name: &str,
         role_yaml: &str,
     ) -> Result<kube::Client, Error> {
-        accounts::client_as(&self.client, &self.config, namespace, name, role_yaml).await
+        accounts::client_as(&self.client(), &self.config, namespace, name, role_yaml).await
     }
 
     /// An error if etcd or kube-apiserver has exited, with the end of its log.
-    pub fn check_running(&mut self) -> Result<(), Error> {
-        match &mut self.local {
+    pub fn check_running(&self) -> Result<(), Error> {
+        match &self.local {
             Some(local) => {
                 local.etcd.check_running()?;
                 local.apiserver.check_running()

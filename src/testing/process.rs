@@ -1,18 +1,27 @@
 //! A control-plane process: started so that it dies with the test process, logging to a
-//! file, killed when dropped.
+//! file (and, on request, to the test's standard error), killed when dropped.
 
 use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, OnceLock, mpsc};
+use std::sync::{Mutex, MutexGuard, OnceLock, mpsc};
 
 use super::error::{Error, io};
 
 /// A running `etcd` or `kube-apiserver`.
 pub(crate) struct Process {
     component: &'static str,
-    child: Child,
+    id: u32,
+    child: Mutex<Child>,
     log: PathBuf,
+}
+
+/// Whether the control plane's output goes to standard error too: `KUBEGEN_TEST_LOGS=1`, or
+/// envtest's `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true`.
+pub(crate) fn attached() -> bool {
+    std::env::var("KUBEGEN_TEST_LOGS").is_ok_and(|v| v == "1")
+        || std::env::var("KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT").is_ok_and(|v| v == "true")
 }
 
 /// How many log lines an error shows.
@@ -27,18 +36,30 @@ impl Process {
         log: PathBuf,
     ) -> Result<Self, Error> {
         let out = File::create(&log).map_err(io(format!("creating {}", log.display())))?;
-        let err = out.try_clone().map_err(io("duplicating a log file"))?;
         let mut command = Command::new(binary);
-        command
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err);
+        command.args(args).stdin(Stdio::null());
+        let attached = attached();
+        if attached {
+            command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        } else {
+            let dup = || out.try_clone().map_err(io("duplicating a log file"));
+            command.stdout(dup()?).stderr(dup()?);
+        }
         die_with_parent(&mut command);
-        let child = spawn(command).map_err(io(format!("starting {}", binary.display())))?;
+        let mut child = spawn(command).map_err(io(format!("starting {}", binary.display())))?;
+        if attached {
+            let log = std::sync::Arc::new(Mutex::new(out));
+            if let Some(stdout) = child.stdout.take() {
+                tee(component, stdout, log.clone());
+            }
+            if let Some(stderr) = child.stderr.take() {
+                tee(component, stderr, log);
+            }
+        }
         Ok(Process {
             component,
-            child,
+            id: child.id(),
+            child: Mutex::new(child),
             log,
         })
     }
@@ -50,12 +71,19 @@ impl Process {
 
     /// The process id.
     pub fn id(&self) -> u32 {
-        self.child.id()
+        self.id
+    }
+
+    fn child(&self) -> MutexGuard<'_, Child> {
+        self.child
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// An [`Error::Exited`] with the end of the log if the process has exited.
-    pub fn check_running(&mut self) -> Result<(), Error> {
-        match self.child.try_wait() {
+    pub fn check_running(&self) -> Result<(), Error> {
+        let status = self.child().try_wait();
+        match status {
             Ok(None) => Ok(()),
             Ok(Some(status)) => Err(Error::Exited {
                 component: self.component,
@@ -80,9 +108,32 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         // Killing a process that has exited fails harmlessly; `wait` reaps it either way.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let child = self
+            .child
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let _ = child.kill();
+        let _ = child.wait();
     }
+}
+
+/// Copies each line of `output` to the log file and to standard error, as `[component] line`,
+/// until the process closes it. Written to the process's standard error directly, past the
+/// test harness's capture, as envtest attaches the output.
+fn tee(
+    component: &'static str,
+    output: impl Read + Send + 'static,
+    log: std::sync::Arc<Mutex<File>>,
+) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(mut file) = log.lock() {
+                let _ = writeln!(file, "{line}");
+            }
+            let _ = writeln!(std::io::stderr().lock(), "[{component}] {line}");
+        }
+    });
 }
 
 /// Asks the kernel to kill the child with SIGKILL when the thread that started it ends, so
