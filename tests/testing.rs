@@ -142,6 +142,25 @@ fn the_shared_control_plane_serves_tests_on_runtimes_of_their_own() {
     assert_eq!(first, second, "one control plane");
 }
 
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn a_restarted_api_server_serves_what_was_stored_before_on_the_same_port() {
+    let cp = ControlPlane::start().await.expect(NEEDS);
+    let namespace = cp.namespace("before").await.unwrap();
+    let [etcd, before] = cp.pids().unwrap();
+    let client = cp.client();
+    cp.restart_apiserver(Duration::from_secs(1)).await.unwrap();
+    let [same_etcd, after] = cp.pids().unwrap();
+    assert_eq!(etcd, same_etcd);
+    assert!(
+        before != after && !alive(before),
+        "a new API server process"
+    );
+    // The client made before the restart reaches the new process, which has the namespace.
+    Api::<Namespace>::all(client).get(&namespace).await.unwrap();
+    cp.check_running().unwrap();
+}
+
 #[test]
 #[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
 fn kubegen_test_logs_copies_the_control_planes_output_to_standard_error() {

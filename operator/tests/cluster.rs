@@ -1,7 +1,8 @@
-//! The operator against a real Kubernetes API server (`KUBECONFIG`), as its ServiceAccount.
+//! The operator against a real Kubernetes API server (`kubegen::testing`'s), as its
+//! ServiceAccount.
 //!
 //! ```sh
-//! KUBECONFIG=~/.kube/config cargo test -p memcached-operator --test cluster -- --ignored
+//! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p memcached-operator --test cluster -- --ignored
 //! ```
 //!
 //! Each test applies the generated CRD and RBAC role with the hand-written binding and service
@@ -30,7 +31,7 @@ use in_process::{
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a cluster: KUBECONFIG"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn memcached_lifecycle_as_the_service_account() {
     let (env, operator, memcacheds, deployments) = operator_in("life").await;
     let ns = env.namespace.as_str();
@@ -117,7 +118,7 @@ async fn memcached_lifecycle_as_the_service_account() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a cluster: KUBECONFIG"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn invalid_memcacheds_are_rejected_by_the_generated_crd() {
     let env = TestEnv::new("invalid").await;
     // Untyped, so that nothing is defaulted on this side.
@@ -153,7 +154,7 @@ async fn invalid_memcacheds_are_rejected_by_the_generated_crd() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a cluster: KUBECONFIG"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn metrics_are_served_to_the_metrics_reader_only() {
     let env = TestEnv::new("metrics").await;
     let admin = env.admin.clone();

@@ -1,5 +1,5 @@
 //! Two replicas of the operator binary with `--leader-elect` against a real API server
-//! (`KUBECONFIG`), each as the operator's ServiceAccount: a token from the TokenRequest API in a
+//! (`kubegen::testing`'s), each as the operator's ServiceAccount: a token from the TokenRequest API in a
 //! kubeconfig of its own, with the generated role (`config/rbac/role.yaml`: the ClusterRole and
 //! the leader-election Role) bound as `config/rbac/` binds it. While Memcacheds are created and
 //! changed, exactly one replica reconciles, as each replica's `/metrics` shows
@@ -7,7 +7,7 @@
 //! the Lease within the lease duration and reconciles the changes made after.
 //!
 //! ```sh
-//! KUBECONFIG=/path/to/kubeconfig cargo test -p memcached-operator --test cluster_leader -- --ignored
+//! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p memcached-operator --test cluster_leader -- --ignored
 //! ```
 
 mod cluster_env;
@@ -15,7 +15,7 @@ mod config_files;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -28,7 +28,7 @@ use kube::{Api, Client};
 use memcached_operator::api::v1alpha1::Memcached;
 use serde_json::json;
 
-use cluster_env::{SERVICE_ACCOUNT, TestEnv, WAIT, service_account_token, typed};
+use cluster_env::{SERVICE_ACCOUNT, TestEnv, WAIT, admin_kubeconfig, service_account_token, typed};
 
 /// The runtime's lease duration (`kubegen::runtime`'s leader election), in seconds.
 const LEASE_DURATION: u64 = 15;
@@ -143,10 +143,9 @@ impl Drop for Replica {
     }
 }
 
-/// A kubeconfig at `path` with the cluster of `KUBECONFIG`'s current context and the
-/// operator's ServiceAccount token as its only credential.
-fn token_kubeconfig(path: &Path, token: &str, namespace: &str) {
-    let admin = Kubeconfig::read().expect("KUBECONFIG reads");
+/// A kubeconfig at `path` with the cluster of `admin`'s current context and the operator's
+/// ServiceAccount token as its only credential.
+fn token_kubeconfig(admin: &Kubeconfig, path: &Path, token: &str, namespace: &str) {
     let current = admin.current_context.clone().expect("a current context");
     let context = admin
         .contexts
@@ -258,13 +257,14 @@ async fn deployment_follows(deployments: &Api<Deployment>, name: &str, replicas:
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a cluster: KUBECONFIG"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn exactly_one_replica_reconciles_and_the_other_takes_over_when_it_is_killed() {
     let env = TestEnv::new("leader").await;
     let namespace = env.namespace.clone();
     let token = service_account_token(&env.admin, &namespace, SERVICE_ACCOUNT).await;
-    let kubeconfig: PathBuf = std::env::temp_dir().join(format!("{namespace}.kubeconfig"));
-    token_kubeconfig(&kubeconfig, &token, &namespace);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = dir.path().join("kubeconfig");
+    token_kubeconfig(&admin_kubeconfig().await, &kubeconfig, &token, &namespace);
     // The replicas' credentials are the ServiceAccount's, not the admin's.
     let operator = Client::try_from(
         kube::Config::from_custom_kubeconfig(

@@ -1,15 +1,17 @@
-//! The operator against a real API server (`KUBECONFIG`) that goes away for a while: the
-//! command in `KUBEGEN_APISERVER_RESTART` must stop the API server for about 10 s and start it
-//! again. A test of its own, since it restarts a server other tests may share.
+//! The operator against a real API server that goes away for 10 s: `kubegen::testing`'s,
+//! restarted by the harness; with `USE_EXISTING_CLUSTER=true`, the command in
+//! `KUBEGEN_APISERVER_RESTART` must stop the cluster's API server for about 10 s and start it
+//! again. A test binary of its own, since it restarts the server its other tests would share.
 //!
 //! ```sh
-//! KUBECONFIG=~/.kube/config KUBEGEN_APISERVER_RESTART="..." \
-//!   cargo test -p memcached-operator --test cluster_restart -- --ignored
+//! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p memcached-operator --test cluster_restart -- --ignored
 //! ```
 
 mod cluster_env;
 mod config_files;
 mod in_process;
+
+use cluster_env::control_plane;
 
 use std::time::Duration;
 
@@ -22,24 +24,39 @@ use in_process::{
     settled_status,
 };
 
-/// The command that restarts the API server for the fault tests, from
-/// `KUBEGEN_APISERVER_RESTART` (for the private test server: `/root/kapi/restart-apiserver.sh 10`,
-/// which stops it for 10 s).
-fn restart_command() -> std::process::Command {
+/// Stops the API server for 10 s and starts it again: the harness's, or, on an existing
+/// cluster, with the command `KUBEGEN_APISERVER_RESTART` names.
+async fn restart_the_api_server() {
+    let control_plane = control_plane().await;
+    if control_plane.pids().is_some() {
+        return control_plane
+            .restart_apiserver(Duration::from_secs(10))
+            .await
+            .unwrap();
+    }
     let command = std::env::var("KUBEGEN_APISERVER_RESTART").expect(
-        "set KUBEGEN_APISERVER_RESTART to a command that stops the API server for 10 s and \
-         starts it again",
+        "on an existing cluster, set KUBEGEN_APISERVER_RESTART to a command that stops the API \
+         server for 10 s and starts it again",
     );
-    let mut c = std::process::Command::new("sh");
-    c.arg("-c").arg(command);
-    c
+    let restart = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .status()
+            .unwrap()
+    });
+    let status = tokio::time::timeout(Duration::from_secs(120), restart)
+        .await
+        .expect("the API server restarts within 2 minutes")
+        .unwrap();
+    assert!(status.success(), "the restart command failed: {status}");
 }
 
 /// The API server goes away for 10 s while the operator runs, and comes back: the operator's
 /// watches resume (a later change converges) without a restart of its own, it never makes a
 /// second Deployment, and the finalizer stays and still works.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a cluster (KUBECONFIG) it may restart (KUBEGEN_APISERVER_RESTART)"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true with KUBEGEN_APISERVER_RESTART"]
 async fn the_operator_survives_an_api_server_restart() {
     let (_env, operator, memcacheds, deployments) = operator_in("restart").await;
     let name = "cache";
@@ -49,12 +66,7 @@ async fn the_operator_survives_an_api_server_restart() {
         .unwrap();
     deployment_with_replicas(&operator, &deployments, name, 1).await;
 
-    let restart = tokio::task::spawn_blocking(|| restart_command().status().unwrap());
-    let status = tokio::time::timeout(Duration::from_secs(120), restart)
-        .await
-        .expect("the API server restarts within 2 minutes")
-        .unwrap();
-    assert!(status.success(), "the restart command failed: {status}");
+    restart_the_api_server().await;
     assert!(
         !operator.task.is_finished(),
         "the operator stopped during the outage"

@@ -5,12 +5,14 @@
 //! (as server-side apply sends it). Server-side dry runs: nothing is stored.
 //!
 //! ```sh
-//! KUBECONFIG=~/.kube/config cargo test -p memcached-operator --test cluster_size -- --ignored
+//! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p memcached-operator --test cluster_size -- --ignored
 //! ```
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::Api;
+use kube::Client;
 use kube::api::PostParams;
-use kube::{Api, Client};
+use kubegen::testing::ControlPlane;
 use kubegen_core::crd::size;
 use serde_json::{Value, json};
 
@@ -69,11 +71,12 @@ fn crd_with_description(n: usize) -> Value {
 }
 
 #[tokio::test]
-#[ignore = "needs a Kubernetes API server: set KUBECONFIG and run with --ignored"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn the_guards_annotation_limit_is_the_api_servers() {
-    let client = Client::try_default()
+    let client = ControlPlane::shared()
         .await
-        .expect("a cluster from KUBECONFIG");
+        .unwrap_or_else(|e| panic!("no control plane: {e}"))
+        .client();
     // The longest description the guard lets through without a warning.
     let fits_guard =
         |n| size::measure(&crd_with_description(n)).annotations <= size::ANNOTATIONS_LIMIT;
@@ -103,11 +106,12 @@ async fn the_guards_annotation_limit_is_the_api_servers() {
 }
 
 #[tokio::test]
-#[ignore = "needs a Kubernetes API server: set KUBECONFIG and run with --ignored"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn the_cronjob_fixtures_crd_needs_server_side_apply() {
-    let client = Client::try_default()
+    let client = ControlPlane::shared()
         .await
-        .expect("a cluster from KUBECONFIG");
+        .unwrap_or_else(|e| panic!("no control plane: {e}"))
+        .client();
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../fixtures/cronjob/config/crd/bases/testdata.kubebuilder.io_cronjobs.yaml"

@@ -1,7 +1,7 @@
-//! A real Kubernetes API server (`KUBECONFIG`) calls the operator's webhooks over TLS.
+//! A real Kubernetes API server (`kubegen::testing`'s) calls the operator's webhooks over TLS.
 //!
 //! ```sh
-//! KUBECONFIG=~/.kube/config cargo test -p memcached-operator --test cluster_webhooks -- --ignored
+//! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p memcached-operator --test cluster_webhooks -- --ignored
 //! ```
 //!
 //! The test makes a CA and a serving certificate for `127.0.0.1`, serves the operator's
@@ -180,7 +180,7 @@ fn alpha(name: &str, size: i32, image: &str) -> v1alpha1::Memcached {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs a cluster: KUBECONFIG"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn the_api_server_calls_the_webhooks_over_tls() {
     let client = admin_client().await;
     let run = run_id();

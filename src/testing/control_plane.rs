@@ -5,6 +5,7 @@ use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::assets::Assets;
@@ -20,9 +21,14 @@ const POLL: Duration = Duration::from_millis(50);
 /// A local etcd and kube-apiserver, stopped and their folder removed when dropped.
 pub(crate) struct Local {
     // Declared in the order they are stopped: the API server before its etcd.
-    pub apiserver: Process,
+    /// Replaced by a new process when the API server is restarted.
+    apiserver: Mutex<Arc<Process>>,
     pub etcd: Process,
     pub dir: TempDir,
+    /// The API server's binary and flags, to start it again.
+    apiserver_command: (PathBuf, Vec<String>),
+    /// The admin configuration, to poll the API server's readiness.
+    config: kube::Config,
     /// Time from the start until etcd answered `/health`.
     pub etcd_ready: Duration,
     /// Time from the start until the API server answered `/readyz` with `ok`.
@@ -71,27 +77,70 @@ async fn start_once(assets: &Assets) -> Result<(Local, kube::Config), Error> {
     poll("etcd", &[&etcd], || async { etcd_healthy(etcd_port) }).await?;
     let etcd_ready = started.elapsed();
 
-    let apiserver = Process::start(
-        "kube-apiserver",
-        &assets.apiserver,
-        &apiserver_args(&creds, &etcd_url, apiserver_port, dir.path()),
-        dir.path().join("kube-apiserver.log"),
-    )?;
+    let apiserver_command = (
+        assets.apiserver.clone(),
+        apiserver_args(&creds, &etcd_url, apiserver_port, dir.path()),
+    );
+    let apiserver = start_apiserver(&apiserver_command, dir.path())?;
     let kubeconfig = write_kubeconfig(dir.path(), &creds, apiserver_port)?;
     let config = config_from(&kubeconfig).await?;
-    let client = kube::Client::try_from(config.clone())?;
-    poll("kube-apiserver", &[&apiserver, &etcd], || readyz(&client)).await?;
+    wait_until_ready(&config, &apiserver, &etcd).await?;
     let apiserver_ready = started.elapsed();
     Ok((
         Local {
-            apiserver,
+            apiserver: Mutex::new(Arc::new(apiserver)),
             etcd,
             dir,
+            apiserver_command,
+            config: config.clone(),
             etcd_ready,
             apiserver_ready,
         },
         config,
     ))
+}
+
+impl Local {
+    /// The API server's current process.
+    pub fn apiserver(&self) -> Arc<Process> {
+        self.apiserver
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    /// Stops the API server (SIGKILL), waits `down`, starts it again with the same flags (its
+    /// port, its etcd, its log file continued) and waits until it is ready.
+    pub async fn restart_apiserver(&self, down: Duration) -> Result<(), Error> {
+        let old = self.apiserver();
+        old.stop();
+        tokio::time::sleep(down).await;
+        let new = Arc::new(start_apiserver(&self.apiserver_command, self.dir.path())?);
+        *self
+            .apiserver
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = new.clone();
+        wait_until_ready(&self.config, &new, &self.etcd).await
+    }
+}
+
+fn start_apiserver((binary, args): &(PathBuf, Vec<String>), dir: &Path) -> Result<Process, Error> {
+    Process::start(
+        "kube-apiserver",
+        binary,
+        args,
+        dir.join("kube-apiserver.log"),
+    )
+}
+
+/// Polls the API server until it answers `/readyz` with `ok`.
+async fn wait_until_ready(
+    config: &kube::Config,
+    apiserver: &Process,
+    etcd: &Process,
+) -> Result<(), Error> {
+    let client = kube::Client::try_from(config.clone())?;
+    poll("kube-apiserver", &[apiserver, etcd], || readyz(&client)).await
 }
 
 /// The API server's flags: all standard, as setup-envtest's binaries take them.

@@ -119,7 +119,7 @@ impl ControlPlane {
     pub fn pids(&self) -> Option<[u32; 2]> {
         self.local
             .as_ref()
-            .map(|local| [local.etcd.id(), local.apiserver.id()])
+            .map(|local| [local.etcd.id(), local.apiserver().id()])
     }
 
     /// The admin kubeconfig (`kubectl --kubeconfig` takes it): a local control plane's, or the
@@ -154,12 +154,26 @@ impl ControlPlane {
         accounts::client_as(&self.client(), &self.config, namespace, name, role_yaml).await
     }
 
+    /// Stops the API server, waits `down`, starts it again on the same port with the same etcd,
+    /// and waits until it is ready: what an operator sees when its cluster's API server
+    /// restarts. An error for an existing cluster, which is not the harness's to restart.
+    pub async fn restart_apiserver(&self, down: Duration) -> Result<(), Error> {
+        match &self.local {
+            Some(local) => local.restart_apiserver(down).await,
+            None => Err(Error::Config(
+                "restart_apiserver: an existing cluster's API server is not the harness's to \
+                 restart"
+                    .into(),
+            )),
+        }
+    }
+
     /// An error if etcd or kube-apiserver has exited, with the end of its log.
     pub fn check_running(&self) -> Result<(), Error> {
         match &self.local {
             Some(local) => {
                 local.etcd.check_running()?;
-                local.apiserver.check_running()
+                local.apiserver().check_running()
             }
             None => Ok(()),
         }

@@ -35,7 +35,12 @@ impl Process {
         args: &[String],
         log: PathBuf,
     ) -> Result<Self, Error> {
-        let out = File::create(&log).map_err(io(format!("creating {}", log.display())))?;
+        // Appended to: a restarted process goes on in its predecessor's log.
+        let out = File::options()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .map_err(io(format!("opening {}", log.display())))?;
         let mut command = Command::new(binary);
         command.args(args).stdin(Stdio::null());
         let attached = attached();
@@ -103,17 +108,19 @@ impl Process {
         let lines: Vec<&str> = text.lines().collect();
         lines[lines.len().saturating_sub(TAIL_LINES)..].join("\n")
     }
+
+    /// Kills the process (SIGKILL) and reaps it. Killing a process that has exited fails
+    /// harmlessly; `wait` reaps it either way.
+    pub fn stop(&self) {
+        let mut child = self.child();
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        // Killing a process that has exited fails harmlessly; `wait` reaps it either way.
-        let child = self
-            .child
-            .get_mut()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let _ = child.kill();
-        let _ = child.wait();
+        self.stop();
     }
 }
 

@@ -1,7 +1,8 @@
-//! A test namespace on a real API server (`KUBECONFIG`) with the operator's generated CRD and
-//! RBAC role, bound to its ServiceAccount as `config/` binds them: shared by the cluster tests
-//! that run the operator in-process (`cluster.rs`) and as separate processes
-//! (`cluster_leader.rs`); `cluster_webhooks.rs` takes its admin client and run id.
+//! A test namespace on a real API server (`kubegen::testing`'s control plane, shared by the
+//! tests of a binary) with the operator's generated CRD and RBAC role, bound to its
+//! ServiceAccount as `config/` binds them: shared by the cluster tests that run the operator
+//! in-process (`cluster.rs`) and as separate processes (`cluster_leader.rs`);
+//! `cluster_webhooks.rs` takes its admin client and run id.
 
 #![allow(dead_code)] // each test uses its own part
 
@@ -14,7 +15,9 @@ use k8s_openapi::api::core::v1::{Namespace, ServiceAccount};
 use k8s_openapi::api::rbac::v1::{ClusterRole, ClusterRoleBinding, Role, RoleBinding};
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{DeleteParams, ListParams, Patch, PatchParams, PostParams};
+use kube::config::Kubeconfig;
 use kube::{Api, Client, Resource, ResourceExt};
+use kubegen::testing::ControlPlane;
 use memcached_operator::api::v1alpha1::Memcached;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -34,15 +37,30 @@ pub struct TestEnv {
     pub binding: String,
 }
 
-/// The admin client from `KUBECONFIG`, with the tests' logging set up.
-pub async fn admin_client() -> Client {
+/// The control plane of this test binary (etcd and kube-apiserver from `KUBEBUILDER_ASSETS`,
+/// or the cluster of `USE_EXISTING_CLUSTER=true`), with the tests' logging set up.
+pub async fn control_plane() -> &'static ControlPlane {
     let _ = tracing_subscriber::fmt()
         .with_test_writer()
         .with_env_filter("info")
         .try_init();
-    Client::try_default()
+    ControlPlane::shared()
         .await
-        .expect("a cluster in KUBECONFIG")
+        .unwrap_or_else(|e| panic!("no control plane: {e}"))
+}
+
+/// An admin client of the control plane.
+pub async fn admin_client() -> Client {
+    control_plane().await.client()
+}
+
+/// The control plane's admin kubeconfig (for `USE_EXISTING_CLUSTER=true`, the usual one).
+pub async fn admin_kubeconfig() -> Kubeconfig {
+    match control_plane().await.kubeconfig() {
+        Some(path) => Kubeconfig::read_from(path),
+        None => Kubeconfig::read(),
+    }
+    .expect("the admin kubeconfig reads")
 }
 
 /// A number that tells this run's names from earlier runs' (milliseconds, modulo a million).
