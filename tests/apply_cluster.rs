@@ -1,7 +1,8 @@
-//! Server-side apply with apply configurations against a real API server (`KUBECONFIG`):
+//! Server-side apply with apply configurations against a real API server
+//! (`kubegen::testing`'s):
 //!
 //! ```sh
-//! KUBECONFIG=/path/to/kubeconfig cargo test -p kubegen-rs --features apply --test apply_cluster -- --ignored
+//! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p kubegen-rs --features apply,testing --test apply_cluster -- --ignored
 //! ```
 //!
 //! It installs the CRD of `ApplyProbe` (group `apply.kubegen.example.com`), works in a fresh
@@ -10,12 +11,12 @@
 //! API server answers.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::api::{DeleteParams, Patch, PatchParams, PostParams};
-use kube::{Api, Client, CustomResourceExt};
+use kube::api::{DeleteParams, Patch, PatchParams};
+use kube::{Api, CustomResourceExt};
+use kubegen::testing::ControlPlane;
 use kubegen::{CustomResource, KubeSchema};
 use serde::{Deserialize, Serialize};
 
@@ -93,44 +94,20 @@ fn conflict(result: kube::Result<ApplyProbe>) -> String {
     }
 }
 
-async fn install_crd(client: &Client) {
-    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
-    let params = PatchParams::apply("kubegen-apply-test").force();
-    crds.patch(
-        ApplyProbe::crd_name(),
-        &params,
-        &Patch::Apply(ApplyProbe::crd()),
-    )
-    .await
-    .expect("the CRD applies");
-    for _ in 0..60 {
-        let crd = crds.get(ApplyProbe::crd_name()).await.unwrap();
-        let established = crd
-            .status
-            .iter()
-            .flat_map(|s| s.conditions.iter().flatten())
-            .any(|c| c.type_ == "Established" && c.status == "True");
-        if established {
-            // The discovery of the new group lags a little behind `Established`.
-            tokio::time::sleep(Duration::from_secs(2)).await;
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-    panic!("the CRD did not become established");
-}
-
 #[tokio::test]
-#[ignore = "needs a Kubernetes API server: KUBECONFIG"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn two_managers_own_their_own_fields() {
-    let client = Client::try_default().await.expect("KUBECONFIG");
-    install_crd(&client).await;
+    let control_plane = ControlPlane::shared()
+        .await
+        .unwrap_or_else(|e| panic!("no control plane: {e}"));
+    let client = control_plane.client();
+    control_plane
+        .install_crds(&[ApplyProbe::crd()])
+        .await
+        .expect("the CRD is installed");
     let namespaces: Api<Namespace> = Api::all(client.clone());
-    let ns = format!("kubegen-apply-{}", std::process::id());
-    let mut namespace = Namespace::default();
-    namespace.metadata.name = Some(ns.clone());
-    namespaces
-        .create(&PostParams::default(), &namespace)
+    let ns = control_plane
+        .namespace("kubegen-apply")
         .await
         .expect("a fresh namespace");
     let api: Api<ApplyProbe> = Api::namespaced(client.clone(), &ns);

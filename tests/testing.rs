@@ -40,6 +40,17 @@ async fn a_crd_installed_serves_objects_with_its_schema() {
 
     let namespace = cp.namespace("memcached").await.unwrap();
     assert!(namespace.starts_with("memcached-"), "{namespace}");
+    let out = cp
+        .kubectl()
+        .args(["get", "namespace", &namespace, "-o", "name"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        format!("namespace/{namespace}"),
+        "kubectl reaches the control plane: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let namespaces: Api<Namespace> = Api::all(cp.client());
     namespaces.get(&namespace).await.unwrap();
 

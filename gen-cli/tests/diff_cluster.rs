@@ -3,7 +3,7 @@
 //! (and its notes) match the server:
 //!
 //! ```sh
-//! KUBECONFIG=~/.kube/config cargo test -p gen-cli --test diff_cluster -- --ignored
+//! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p gen-cli --test diff_cluster -- --ignored
 //! ```
 //!
 //! One CRD (`ratchets.diff.kubegen.test`), one object stored under its first schema; for each
@@ -12,39 +12,23 @@
 //! a lower maximum, a removed enum value and a CEL rule are ratcheted; a new required field
 //! and a transition rule are not; a new default shows in stored objects as they are read; a
 //! moved storage version stays in `status.storedVersions`, and dropping it is refused.
-//! The CRD is deleted at the end. Needs `kubectl` and admin rights.
+//! The CRD is deleted at the end. The API server is `kubegen::testing`'s; `kubectl` is the one
+//! beside its binaries, else the first on `PATH`.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod support {
+    pub mod control_plane;
+}
 
 use kubegen_core::diff::{Change, Class, Config, compare};
 use serde_json::{Value, json};
 
 const NAME: &str = "ratchets.diff.kubegen.test";
 
-/// `kubectl` with `stdin`; its stdout, or its stderr as the error.
+/// `kubectl` as the control plane's administrator, with `stdin`.
 fn kubectl(args: &[&str], stdin: Option<&Value>) -> Result<String, String> {
-    let mut child = Command::new("kubectl")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("kubectl: {e}"))?;
-    let input = stdin.map(Value::to_string).unwrap_or_default();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    support::control_plane::kubectl(args, stdin.map(Value::to_string).as_deref())
 }
 
 /// A version whose `spec` has `properties`, `required` and `size`'s extra keywords.
@@ -148,7 +132,7 @@ impl Drop for Cleanup {
 }
 
 #[test]
-#[ignore = "needs a Kubernetes API server (KUBECONFIG) and kubectl"]
+#[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true; and kubectl"]
 fn the_server_ratchets_what_the_notes_say_and_refuses_to_drop_a_stored_version() {
     let _ = kubectl(
         &["delete", "crd", NAME, "--ignore-not-found", "--wait=true"],

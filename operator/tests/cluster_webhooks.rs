@@ -4,75 +4,35 @@
 //! KUBEBUILDER_ASSETS=/path/to/bin cargo test -p memcached-operator --test cluster_webhooks -- --ignored
 //! ```
 //!
-//! The test makes a CA and a serving certificate for `127.0.0.1`, serves the operator's
-//! webhooks on a loopback port with it, and registers them with the API server as the
-//! generated manifests do, but with URL client configs and the CA bundle instead of the
-//! in-cluster Service: the generated CRD with its conversion webhook pointed at
-//! `https://127.0.0.1:<port>/convert`, and the generated webhook configurations (renamed per
-//! run, limited to the test's namespace). The API server must reach the test on loopback: run
-//! it on the API server's machine. Everything it created is removed at the end, and the CRD
-//! is put back as generated.
+//! The test serves the operator's webhooks on a loopback port and registers them with
+//! `ControlPlane::install_webhooks`: a certificate for `127.0.0.1` from a fresh CA, the
+//! generated CRD with its conversion webhook pointed at `https://127.0.0.1:<port>/convert`, and
+//! the generated webhook configurations (renamed for and limited to the test's namespace), URL
+//! client configs with the CA bundle instead of the in-cluster Service. Against an existing
+//! cluster (`USE_EXISTING_CLUSTER=true`) the API server must reach the test on loopback: run it
+//! on the API server's machine. Everything it created is removed at the end, and the CRD is put
+//! back as generated.
 
 mod cluster_env;
 mod config_files;
 
 use std::time::Duration;
 
-use base64::Engine as _;
-use k8s_openapi::api::admissionregistration::v1::{
-    MutatingWebhookConfiguration, ValidatingWebhookConfiguration,
-};
 use k8s_openapi::api::core::v1::Namespace;
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::api::{DeleteParams, PostParams};
 use kube::{Api, Client};
+use kubegen::testing::LoopbackWebhooks;
 use memcached_operator::api::{DEFAULT_IMAGE, v1alpha1, v1beta1};
 use memcached_operator::webhook;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use cluster_env::{admin_client, run_id, typed};
+use cluster_env::{control_plane, typed};
 use config_files::documents;
 
 const CRD: &str = "memcacheds.cache.example.com";
 const WAIT: Duration = Duration::from_secs(30);
-
-/// A CA (its PEM, for `caBundle`) and, in `dir`, a certificate it signed for `127.0.0.1`.
-fn certificates(dir: &std::path::Path) -> String {
-    use rcgen::{
-        BasicConstraints, CertificateParams, CertifiedIssuer, ExtendedKeyUsagePurpose, IsCa,
-        KeyPair, KeyUsagePurpose,
-    };
-    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca.key_usages = vec![
-        KeyUsagePurpose::KeyCertSign,
-        KeyUsagePurpose::DigitalSignature,
-    ];
-    ca.distinguished_name
-        .push(rcgen::DnType::CommonName, "memcached-operator test CA");
-    let ca = CertifiedIssuer::self_signed(ca, KeyPair::generate().unwrap()).unwrap();
-    let mut serving = CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap();
-    serving.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-    let key = KeyPair::generate().unwrap();
-    let cert = serving.signed_by(&key, &ca).unwrap();
-    std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(dir.join("tls.key"), key.serialize_pem()).unwrap();
-    std::fs::write(dir.join("tls.crt"), cert.pem()).unwrap();
-    ca.pem()
-}
-
-/// A client config naming a Service (with a path) turned into one calling
-/// `https://127.0.0.1:<port><path>` and trusting the CA `ca` (PEM).
-fn to_url(config: &mut Value, port: u16, ca: &str) {
-    let path = config["service"]["path"]
-        .as_str()
-        .expect("a Service client config with a path");
-    *config = json!({
-        "url": format!("https://127.0.0.1:{port}{path}"),
-        "caBundle": base64::engine::general_purpose::STANDARD.encode(ca),
-    });
-}
 
 /// The generated CRD (as `gen-cli` wrote it).
 fn generated_crd() -> Value {
@@ -110,27 +70,20 @@ async fn put_crd(client: &Client, crd: Value) {
 struct Cleanup {
     client: Client,
     namespace: String,
-    configurations: String,
+    webhooks: LoopbackWebhooks,
     shutdown: CancellationToken,
 }
 
 impl Drop for Cleanup {
     fn drop(&mut self) {
-        let (client, namespace, name) = (
-            self.client.clone(),
-            self.namespace.clone(),
-            self.configurations.clone(),
-        );
+        let (client, namespace) = (self.client.clone(), self.namespace.clone());
         let shutdown = self.shutdown.clone();
+        let webhooks = &self.webhooks;
         let cleanup = async move {
-            let dp = DeleteParams::default();
-            let _ = Api::<MutatingWebhookConfiguration>::all(client.clone())
-                .delete(&name, &dp)
-                .await;
-            let _ = Api::<ValidatingWebhookConfiguration>::all(client.clone())
-                .delete(&name, &dp)
-                .await;
+            let control_plane = control_plane().await;
+            let _ = control_plane.uninstall_webhooks(webhooks).await;
             // The objects, while the conversion webhook still answers.
+            let dp = DeleteParams::default();
             let memcacheds: Api<v1alpha1::Memcached> = Api::namespaced(client.clone(), &namespace);
             let _ = memcacheds.delete_collection(&dp, &Default::default()).await;
             put_crd(&client, generated_crd()).await;
@@ -138,7 +91,9 @@ impl Drop for Cleanup {
             let _ = Api::<Namespace>::all(client).delete(&namespace, &dp).await;
         };
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            let _ = std::thread::spawn(move || runtime.block_on(cleanup)).join();
+            std::thread::scope(|scope| {
+                let _ = scope.spawn(move || runtime.block_on(cleanup)).join();
+            });
         }
     }
 }
@@ -182,64 +137,46 @@ fn alpha(name: &str, size: i32, image: &str) -> v1alpha1::Memcached {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn the_api_server_calls_the_webhooks_over_tls() {
-    let client = admin_client().await;
-    let run = run_id();
-    let namespace = format!("mc-webhooks-{run}");
+    let control_plane = control_plane().await;
+    let client = control_plane.client();
+    let namespace = control_plane.namespace("mc-webhooks").await.unwrap();
 
-    // The operator's webhook server, on loopback with a certificate of a fresh CA.
-    let dir = std::env::temp_dir().join(format!("memcached-webhooks-{run}"));
-    let ca = certificates(&dir);
+    // The operator's webhook server on loopback; the generated CRD (its conversion webhook)
+    // and webhook configurations (for this namespace only) calling it, with the CA bundle of
+    // the certificate the harness made for it.
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    let shutdown = CancellationToken::new();
-    let server = tokio::spawn(webhook::serve(listener, dir.clone(), shutdown.clone()));
-
-    let cleanup = Cleanup {
-        client: client.clone(),
-        namespace: namespace.clone(),
-        configurations: format!("memcached-operator-{namespace}"),
-        shutdown: shutdown.clone(),
-    };
-    let ns: Namespace = typed(json!({"metadata": {"name": namespace}}));
-    Api::<Namespace>::all(client.clone())
-        .create(&PostParams::default(), &ns)
+    let crd: CustomResourceDefinition = typed(generated_crd());
+    assert_eq!(
+        crd.spec.conversion.as_ref().map(|c| c.strategy.as_str()),
+        Some("Webhook")
+    );
+    let manifests = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/webhook/manifests.yaml"),
+    )
+    .unwrap();
+    let webhooks = control_plane
+        .install_webhooks(port, &manifests, &[crd], &namespace)
         .await
         .unwrap();
-
-    // The generated CRD, its conversion webhook at the test's URL.
-    let mut crd = generated_crd();
-    let conversion = &mut crd["spec"]["conversion"];
-    assert_eq!(conversion["strategy"], "Webhook");
-    to_url(&mut conversion["webhook"]["clientConfig"], port, &ca);
-    put_crd(&client, crd).await;
-
-    // The generated configurations, for this namespace only, calling the test's URLs.
-    let pp = PostParams::default();
-    let manifests = documents("webhook/manifests.yaml");
     assert_eq!(
-        manifests.len(),
+        webhooks.configurations().count(),
         2,
         "a mutating and a validating configuration"
     );
-    for mut config in manifests {
-        config["metadata"]["name"] = json!(cleanup.configurations);
-        for webhook in config["webhooks"].as_array_mut().unwrap() {
-            to_url(&mut webhook["clientConfig"], port, &ca);
-            webhook["namespaceSelector"] =
-                json!({"matchLabels": {"kubernetes.io/metadata.name": namespace}});
-        }
-        match config["kind"].as_str() {
-            Some("MutatingWebhookConfiguration") => {
-                let config: MutatingWebhookConfiguration = typed(config);
-                Api::all(client.clone()).create(&pp, &config).await.unwrap();
-            }
-            Some("ValidatingWebhookConfiguration") => {
-                let config: ValidatingWebhookConfiguration = typed(config);
-                Api::all(client.clone()).create(&pp, &config).await.unwrap();
-            }
-            other => panic!("unexpected {other:?} in webhook/manifests.yaml"),
-        }
-    }
+    let shutdown = CancellationToken::new();
+    let server = tokio::spawn(webhook::serve(
+        listener,
+        webhooks.cert_dir().to_path_buf(),
+        shutdown.clone(),
+    ));
+    let cleanup = Cleanup {
+        client: client.clone(),
+        namespace: namespace.clone(),
+        webhooks,
+        shutdown: shutdown.clone(),
+    };
+    let pp = PostParams::default();
     let betas: Api<v1beta1::Memcached> = Api::namespaced(client.clone(), &namespace);
     let alphas: Api<v1alpha1::Memcached> = Api::namespaced(client.clone(), &namespace);
 
@@ -330,5 +267,4 @@ async fn the_api_server_calls_the_webhooks_over_tls() {
         .expect("the webhook server stops")
         .unwrap()
         .unwrap();
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -9,6 +9,8 @@ use super::error::Error;
 pub(crate) struct Assets {
     pub etcd: PathBuf,
     pub apiserver: PathBuf,
+    /// setup-envtest puts a `kubectl` beside them.
+    pub kubectl: Option<PathBuf>,
 }
 
 /// The folder setup-envtest prints (`KUBEBUILDER_ASSETS`), else `KUBEGEN_TEST_ASSETS`, holding
@@ -44,9 +46,11 @@ fn in_dir(var: &str, dir: &Path) -> Result<Assets, Error> {
             )))
         }
     };
+    let kubectl = dir.join("kubectl");
     Ok(Assets {
         etcd: binary("etcd")?,
         apiserver: binary("kube-apiserver")?,
+        kubectl: kubectl.is_file().then_some(kubectl),
     })
 }
 

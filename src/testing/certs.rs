@@ -1,5 +1,6 @@
 //! The control plane's credentials: a CA, the API server's serving certificate, the
-//! service-account signing key and an admin token, written into its folder.
+//! service-account signing key and an admin token, written into its folder; and the serving
+//! certificate of a test's webhook server.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -32,19 +33,40 @@ const SERVING_NAMES: [&str; 6] = [
     "10.0.0.1",
 ];
 
+/// A new CA named `name`.
+fn ca(name: &str) -> Result<CertifiedIssuer<'static, KeyPair>, Error> {
+    let mut params = CertificateParams::new(Vec::<String>::new())?;
+    params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+    params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, name);
+    Ok(CertifiedIssuer::self_signed(params, KeyPair::generate()?)?)
+}
+
+/// A serving certificate for `names` signed by `ca`, and its key, both PEM.
+fn serving(names: &[&str], ca: &CertifiedIssuer<'_, KeyPair>) -> Result<(String, String), Error> {
+    let key = KeyPair::generate()?;
+    let params = CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>())?;
+    Ok((params.signed_by(&key, ca)?.pem(), key.serialize_pem()))
+}
+
+/// Writes `tls.crt` and `tls.key` for `127.0.0.1`, signed by a new CA, into `dir` (what a
+/// webhook server's `--webhook-cert-dir` holds); returns the CA's PEM.
+pub(crate) fn webhook_serving(dir: &Path) -> Result<String, Error> {
+    let ca = ca("kubegen-testing-webhook-ca")?;
+    let (cert, key) = serving(&["127.0.0.1"], &ca)?;
+    for (name, contents) in [("tls.crt", &cert), ("tls.key", &key)] {
+        let path = dir.join(name);
+        std::fs::write(&path, contents).map_err(io(format!("writing {}", path.display())))?;
+    }
+    Ok(ca.pem())
+}
+
 /// Generates the credentials and writes them into `dir`.
 pub(crate) fn write(dir: &Path) -> Result<Credentials, Error> {
-    let mut ca_params = CertificateParams::new(Vec::<String>::new())?;
-    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca_params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    ca_params
-        .distinguished_name
-        .push(rcgen::DnType::CommonName, "kubegen-testing-ca");
-    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate()?)?;
-
-    let serving_key = KeyPair::generate()?;
-    let serving_params = CertificateParams::new(SERVING_NAMES.map(String::from).to_vec())?;
-    let serving = serving_params.signed_by(&serving_key, &ca)?;
+    let ca = ca("kubegen-testing-ca")?;
+    let (serving_cert, serving_key) = serving(&SERVING_NAMES, &ca)?;
 
     let sa_key = KeyPair::generate()?;
     let admin_token = token();
@@ -56,8 +78,8 @@ pub(crate) fn write(dir: &Path) -> Result<Credentials, Error> {
     };
     Ok(Credentials {
         ca_cert: file("ca.crt", &ca.pem())?,
-        serving_cert: file("apiserver.crt", &serving.pem())?,
-        serving_key: file("apiserver.key", &serving_key.serialize_pem())?,
+        serving_cert: file("apiserver.crt", &serving_cert)?,
+        serving_key: file("apiserver.key", &serving_key)?,
         sa_public: file("sa.pub", &sa_key.public_key_pem())?,
         sa_private: file("sa.key", &sa_key.serialize_pem())?,
         // The static token file's columns: token, user name, uid, groups.

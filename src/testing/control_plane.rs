@@ -171,13 +171,17 @@ fn apiserver_args(creds: &Credentials, etcd_url: &str, port: u16, dir: &Path) ->
 }
 
 /// A kubeconfig for the admin user, written as `kubeconfig` in `dir` (for `kubectl` too).
+/// The CA is inline (`certificate-authority-data`), so that kubeconfigs derived from it need
+/// no file of the control plane's folder.
 fn write_kubeconfig(dir: &Path, creds: &Credentials, port: u16) -> Result<PathBuf, Error> {
+    use base64::Engine as _;
+    let ca = std::fs::read(&creds.ca_cert).map_err(io("reading the CA certificate"))?;
     let text = format!(
         "apiVersion: v1\nkind: Config\nclusters:\n- name: kubegen-testing\n  cluster:\n    \
-         server: https://127.0.0.1:{port}\n    certificate-authority: {ca}\nusers:\n- name: \
+         server: https://127.0.0.1:{port}\n    certificate-authority-data: {ca}\nusers:\n- name: \
          admin\n  user:\n    token: {token}\ncontexts:\n- name: kubegen-testing\n  context:\n    \
          cluster: kubegen-testing\n    user: admin\ncurrent-context: kubegen-testing\n",
-        ca = creds.ca_cert.display(),
+        ca = base64::engine::general_purpose::STANDARD.encode(ca),
         token = creds.admin_token,
     );
     let path = dir.join("kubeconfig");
@@ -280,7 +284,7 @@ pub(crate) struct TempDir(PathBuf);
 const PREFIX: &str = "kubegen-testing-";
 
 impl TempDir {
-    fn new() -> Result<Self, Error> {
+    pub(crate) fn new() -> Result<Self, Error> {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         remove_orphans();
         let path = std::env::temp_dir().join(format!(
@@ -349,6 +353,7 @@ mod tests {
         let assets = Assets {
             etcd: script.clone(),
             apiserver: script,
+            kubectl: None,
         };
         let error = start(&assets).await.err().unwrap().to_string();
         assert!(error.starts_with("etcd exited (exit status: 3)"), "{error}");
@@ -371,6 +376,7 @@ mod tests {
         let assets = Assets {
             etcd: script.clone(),
             apiserver: script,
+            kubectl: None,
         };
         let error = start(&assets).await.err().unwrap().to_string();
         assert!(error.contains("address already in use"), "{error}");

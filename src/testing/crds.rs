@@ -16,7 +16,8 @@ const POLL: Duration = Duration::from_millis(50);
 const MANAGER: &str = "kubegen-testing";
 
 /// Applies `crds` (server-side, so installing them twice is harmless) and waits until each
-/// has the condition `Established=True`.
+/// has the condition `Established=True` and lists its objects in every served version (the
+/// handlers lag a little behind the condition).
 pub(crate) async fn install(
     client: &kube::Client,
     crds: &[CustomResourceDefinition],
@@ -37,7 +38,7 @@ pub(crate) async fn install(
         let start = Instant::now();
         loop {
             let crd = api.get(&name).await?;
-            if established(&crd) {
+            if established(&crd) && serves(client, &crd).await {
                 break;
             }
             if start.elapsed() > ESTABLISHED_TIMEOUT {
@@ -51,6 +52,23 @@ pub(crate) async fn install(
         }
     }
     Ok(())
+}
+
+/// Whether every served version of the CRD answers a list request.
+async fn serves(client: &kube::Client, crd: &CustomResourceDefinition) -> bool {
+    for version in crd.spec.versions.iter().filter(|v| v.served) {
+        let path = format!(
+            "/apis/{}/{}/{}?limit=1",
+            crd.spec.group, version.name, crd.spec.names.plural
+        );
+        let Ok(request) = http::Request::get(path).body(Vec::new()) else {
+            return false;
+        };
+        if client.request_text(request).await.is_err() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether the CRD's status has `Established=True`.

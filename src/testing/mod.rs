@@ -34,8 +34,10 @@ mod control_plane;
 mod crds;
 mod error;
 mod process;
+mod webhooks;
 
 pub use error::Error;
+pub use webhooks::LoopbackWebhooks;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -46,6 +48,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 pub struct ControlPlane {
     config: kube::Config,
     kubeconfig: Option<PathBuf>,
+    kubectl: PathBuf,
     local: Option<control_plane::Local>,
 }
 
@@ -62,6 +65,7 @@ impl ControlPlane {
     /// Starts etcd and kube-apiserver (or connects to the cluster `USE_EXISTING_CLUSTER=true`
     /// or `KUBEGEN_TEST_KUBECONFIG` names) and waits until the API server is ready.
     pub async fn start() -> Result<Self, Error> {
+        let mut kubectl = PathBuf::from("kubectl");
         let (config, kubeconfig, local) = if let Some(path) =
             std::env::var_os("KUBEGEN_TEST_KUBECONFIG").filter(|p| !p.is_empty())
         {
@@ -73,7 +77,9 @@ impl ControlPlane {
                 .map_err(|e| Error::Config(format!("USE_EXISTING_CLUSTER=true: {e}")))?;
             (config, None, None)
         } else {
-            let (local, config) = control_plane::start(&assets::find()?).await?;
+            let assets = assets::find()?;
+            kubectl = assets.kubectl.clone().unwrap_or(kubectl);
+            let (local, config) = control_plane::start(&assets).await?;
             let kubeconfig = local.dir.path().join("kubeconfig");
             (config, Some(kubeconfig), Some(local))
         };
@@ -82,6 +88,7 @@ impl ControlPlane {
         Ok(ControlPlane {
             config,
             kubeconfig,
+            kubectl,
             local,
         })
     }
@@ -129,11 +136,49 @@ impl ControlPlane {
         self.kubeconfig.clone()
     }
 
+    /// A `kubectl` command for the control plane as its administrator: the one beside the
+    /// binaries (setup-envtest installs it), else the first on `PATH`, with `KUBECONFIG` set
+    /// to [`kubeconfig`](Self::kubeconfig) when there is one.
+    pub fn kubectl(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(&self.kubectl);
+        if let Some(kubeconfig) = &self.kubeconfig {
+            command.env("KUBECONFIG", kubeconfig);
+        }
+        command
+    }
+
     /// Installs `crds` and waits until each is `Established`; returns how long that took.
     pub async fn install_crds(&self, crds: &[CustomResourceDefinition]) -> Result<Duration, Error> {
         let start = Instant::now();
         crds::install(&self.client(), crds).await?;
         Ok(start.elapsed())
+    }
+
+    /// Registers a webhook server the test runs on `127.0.0.1:<port>`: makes a CA and a
+    /// certificate for `127.0.0.1` (in [`LoopbackWebhooks::cert_dir`], what the server's
+    /// `--webhook-cert-dir` names), then installs `crds` with their conversion webhook and the
+    /// configurations of `manifests` (a generated `config/webhook/manifests.yaml`), each
+    /// Service client config turned into `https://127.0.0.1:<port><path>` with the CA bundle;
+    /// the configurations are named `<name>-<namespace>` and limited to `namespace`, so tests
+    /// sharing the control plane do not call each other's servers.
+    pub async fn install_webhooks(
+        &self,
+        port: u16,
+        manifests: &str,
+        crds: &[CustomResourceDefinition],
+        namespace: &str,
+    ) -> Result<LoopbackWebhooks, Error> {
+        let client = self.client();
+        let (installed, crds) =
+            webhooks::install(&client, port, manifests, crds, namespace).await?;
+        crds::install(&client, &crds).await?;
+        Ok(installed)
+    }
+
+    /// Deletes the webhook configurations of [`install_webhooks`](Self::install_webhooks)
+    /// (the CRDs stay).
+    pub async fn uninstall_webhooks(&self, webhooks: &LoopbackWebhooks) -> Result<(), Error> {
+        webhooks::uninstall(&self.client(), webhooks).await
     }
 
     /// Creates a namespace of its own for a test, named `prefix-` and a random suffix.

@@ -169,19 +169,21 @@ fn add_types(changes: &mut Changes, n: &Names, types: &Path, resource_keys: &str
     );
 }
 
-/// The controller of the kind, run by `main.rs`.
+/// The controller of the kind, run by `main.rs`, and its test against a real API server.
 fn add_controller(changes: &mut Changes, n: &Names, file: &Path, namespaced: bool) {
-    let (watch_api, object, object_api) = if namespaced {
+    let (watch_api, object, object_api, test_api) = if namespaced {
         (
             "scope.api()",
             "object",
             "Api::namespaced(ctx.client.clone(), &object.namespace().unwrap_or_default())",
+            "Api::namespaced(cp.client(), &namespace)",
         )
     } else {
         (
             "Api::all(scope.client.clone())",
             "_object",
             "Api::all(ctx.client.clone())",
+            "Api::all(cp.client())",
         )
     };
     // controller-runtime names a controller after its kind, lowercased.
@@ -197,6 +199,18 @@ fn add_controller(changes: &mut Changes, n: &Names, file: &Path, namespaced: boo
         ("object_api", object_api),
     ];
     changes.file(file, render(template!("api/controller.rs.tmpl"), &vars));
+    let test_prefix = n.snake.replace('_', "-");
+    let test_vars = [
+        ("kind", n.kind.as_str()),
+        ("module", n.module.as_str()),
+        ("snake", n.snake.as_str()),
+        ("test_prefix", test_prefix.as_str()),
+        ("test_api", test_api),
+    ];
+    changes.file(
+        file.with_extension("").join("tests.rs"),
+        render(template!("api/controller_test.rs.tmpl"), &test_vars),
+    );
     changes.insert(
         "src/controller/mod.rs",
         "kubegen:scaffold:controllers",

@@ -16,7 +16,7 @@ use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::events::v1::Event;
 use kube::api::{DeleteParams, ListParams};
 use kube::client::ClientBuilder;
-use kube::{Api, Client, Config};
+use kube::{Api, Client};
 use memcached_operator::api::v1alpha1::{Memcached, MemcachedSpec};
 use memcached_operator::cli::Args;
 use memcached_operator::operator;
@@ -31,6 +31,11 @@ pub struct Forbidden(Arc<Mutex<Vec<String>>>, Arc<AtomicUsize>);
 impl Forbidden {
     pub fn refused(&self) -> Vec<String> {
         self.0.lock().unwrap().clone()
+    }
+
+    /// The requests refused so far, forgotten.
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap())
     }
 }
 
@@ -82,7 +87,7 @@ where
 impl TestEnv {
     /// A client that impersonates the operator's ServiceAccount and counts 403s.
     pub async fn operator_client(&self) -> (Client, Forbidden) {
-        let mut config = Config::infer().await.unwrap();
+        let mut config = super::cluster_env::control_plane().await.config().clone();
         config.auth_info.impersonate = Some(format!(
             "system:serviceaccount:{}:{SERVICE_ACCOUNT}",
             self.namespace
