@@ -338,23 +338,25 @@ impl Drop for TempDir {
 mod tests {
     use super::*;
 
+    /// Assets whose etcd (and API server) is the shell script `script`, in `dir`.
+    #[cfg(unix)]
+    fn fake_binaries(dir: &TempDir, script: &str) -> Assets {
+        let path = dir.path().join("etcd");
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        Assets {
+            etcd: path.clone(),
+            apiserver: path,
+            kubectl: None,
+        }
+    }
+
     #[cfg(unix)]
     #[tokio::test]
     async fn a_crashed_etcd_is_reported_with_its_log_not_as_a_timeout() {
         let dir = TempDir::new().unwrap();
-        let script = dir.path().join("etcd");
-        std::fs::write(
-            &script,
-            "#!/bin/sh\necho \"etcd: bad flag $1\" >&2\nexit 3\n",
-        )
-        .unwrap();
-        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .unwrap();
-        let assets = Assets {
-            etcd: script.clone(),
-            apiserver: script,
-            kubectl: None,
-        };
+        let assets = fake_binaries(&dir, "#!/bin/sh\necho \"etcd: bad flag $1\" >&2\nexit 3\n");
         let error = start(&assets).await.err().unwrap().to_string();
         assert!(error.starts_with("etcd exited (exit status: 3)"), "{error}");
         assert!(error.contains("etcd: bad flag --data-dir="), "{error}");
@@ -364,20 +366,11 @@ mod tests {
     #[tokio::test]
     async fn a_start_that_lost_its_port_is_tried_again_with_new_ports() {
         let dir = TempDir::new().unwrap();
-        let script = dir.path().join("etcd");
-        std::fs::write(
-            &script,
+        let assets = fake_binaries(
+            &dir,
             "#!/bin/sh\necho \"$3\" >> \"$(dirname \"$0\")/starts\"\n\
              echo \"listen tcp: bind: address already in use\" >&2\nexit 1\n",
-        )
-        .unwrap();
-        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .unwrap();
-        let assets = Assets {
-            etcd: script.clone(),
-            apiserver: script,
-            kubectl: None,
-        };
+        );
         let error = start(&assets).await.err().unwrap().to_string();
         assert!(error.contains("address already in use"), "{error}");
         let starts = std::fs::read_to_string(dir.path().join("starts")).unwrap();

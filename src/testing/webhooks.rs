@@ -73,7 +73,6 @@ pub(crate) async fn install(
 
     let docs: Vec<Value> = serde_saphyr::from_multiple(manifests)
         .map_err(|e| Error::Config(format!("reading the webhook manifests: {e}")))?;
-    let params = PatchParams::apply(MANAGER).force();
     let mut configurations = Vec::new();
     for mut doc in docs.into_iter().filter(|doc| !doc.is_null()) {
         let kind = doc["kind"].as_str().unwrap_or_default().to_string();
@@ -87,21 +86,12 @@ pub(crate) async fn install(
             webhook["namespaceSelector"] =
                 json!({"matchLabels": {"kubernetes.io/metadata.name": namespace}});
         }
-        let invalid = |e: serde_json::Error| Error::Config(format!("a {kind}: {e}"));
         match kind.as_str() {
             "MutatingWebhookConfiguration" => {
-                let config: MutatingWebhookConfiguration =
-                    serde_json::from_value(doc).map_err(invalid)?;
-                Api::<MutatingWebhookConfiguration>::all(client.clone())
-                    .patch(&name, &params, &Patch::Apply(&config))
-                    .await?;
+                apply::<MutatingWebhookConfiguration>(client, &name, doc).await?
             }
             "ValidatingWebhookConfiguration" => {
-                let config: ValidatingWebhookConfiguration =
-                    serde_json::from_value(doc).map_err(invalid)?;
-                Api::<ValidatingWebhookConfiguration>::all(client.clone())
-                    .patch(&name, &params, &Patch::Apply(&config))
-                    .await?;
+                apply::<ValidatingWebhookConfiguration>(client, &name, doc).await?
             }
             other => {
                 return Err(Error::Config(format!(
@@ -118,6 +108,27 @@ pub(crate) async fn install(
         },
         converted,
     ))
+}
+
+/// Applies `doc`, a `K` named `name`.
+async fn apply<K>(client: &kube::Client, name: &str, doc: Value) -> Result<(), Error>
+where
+    K: kube::Resource<Scope = kube::core::ClusterResourceScope, DynamicType = ()>
+        + Clone
+        + std::fmt::Debug
+        + serde::Serialize
+        + serde::de::DeserializeOwned,
+{
+    let object: K = serde_json::from_value(doc)
+        .map_err(|e| Error::Config(format!("a {}: {e}", K::kind(&()))))?;
+    Api::<K>::all(client.clone())
+        .patch(
+            name,
+            &PatchParams::apply(MANAGER).force(),
+            &Patch::Apply(&object),
+        )
+        .await?;
+    Ok(())
 }
 
 /// Deletes the configurations `install` made.
