@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 
 use crate::diff::DiffArgs;
 use crate::docs::DocsArgs;
-use crate::import::ImportArgs;
+use crate::import::{ImportArgs, ImportGoArgs};
 use crate::markers::MarkersArgs;
 use crate::options::Options;
 use crate::report::{Color, MessageFormat};
@@ -89,7 +89,7 @@ pub enum Command {
     /// The marker reference: every key of `#[kube_marker]`, `#[rbac]` and `#[webhook]` with
     /// the controller-gen marker it mirrors, or one key's whole entry.
     Markers(MarkersArgs),
-    /// Rust types with markers from existing CRDs (`import crd`).
+    /// Rust types with markers from existing CRDs (`import crd`) or Go API types (`import go`).
     #[command(subcommand)]
     Import(Import),
 }
@@ -100,6 +100,9 @@ pub enum Import {
     /// CRDs (YAML or JSON files, folders, `-` for stdin) into Rust types whose generated CRD
     /// is the input: every schema keyword as a marker, doc comments from descriptions.
     Crd(ImportArgs),
+    /// Go API packages (folders of `groupversion_info.go` and `*_types.go`) into Rust types
+    /// whose generated CRDs are controller-gen's: markers as keys, doc comments kept.
+    Go(ImportGoArgs),
 }
 
 /// `kubegen create ...`.

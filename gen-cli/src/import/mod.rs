@@ -4,6 +4,7 @@
 //! places the files: a library crate (`--out`) or a module of an existing one (`--module`),
 //! written as `manifests` writes (whole files, never one kubegen did not write).
 
+pub mod go;
 pub mod model;
 pub mod read;
 pub mod write;
@@ -33,6 +34,52 @@ pub struct ImportArgs {
     /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     pub inputs: Vec<PathBuf>,
+}
+
+/// `kubegen import go`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportGoArgs {
+    /// Write a library crate here: `Cargo.toml`, `src/lib.rs`, a module per group and version.
+    #[arg(long, value_name = "DIR", conflicts_with = "module")]
+    pub out: Option<PathBuf>,
+    /// Write the modules into this folder of an existing crate (its `mod.rs` declares them).
+    #[arg(long, value_name = "PATH")]
+    pub module: Option<PathBuf>,
+    /// Where the `--out` crate gets kubegen from, as `kubegen init`.
+    #[command(flatten)]
+    pub kubegen: KubegenFlags,
+    /// Go API package folders (each holding `groupversion_info.go` and `*_types.go`).
+    #[arg(required = true, value_name = "GO_DIR")]
+    pub dirs: Vec<PathBuf>,
+}
+
+/// What an import reads, as its files say.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin {
+    /// The command (`crd`, `go`).
+    pub command: &'static str,
+    /// What a module is imported from (`its CRD`, `Go`).
+    pub from: &'static str,
+}
+
+impl Origin {
+    /// `kubegen import crd`.
+    pub const CRD: Origin = Origin {
+        command: "crd",
+        from: "its CRD",
+    };
+    /// `kubegen import go`.
+    pub const GO: Origin = Origin {
+        command: "go",
+        from: "Go",
+    };
+
+    fn module(self, m: &model::Module) -> String {
+        write::module_from(
+            m,
+            &format!("{} by `kubegen import {}`", self.from, self.command),
+        )
+    }
 }
 
 /// The module file of a group and version: `example_com_v1.rs`.
@@ -86,7 +133,7 @@ pub fn modules(inputs: &[read::Input]) -> Result<(Vec<model::Module>, Vec<String
 }
 
 /// The files of `--out DIR`: a library crate.
-fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
+fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source, origin: Origin) -> Plan {
     let mut plan = Plan::default();
     let name = dir
         .file_name()
@@ -114,7 +161,7 @@ fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
             plan.files.insert(path, text.clone());
         }
     }
-    for (path, text) in sources(modules) {
+    for (path, text) in sources_from(modules, origin) {
         plan.files.insert(dir.join(path), text);
     }
     plan
@@ -123,17 +170,25 @@ fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
 /// The Rust files of a library crate of `modules`, by their paths in it: `src/lib.rs` and
 /// `src/<group>_<version>.rs` for each.
 pub fn sources(modules: &[model::Module]) -> BTreeMap<PathBuf, String> {
+    sources_from(modules, Origin::CRD)
+}
+
+/// [`sources`], of an import of `origin`.
+pub fn sources_from(modules: &[model::Module], origin: Origin) -> BTreeMap<PathBuf, String> {
     let mut files = BTreeMap::new();
     files.insert(
         PathBuf::from("src/lib.rs"),
         lib_rs(
             modules,
-            "Types imported by `kubegen import crd`, one module per API group and version.",
+            &format!(
+                "Types imported by `kubegen import {}`, one module per API group and version.",
+                origin.command
+            ),
         ),
     );
     for m in modules {
         let file = format!("{}.rs", module_name(&m.group, &m.version));
-        files.insert(Path::new("src").join(file), write::module(m));
+        files.insert(Path::new("src").join(file), origin.module(m));
     }
     files
 }
@@ -156,51 +211,88 @@ fn lib_rs(modules: &[model::Module], doc: &str) -> String {
 
 /// Runs `kubegen import crd`: false when it fails (every problem printed, nothing written).
 pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
-    let fail = |messages: Vec<String>| {
-        let errors: Vec<Diagnostic> = messages.into_iter().map(Diagnostic::from).collect();
-        reporter.emit_failure(&errors, "nothing was written");
-        false
-    };
     let inputs = match read::inputs(&args.inputs) {
         Ok(inputs) => inputs,
-        Err(e) => return fail(vec![e]),
+        Err(e) => return fail(reporter, vec![e]),
     };
-    let (modules, lost) = match modules(&inputs) {
+    let found = modules(&inputs);
+    let to = Destination {
+        out: args.out.as_deref(),
+        module: args.module.as_deref(),
+        kubegen: &args.kubegen,
+    };
+    write_all(found, &to, Origin::CRD, reporter)
+}
+
+/// Runs `kubegen import go`: false when it fails (every problem printed, nothing written).
+pub fn run_go(args: &ImportGoArgs, reporter: &Reporter) -> bool {
+    let to = Destination {
+        out: args.out.as_deref(),
+        module: args.module.as_deref(),
+        kubegen: &args.kubegen,
+    };
+    write_all(go::modules(&args.dirs), &to, Origin::GO, reporter)
+}
+
+/// Where an import writes: `--out`, `--module`, or standard output.
+struct Destination<'a> {
+    out: Option<&'a Path>,
+    module: Option<&'a Path>,
+    kubegen: &'a KubegenFlags,
+}
+
+fn fail(reporter: &Reporter, messages: Vec<String>) -> bool {
+    let errors: Vec<Diagnostic> = messages.into_iter().map(Diagnostic::from).collect();
+    reporter.emit_failure(&errors, "nothing was written");
+    false
+}
+
+/// Prints the warnings and writes the modules (all files or none).
+fn write_all(
+    found: Result<(Vec<model::Module>, Vec<String>), Vec<String>>,
+    to: &Destination,
+    origin: Origin,
+    reporter: &Reporter,
+) -> bool {
+    let (modules, lost) = match found {
         Ok(found) => found,
-        Err(errors) => return fail(errors),
+        Err(errors) => return fail(reporter, errors),
     };
     let warnings: Vec<Diagnostic> = lost
         .into_iter()
         .map(|w| Diagnostic::warning(None, "", w))
         .collect();
     reporter.emit_all(&warnings);
-    let plan = match (&args.out, &args.module) {
-        (Some(dir), _) => match crate::scaffold::init::source(&args.kubegen) {
-            Ok(source) => crate_plan(dir, &modules, &source),
-            Err(e) => return fail(vec![e]),
+    let plan = match (to.out, to.module) {
+        (Some(dir), _) => match crate::scaffold::init::source(to.kubegen) {
+            Ok(source) => crate_plan(dir, &modules, &source, origin),
+            Err(e) => return fail(reporter, vec![e]),
         },
         (None, Some(dir)) => {
             let mut plan = Plan::default();
             plan.files.insert(
                 dir.join("mod.rs"),
-                lib_rs(&modules, "Types imported by `kubegen import crd`."),
+                lib_rs(
+                    &modules,
+                    &format!("Types imported by `kubegen import {}`.", origin.command),
+                ),
             );
             for m in &modules {
                 let file = format!("{}.rs", module_name(&m.group, &m.version));
-                plan.files.insert(dir.join(file), write::module(m));
+                plan.files.insert(dir.join(file), origin.module(m));
             }
             plan
         }
         (None, None) => {
             for m in &modules {
-                print!("{}", write::module(m));
+                print!("{}", origin.module(m));
             }
             return true;
         }
     };
     let outcome = match plan.apply(false) {
         Ok(outcome) => outcome,
-        Err(refused) => return fail(refused.into_iter().map(|e| e.0).collect()),
+        Err(refused) => return fail(reporter, refused.into_iter().map(|e| e.0).collect()),
     };
     let (vendored, ours): (Vec<&PathBuf>, Vec<&PathBuf>) = outcome
         .changed

@@ -1,0 +1,994 @@
+//! A Go API package into the import's model (`import::model`): each `+kubebuilder:object:root`
+//! type's spec struct carries the resource keys (its markers, the package's `+groupName` and
+//! `+versionName`, its doc as `doc`), and every type reachable from a spec or status becomes a
+//! struct or a `#[serde(transparent)]` newtype (Go's named types) with its markers as keys.
+//! What has no Rust form is reported at its Go `file:line:col` and kept as a note.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kubegen_core::model::RenameRule;
+use serde_json::Value;
+
+use super::super::model::{
+    Field, Item, Marker, MarkerValue, Module, NOTE, Newtype, Struct, Ty, as_doc_comment, rust_name,
+};
+use super::markers::{self, Marker as GoMarker};
+use super::parse::{self, Loc, Type, TypeDecl};
+use super::{docs, types};
+
+/// One Go package: its files' declarations merged.
+#[derive(Debug, Default)]
+pub struct Package {
+    /// The package name (the version when `+versionName` is absent).
+    pub name: String,
+    /// Package-level markers.
+    pub markers: Vec<GoMarker>,
+    /// The type declarations by name, each with its file's imports.
+    pub types: BTreeMap<String, (TypeDecl, BTreeMap<String, String>)>,
+    /// Their names in source order.
+    pub order: Vec<String>,
+    /// Typed string constants: (type, value).
+    pub constants: Vec<(String, String)>,
+    /// Methods by receiver type: (name, where).
+    pub methods: BTreeMap<String, Vec<(String, Loc)>>,
+}
+
+/// Markers that describe a package only: above a type's doc comment (not in it) they are the
+/// package's, as controller-tools re-associates them.
+const PACKAGE_ONLY: &[&str] = &[
+    "groupName",
+    "versionName",
+    "kubebuilder:validation:Optional",
+    "kubebuilder:validation:Required",
+    "kubebuilder:skip",
+    "kubebuilder:object:generate",
+    "kubebuilder:rbac",
+    "kubebuilder:webhook",
+];
+
+impl Package {
+    /// Adds one file's declarations.
+    pub fn add(&mut self, file: parse::File) {
+        if self.name.is_empty() {
+            self.name = file.package.clone();
+        }
+        self.markers
+            .extend(markers::of(&file.package_comments.before));
+        self.markers.extend(markers::of(&file.package_comments.doc));
+        self.markers.extend(markers::of(&file.free));
+        for mut decl in file.types {
+            let (package, kept): (Vec<_>, Vec<_>) = decl
+                .comments
+                .before
+                .into_iter()
+                .partition(|c| {
+                    markers::of(std::slice::from_ref(c))
+                        .first()
+                        .is_some_and(|m| PACKAGE_ONLY.contains(&m.name.as_str()))
+                });
+            self.markers.extend(markers::of(&package));
+            decl.comments.before = kept;
+            self.order.push(decl.name.clone());
+            self.types
+                .insert(decl.name.clone(), (decl, file.imports.clone()));
+        }
+        self.constants.extend(file.constants);
+        for (ty, name, at) in file.methods {
+            self.methods.entry(ty).or_default().push((name, at));
+        }
+    }
+
+    fn marker(&self, name: &str) -> Option<&GoMarker> {
+        self.markers.iter().find(|m| m.name == name)
+    }
+}
+
+/// The module of a package, and the warnings (each at its Go location); `None` for a package
+/// without `+groupName` or marked `+kubebuilder:skip`.
+pub fn module(package: &Package) -> (Option<Module>, Vec<String>) {
+    let mut warnings = Vec::new();
+    let Some(group) = package
+        .marker("groupName")
+        .and_then(|m| m.arg(""))
+        .map(string)
+    else {
+        return (None, warnings);
+    };
+    if package.marker("kubebuilder:skip").is_some() {
+        return (None, warnings);
+    }
+    let version = package
+        .marker("versionName")
+        .and_then(|m| m.arg(""))
+        .map(string)
+        .unwrap_or_else(|| package.name.clone());
+    let mut lower = Lower {
+        package,
+        items: Vec::new(),
+        done: BTreeSet::new(),
+        warnings: &mut warnings,
+        optional_default: package.marker("kubebuilder:validation:Optional").is_some(),
+    };
+    for name in &package.order {
+        let (decl, _) = &package.types[name];
+        let root = lower.type_markers(decl).iter().any(|m| {
+            m.name == "kubebuilder:object:root" && m.arg("") != Some(&Value::Bool(false))
+        });
+        if root && !is_list(decl) {
+            lower.root(decl, &group, &version);
+        }
+    }
+    let module = Module {
+        group,
+        version,
+        items: lower.items,
+    };
+    (Some(module), warnings)
+}
+
+/// A `...List` root: `Items []Kind`.
+fn is_list(decl: &TypeDecl) -> bool {
+    matches!(&decl.ty, Type::Struct(fields)
+        if fields.iter().any(|f| f.name.as_deref() == Some("Items")))
+        && decl.name.ends_with("List")
+}
+
+fn string(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn key(key: &'static str, value: MarkerValue) -> Marker {
+    Marker { key, value }
+}
+
+fn note(text: String) -> Marker {
+    key(NOTE, MarkerValue::Str(text))
+}
+
+/// A struct tag's `json` part: (name, options).
+fn json_tag(tag: Option<&str>) -> Option<(String, Vec<String>)> {
+    let tag = tag?;
+    let start = tag.find("json:\"")? + 6;
+    let end = tag[start..].find('"')? + start;
+    let mut parts = tag[start..end].split(',');
+    let name = parts.next().unwrap_or_default().to_string();
+    Some((name, parts.map(str::to_string).collect()))
+}
+
+/// The keys of some markers at a field or type, and what they say of optionality.
+#[derive(Default)]
+struct Keys {
+    keys: Vec<Marker>,
+    items: Vec<Marker>,
+    optional: Option<bool>,
+}
+
+struct Lower<'a> {
+    package: &'a Package,
+    items: Vec<Item>,
+    done: BTreeSet<String>,
+    warnings: &'a mut Vec<String>,
+    optional_default: bool,
+}
+
+impl Lower<'_> {
+    fn warn(&mut self, at: &Loc, message: &str) -> Marker {
+        self.warnings.push(format!("{at}: {message}"));
+        note(format!("{message} ({at})"))
+    }
+
+    fn type_markers(&self, decl: &TypeDecl) -> Vec<GoMarker> {
+        let mut m = markers::of(&decl.comments.before);
+        m.extend(markers::of(&decl.comments.doc));
+        m
+    }
+
+    /// A root type: its spec struct with the resource keys, its status type.
+    fn root(&mut self, decl: &TypeDecl, group: &str, version: &str) {
+        let Type::Struct(fields) = &decl.ty else {
+            self.warn(&decl.loc, "a root type that is not a struct; left out");
+            return;
+        };
+        let field = |name: &str| fields.iter().find(|f| f.name.as_deref() == Some(name));
+        let local = |f: &parse::Field| match &f.ty {
+            Type::Name(n) => Some(n.clone()),
+            Type::Pointer(inner) => match inner.as_ref() {
+                Type::Name(n) => Some(n.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((spec_field, spec)) = field("Spec").and_then(|f| Some((f, local(f)?))) else {
+            self.warn(
+                &decl.loc,
+                "a root type without a `Spec` field of a type of its package: kubegen's \
+                 `CustomResource` goes on a spec struct; left out",
+            );
+            return;
+        };
+        for f in fields {
+            let known = matches!(f.name.as_deref(), Some("Spec" | "Status"))
+                || matches!(&f.ty, Type::Qualified(_, n) if n == "TypeMeta" || n == "ObjectMeta");
+            if !known {
+                let name = f.name.clone().unwrap_or_else(|| format!("{:?}", f.ty));
+                self.warn(
+                    &f.loc,
+                    &format!("root field `{name}` besides spec and status: no key adds it"),
+                );
+            }
+        }
+        let str = |s: &str| MarkerValue::Str(s.to_string());
+        let mut resource = vec![
+            key("group", str(group)),
+            key("version", str(version)),
+            key("kind", str(&decl.name)),
+        ];
+        let status = field("Status").and_then(local);
+        let markers = self.type_markers(decl);
+        let mut has_status_subresource = false;
+        for m in &markers {
+            let arg = |n: &str| m.arg(n).map(string);
+            match m.name.as_str() {
+                "kubebuilder:object:root" | "kubebuilder:object:generate" | "genclient"
+                | "genclient:nonNamespaced" | "kubebuilder:ac:generate" | "k8s:deepcopy-gen" => {}
+                "kubebuilder:subresource:status" => has_status_subresource = true,
+                "kubebuilder:resource" => {
+                    for (n, v) in &m.args {
+                        let list = || {
+                            MarkerValue::List(match v {
+                                Value::Array(a) => a.iter().map(string).collect(),
+                                other => vec![string(other)],
+                            })
+                        };
+                        match n.as_str() {
+                            "path" => resource.push(key("plural", str(&string(v)))),
+                            "singular" => resource.push(key("singular", str(&string(v)))),
+                            "scope" if string(v) == "Cluster" => {
+                                resource.push(key("namespaced", MarkerValue::False))
+                            }
+                            "scope" => {}
+                            "shortName" => resource.push(key("short_names", list())),
+                            "categories" => resource.push(key("categories", list())),
+                            _ => {
+                                let w = self
+                                    .warn(&m.loc, &format!("unknown resource argument `{n}`"));
+                                resource.push(w);
+                            }
+                        }
+                    }
+                }
+                "kubebuilder:subresource:scale" => {
+                    let mut args = Vec::new();
+                    for (go, rust) in [
+                        ("specpath", "spec_path"),
+                        ("statuspath", "status_path"),
+                        ("selectorpath", "selector_path"),
+                    ] {
+                        if let Some(v) = arg(go) {
+                            args.push(key(rust, str(&v)));
+                        }
+                    }
+                    resource.push(key("scale", MarkerValue::Nested(args)));
+                }
+                "kubebuilder:printcolumn" => {
+                    let mut args = Vec::new();
+                    for (go, rust) in [
+                        ("name", "name"),
+                        ("type", "type"),
+                        ("JSONPath", "json_path"),
+                        ("description", "description"),
+                        ("format", "format"),
+                    ] {
+                        if let Some(v) = arg(go) {
+                            args.push(key(rust, str(&v)));
+                        }
+                    }
+                    if let Some(p) = m.arg("priority").and_then(Value::as_i64) {
+                        args.push(key("priority", MarkerValue::Count(p)));
+                    }
+                    resource.push(key("printcolumn", MarkerValue::Nested(args)));
+                }
+                "kubebuilder:storageversion" => resource.push(key("storage_version", MarkerValue::Flag)),
+                "kubebuilder:unservedversion" => resource.push(key("served", MarkerValue::False)),
+                "kubebuilder:skipversion" => resource.push(key("skip_version", MarkerValue::Flag)),
+                "kubebuilder:deprecatedversion" => resource.push(match arg("warning") {
+                    Some(w) => key(
+                        "deprecated",
+                        MarkerValue::Nested(vec![key("warning", str(&w))]),
+                    ),
+                    None => key("deprecated", MarkerValue::Flag),
+                }),
+                "kubebuilder:selectablefield" => resource.push(key(
+                    "selectable_field",
+                    MarkerValue::Nested(vec![key(
+                        "json_path",
+                        str(&arg("JSONPath").unwrap_or_default()),
+                    )]),
+                )),
+                "kubebuilder:metadata:annotations" | "kubebuilder:metadata:labels" => {
+                    let values = match m.arg("") {
+                        Some(Value::Array(a)) => a.iter().map(string).collect(),
+                        Some(v) => vec![string(v)],
+                        None => Vec::new(),
+                    };
+                    let k = if m.name.ends_with("labels") {
+                        "labels"
+                    } else {
+                        "annotations"
+                    };
+                    resource.push(key(k, MarkerValue::List(values)));
+                }
+                _ => {
+                    let w = self.warn(
+                        &m.loc,
+                        &format!("`+{}` on a root type: no key of the spec struct says it", m.text),
+                    );
+                    resource.push(w);
+                }
+            }
+        }
+        if self.package.marker("kubebuilder:skipversion").is_some() {
+            resource.push(key("skip_version", MarkerValue::Flag));
+        }
+        match (&status, has_status_subresource) {
+            (Some(s), true) => resource.insert(3, key("status", str(s))),
+            (Some(_), false) => {
+                let w = self.warn(
+                    &decl.loc,
+                    "a `Status` field without `+kubebuilder:subresource:status`: kubegen's \
+                     `status` key adds both; the status subresource is added",
+                );
+                resource.push(w);
+                if let Some(s) = &status {
+                    resource.insert(3, key("status", str(s)));
+                }
+            }
+            (None, true) => {
+                let w = self.warn(&decl.loc, "the status subresource without a `Status` field");
+                resource.push(w);
+            }
+            (None, false) => {}
+        }
+        if let Some(doc) = docs::of(&decl.comments.doc) {
+            resource.push(key("doc", MarkerValue::Str(doc)));
+        }
+        let Some(mut item) = self.decl(&spec) else {
+            return;
+        };
+        if let Item::Struct(s) = &mut item {
+            if let Some(doc) = docs::of(&spec_field.comments.doc) {
+                s.doc = Some(doc);
+            }
+            s.resource = Some(resource);
+        } else {
+            self.warn(&decl.loc, "the spec type is not a struct");
+        }
+        self.items.push(item);
+        if let Some(s) = status {
+            self.queue(&s);
+            let field_doc = field("Status").and_then(|f| docs::of(&f.comments.doc));
+            if let (Some(doc), Some(Item::Struct(st))) = (
+                field_doc,
+                self.items.iter_mut().find(|i| matches!(i, Item::Struct(st) if st.name == s)),
+            ) {
+                st.doc = Some(doc);
+            }
+        }
+    }
+
+    /// Lowers the named local type, once.
+    fn queue(&mut self, name: &str) {
+        if self.done.contains(name) {
+            return;
+        }
+        if let Some(item) = self.decl(name) {
+            self.items.push(item);
+        }
+    }
+
+    /// The item of a local type (its dependencies queued on the way).
+    fn decl(&mut self, name: &str) -> Option<Item> {
+        self.done.insert(name.to_string());
+        let (decl, imports) = self.package.types.get(name)?;
+        let decl = decl.clone();
+        let markers = self.type_markers(&decl);
+        let mut keys = self.keys(&markers, false);
+        let doc = docs::of(&decl.comments.doc);
+        let methods: Vec<(String, Loc)> =
+            self.package.methods.get(name).cloned().unwrap_or_default();
+        let marshal_json = methods.iter().find(|(m, _)| m == "MarshalJSON");
+        let marshal_text = methods.iter().any(|(m, _)| m == "MarshalText");
+        let schema_type = keys
+            .keys
+            .iter()
+            .find(|k| k.key == "schema_type")
+            .map(|k| k.value.clone());
+        if let Some((_, at)) = marshal_json {
+            let at = at.clone();
+            let w = self.warn(
+                &at,
+                &format!(
+                    "`{name}` has a custom MarshalJSON: its Rust type serializes as its Go \
+                     fields; its schema is {}",
+                    if schema_type.is_some() {
+                        "its markers' type"
+                    } else {
+                        "inferred from its fields, as controller-gen does"
+                    }
+                ),
+            );
+            keys.keys.insert(0, w);
+        }
+        // A struct whose JSON is not its fields: a newtype of the scalar its markers say.
+        let scalar = match (&schema_type, marshal_text && marshal_json.is_none()) {
+            (Some(MarkerValue::Str(t)), _) if matches!(decl.ty, Type::Struct(_)) => Some(t.clone()),
+            (_, true) => Some("string".to_string()),
+            _ => None,
+        };
+        if let Some(t) = scalar {
+            let ty = match t.as_str() {
+                "string" => Ty::Path("String"),
+                "integer" => Ty::Path("i64"),
+                "number" => Ty::Path("f64"),
+                "boolean" => Ty::Path("bool"),
+                _ => Ty::Path("serde_json::Value"),
+            };
+            if marshal_text && schema_type.is_none() {
+                keys.keys.push(key("schema_type", MarkerValue::Str(t)));
+            }
+            return Some(Item::Newtype(Newtype {
+                name: name.to_string(),
+                ty,
+                doc,
+                markers: keys.keys,
+            }));
+        }
+        if let Type::Struct(fields) = &decl.ty {
+            let fields = self.fields(name, fields, imports);
+            keys.keys.extend(items_key(keys.items));
+            return Some(Item::Struct(strukt(name, doc, keys.keys, fields)));
+        }
+        let (mut ty, type_keys) = self.ty(&decl.ty, imports, &format!("{name}Item"), &decl.loc);
+        if let Ty::Option(inner) = ty {
+            ty = *inner;
+        }
+        if markers.iter().any(|m| m.name == "k8s:enum") {
+            let values: Vec<Value> = self
+                .package
+                .constants
+                .iter()
+                .filter(|(t, _)| t == name)
+                .map(|(_, v)| Value::String(v.clone()))
+                .collect();
+            keys.keys
+                .push(key("enum_values", MarkerValue::Json(Value::Array(values))));
+        }
+        let mut all = type_keys.keys;
+        all.extend(keys.keys);
+        all.extend(items_key(merge_items(type_keys.items, keys.items)));
+        Some(Item::Newtype(Newtype {
+            name: name.to_string(),
+            ty,
+            doc,
+            markers: dedup(all),
+        }))
+    }
+
+    /// A struct's fields (embedded ones flattened).
+    fn fields(
+        &mut self,
+        owner: &str,
+        fields: &[parse::Field],
+        imports: &BTreeMap<String, String>,
+    ) -> Vec<(String, Field)> {
+        let mut out: Vec<(String, Field)> = Vec::new();
+        for f in fields {
+            let tag = json_tag(f.tag.as_deref());
+            if tag.as_ref().is_some_and(|(n, _)| n == "-") {
+                continue;
+            }
+            let (json, options) = tag.unwrap_or_default();
+            let markers = {
+                let mut m = markers::of(&f.comments.before);
+                m.extend(markers::of(&f.comments.doc));
+                m
+            };
+            let Some(go_name) = &f.name else {
+                if json.is_empty() || options.iter().any(|o| o == "inline") {
+                    if let Some(field) = self.embedded(f, imports) {
+                        out.push((String::new(), field));
+                    }
+                    continue;
+                }
+                let name = embedded_name(&f.ty);
+                let field = self.field(owner, &name, &json, &options, f, &markers, imports);
+                out.push((json, field));
+                continue;
+            };
+            if !go_name.starts_with(|c: char| c.is_ascii_uppercase()) {
+                continue;
+            }
+            let json = if json.is_empty() { go_name.clone() } else { json };
+            let field = self.field(owner, go_name, &json, &options, f, &markers, imports);
+            out.push((json, field));
+        }
+        out
+    }
+
+    /// An embedded struct, flattened; `None` for `metav1.TypeMeta` (kubegen writes it).
+    fn embedded(
+        &mut self,
+        f: &parse::Field,
+        imports: &BTreeMap<String, String>,
+    ) -> Option<Field> {
+        let inner = match &f.ty {
+            Type::Pointer(t) => t.as_ref(),
+            t => t,
+        };
+        if matches!(inner, Type::Qualified(_, n) if n == "TypeMeta") {
+            return None;
+        }
+        let (ty, keys) = match inner {
+            Type::Name(n) => {
+                let target = self.alias_target(n);
+                self.queue(&target);
+                (Ty::Named(target), Keys::default())
+            }
+            other => self.ty(other, imports, "Embedded", &f.loc),
+        };
+        let mut markers = keys.keys;
+        if !markers.is_empty() && !matches!(ty, Ty::Named(_)) {
+            let w = self.warn(&f.loc, "an embedded field of a type with keys");
+            markers.insert(0, w);
+        }
+        Some(Field {
+            rust: rust_name(&embedded_name(&f.ty)),
+            rename: None,
+            ty,
+            doc: None,
+            markers,
+            flatten: true,
+        })
+    }
+
+    /// `type A = B`'s `B`, for a local alias of a local type.
+    fn alias_target(&self, name: &str) -> String {
+        match self.package.types.get(name) {
+            Some((d, _)) if d.alias => match &d.ty {
+                Type::Name(n) => self.alias_target(n),
+                _ => name.to_string(),
+            },
+            _ => name.to_string(),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn field(
+        &mut self,
+        owner: &str,
+        go_name: &str,
+        json: &str,
+        options: &[String],
+        f: &parse::Field,
+        markers: &[GoMarker],
+        imports: &BTreeMap<String, String>,
+    ) -> Field {
+        let keys = self.keys(markers, true);
+        let hint = format!("{owner}{go_name}");
+        let (ty, type_keys) = self.ty(&f.ty, imports, &hint, &f.loc);
+        let omits = options.iter().any(|o| o == "omitempty" || o == "omitzero");
+        let optional = keys
+            .optional
+            .unwrap_or(self.optional_default || omits);
+        let is_object = matches!(&ty, Ty::Map(_))
+            || matches!(&ty, Ty::Named(n) if matches!(self.package.types.get(n), Some((d, _)) if matches!(d.ty, Type::Struct(_) | Type::Map(..))));
+        let ty = match ty {
+            Ty::Option(inner) => *inner,
+            t => t,
+        };
+        let ty = if optional { Ty::Option(Box::new(ty)) } else { ty };
+        let mut all: Vec<Marker> = Vec::new();
+        for k in type_keys.keys {
+            if !keys.keys.iter().any(|f| f.key == k.key) {
+                all.push(k);
+            }
+        }
+        for mut k in keys.keys {
+            // `{}` is an empty slice to the marker parser, an empty object to an object field.
+            if is_object && k.key == "default" && k.value == MarkerValue::Json(Value::Array(vec![])) {
+                k.value = MarkerValue::Json(Value::Object(Default::default()));
+            }
+            all.push(k);
+        }
+        all.extend(items_key(merge_items(type_keys.items, keys.items)));
+        let mut doc = docs::of(&f.comments.doc);
+        if let Some(d) = doc.clone().filter(|d| !as_doc_comment(d)) {
+            all.push(key("description", MarkerValue::Str(d)));
+            doc = None;
+        }
+        Field {
+            rust: rust_name(json),
+            rename: Some(json.to_string()),
+            ty,
+            doc,
+            markers: dedup(all),
+            flatten: false,
+        }
+    }
+
+    /// A Go type's Rust type and the keys its field carries (for a slice, its items' under
+    /// `items`).
+    fn ty(
+        &mut self,
+        t: &Type,
+        imports: &BTreeMap<String, String>,
+        hint: &str,
+        at: &Loc,
+    ) -> (Ty, Keys) {
+        let plain = |(ty, keys): types::Mapped| {
+            (
+                ty,
+                Keys {
+                    keys,
+                    ..Keys::default()
+                },
+            )
+        };
+        match t {
+            Type::Name(n) => {
+                if let Some(m) = types::predeclared(n) {
+                    return plain(m);
+                }
+                let Some((decl, _)) = self.package.types.get(n) else {
+                    let w = self.warn(at, &format!("unknown type `{n}`: a `serde_json::Value`"));
+                    return plain((Ty::Path("serde_json::Value"), vec![w]));
+                };
+                // An alias with markers is a schema of its own (the field's keys over it).
+                if decl.alias && self.type_markers(decl).is_empty() {
+                    let decl = decl.clone();
+                    let (ty, mut keys) = self.ty(&decl.ty, imports, hint, at);
+                    let markers = self.type_markers(&decl);
+                    let own = self.keys(&markers, false);
+                    keys.keys.extend(own.keys);
+                    keys.items.extend(own.items);
+                    return (ty, keys);
+                }
+                self.queue(n);
+                (Ty::Named(n.clone()), Keys::default())
+            }
+            Type::Qualified(p, n) => {
+                let path = imports.get(p).cloned().unwrap_or_else(|| p.clone());
+                match types::qualified(&path, n) {
+                    Ok(m) => plain(m),
+                    Err(why) => {
+                        let w = self.warn(at, &format!("{why}: a `serde_json::Value`"));
+                        plain((Ty::Path("serde_json::Value"), vec![w]))
+                    }
+                }
+            }
+            Type::Pointer(inner) => self.ty(inner, imports, hint, at),
+            Type::Slice(inner) | Type::Array(inner) => {
+                if matches!(inner.as_ref(), Type::Name(n) if n == "byte") {
+                    return plain(types::bytes());
+                }
+                let (ity, mut ikeys) = self.ty(inner, imports, hint, at);
+                let mut ity = strip_option(ity);
+                // `items(schema_type = ...)` keeps the Rust type's `format`: a newtype's does not.
+                if ikeys.keys.iter().any(|k| k.key == "schema_type") {
+                    let name = format!("{hint}Item");
+                    if self.done.insert(name.clone()) {
+                        self.items.push(Item::Newtype(Newtype {
+                            name: name.clone(),
+                            ty: ity,
+                            doc: None,
+                            markers: std::mem::take(&mut ikeys.keys),
+                        }));
+                    }
+                    ikeys.keys.clear();
+                    ity = Ty::Named(name);
+                }
+                let ty = Ty::Vec(Box::new(ity));
+                (
+                    ty,
+                    Keys {
+                        keys: Vec::new(),
+                        items: ikeys.keys,
+                        optional: None,
+                    },
+                )
+            }
+            Type::Map(_, value) => {
+                let (vty, vkeys) = self.ty(value, imports, &format!("{hint}Value"), at);
+                let mut vty = strip_option(vty);
+                let mut value_keys = vkeys.keys;
+                value_keys.extend(items_key(vkeys.items));
+                if !value_keys.is_empty() {
+                    // A map's values take keys through a type of their own.
+                    let name = format!("{hint}Value");
+                    if self.done.insert(name.clone()) {
+                        self.items.push(Item::Newtype(Newtype {
+                            name: name.clone(),
+                            ty: vty,
+                            doc: None,
+                            markers: value_keys,
+                        }));
+                    }
+                    vty = Ty::Named(name);
+                }
+                plain((Ty::Map(Box::new(vty)), Vec::new()))
+            }
+            Type::Struct(fields) => {
+                let fields = self.fields(hint, fields, imports);
+                self.done.insert(hint.to_string());
+                self.items
+                    .push(Item::Struct(strukt(hint, None, Vec::new(), fields)));
+                (Ty::Named(hint.to_string()), Keys::default())
+            }
+            Type::Other(text) => {
+                let w = self.warn(at, &format!("`{text}` has no schema: a `serde_json::Value`"));
+                plain((Ty::Path("serde_json::Value"), vec![w]))
+            }
+        }
+    }
+
+    /// The schema keys of some markers at a field (`field`) or a type.
+    fn keys(&mut self, markers: &[GoMarker], field: bool) -> Keys {
+        let mut out = Keys::default();
+        let mut kubebuilder_default = false;
+        let mut map_keys = Vec::new();
+        for m in markers {
+            let name = m
+                .name
+                .strip_prefix("kubebuilder:validation:items:")
+                .or_else(|| m.name.strip_prefix("kubebuilder:validation:"))
+                .unwrap_or(&m.name);
+            // `kubebuilder:validation:nullable` is no marker of controller-gen's: only `+nullable`.
+            let bare = name == m.name;
+            let value = m.arg("");
+            let num = |v: Option<&Value>| v.and_then(Value::as_f64).map(MarkerValue::Number);
+            let count = |v: Option<&Value>| v.and_then(Value::as_i64).map(MarkerValue::Count);
+            let text = |v: Option<&Value>| v.map(|v| MarkerValue::Str(string(v)));
+            let flag = |v: Option<&Value>| match v {
+                Some(Value::Bool(false)) => None,
+                _ => Some(MarkerValue::Flag),
+            };
+            let list = |v: Option<&Value>| {
+                v.map(|v| match v {
+                    Value::Array(a) => MarkerValue::List(a.iter().map(string).collect()),
+                    other => MarkerValue::List(vec![string(other)]),
+                })
+            };
+            let mapped: Option<(&'static str, Option<MarkerValue>)> = match name {
+                "Minimum" => Some(("minimum", num(value))),
+                "Maximum" => Some(("maximum", num(value))),
+                "MultipleOf" => Some(("multiple_of", num(value))),
+                "ExclusiveMinimum" => Some(("exclusive_minimum", flag(value))),
+                "ExclusiveMaximum" => Some(("exclusive_maximum", flag(value))),
+                "MinLength" => Some(("min_length", count(value))),
+                "MaxLength" => Some(("max_length", count(value))),
+                "MinItems" => Some(("min_items", count(value))),
+                "MaxItems" => Some(("max_items", count(value))),
+                "MinProperties" => Some(("min_properties", count(value))),
+                "MaxProperties" => Some(("max_properties", count(value))),
+                "Pattern" => Some(("pattern", text(value))),
+                "Format" => Some(("format", text(value))),
+                "Type" => Some(("schema_type", text(value))),
+                "Enum" => Some((
+                    "enum_values",
+                    value.map(|v| {
+                        MarkerValue::Json(match v {
+                            Value::Array(_) => v.clone(),
+                            other => Value::Array(vec![other.clone()]),
+                        })
+                    }),
+                )),
+                "EmbeddedResource" | "XEmbeddedResource" => Some(("embedded_resource", Some(MarkerValue::Flag))),
+                "XIntOrString" => Some(("int_or_string", Some(MarkerValue::Flag))),
+                "Schemaless" => Some(("schemaless", Some(MarkerValue::Flag))),
+                "nullable" if bare => Some(("nullable", Some(MarkerValue::Flag))),
+                "kubebuilder:pruning:PreserveUnknownFields" => {
+                    Some(("preserve_unknown_fields", Some(MarkerValue::Flag)))
+                }
+                "AtMostOneOf" => Some(("at_most_one_of", list(value))),
+                "ExactlyOneOf" => Some(("exactly_one_of", list(value))),
+                "AtLeastOneOf" => Some(("at_least_one_of", list(value))),
+                "k8s:immutable" => Some(("immutable", Some(MarkerValue::Flag))),
+                "listType" | "k8s:listType" => Some(("list_type", text(value))),
+                "mapType" => Some(("map_type", text(value))),
+                "structType" => Some(("struct_type", text(value))),
+                "kubebuilder:title" => Some(("title", text(value))),
+                "kubebuilder:example" => Some(("example", value.cloned().map(MarkerValue::Json))),
+                "kubebuilder:externalDocs" => {
+                    let mut args = Vec::new();
+                    for n in ["url", "description"] {
+                        if let Some(v) = m.arg(n) {
+                            args.push(key(n, MarkerValue::Str(string(v))));
+                        }
+                    }
+                    Some(("external_docs", Some(MarkerValue::Nested(args))))
+                }
+                "XValidation" => {
+                    let mut args = Vec::new();
+                    for (go, rust) in [
+                        ("rule", "rule"),
+                        ("message", "message"),
+                        ("messageExpression", "message_expression"),
+                        ("reason", "reason"),
+                        ("fieldPath", "field_path"),
+                    ] {
+                        if let Some(v) = m.arg(go) {
+                            args.push(key(rust, MarkerValue::Str(string(v))));
+                        }
+                    }
+                    if m.arg("optionalOldSelf") == Some(&Value::Bool(true)) {
+                        args.push(key("optional_old_self", MarkerValue::Flag));
+                    }
+                    Some(("x_validation", Some(MarkerValue::Nested(args))))
+                }
+                "listMapKey" | "k8s:listMapKey" => {
+                    if let Some(v) = value {
+                        map_keys.push(string(v));
+                    }
+                    None
+                }
+                "optional" | "k8s:optional" if field && bare => {
+                    out.optional = Some(true);
+                    None
+                }
+                "required" | "k8s:required" if field && bare => {
+                    out.optional = Some(false);
+                    None
+                }
+                "Optional" if field && !bare => {
+                    out.optional = Some(true);
+                    None
+                }
+                "Required" if field && !bare => {
+                    out.optional = Some(false);
+                    None
+                }
+                "kubebuilder:default" => {
+                    kubebuilder_default = true;
+                    out.keys.retain(|k| k.key != "default");
+                    Some(("default", value.cloned().map(MarkerValue::Json)))
+                }
+                "default" if !kubebuilder_default => {
+                    let raw = m.text.strip_prefix("default=").unwrap_or_default();
+                    match serde_json::from_str::<Value>(raw) {
+                        Ok(v) => Some(("default", Some(MarkerValue::Json(v)))),
+                        Err(_) => {
+                            let w = self.warn(
+                                &m.loc,
+                                &format!("`+{}`: not a JSON value; left out", m.text),
+                            );
+                            out.keys.push(w);
+                            None
+                        }
+                    }
+                }
+                "default" | "kubebuilder:object:root" | "kubebuilder:object:generate"
+                | "k8s:enum" | "genclient" | "genclient:nonNamespaced" | "k8s:deepcopy-gen"
+                | "kubebuilder:ac:generate" => None,
+                _ if !field && root_only(&m.name) => None,
+                _ => {
+                    let w = self.warn(
+                        &m.loc,
+                        &format!("`+{}`: no kubegen key says this; left out", m.text),
+                    );
+                    out.keys.push(w);
+                    None
+                }
+            };
+            if let Some((k, Some(v))) = mapped {
+                let target = if m.name.starts_with("kubebuilder:validation:items:") {
+                    &mut out.items
+                } else {
+                    &mut out.keys
+                };
+                target.push(key(k, v));
+            }
+        }
+        if !map_keys.is_empty() {
+            out.keys.push(key("list_map_keys", MarkerValue::List(map_keys)));
+        }
+        out
+    }
+}
+
+/// The resource markers a root type carries (read by `root`, not as schema keys).
+fn root_only(name: &str) -> bool {
+    name.starts_with("kubebuilder:resource")
+        || name.starts_with("kubebuilder:subresource")
+        || name.starts_with("kubebuilder:printcolumn")
+        || name.starts_with("kubebuilder:metadata")
+        || name.starts_with("kubebuilder:selectablefield")
+        || matches!(
+            name,
+            "kubebuilder:storageversion"
+                | "kubebuilder:unservedversion"
+                | "kubebuilder:skipversion"
+                | "kubebuilder:deprecatedversion"
+        )
+}
+
+fn strip_option(t: Ty) -> Ty {
+    match t {
+        Ty::Option(inner) => *inner,
+        t => t,
+    }
+}
+
+/// `items(...)` of some keys, or nothing.
+fn items_key(items: Vec<Marker>) -> Option<Marker> {
+    (!items.is_empty()).then(|| key("items", MarkerValue::Nested(items)))
+}
+
+/// A type's item keys under a field's: the field's win.
+fn merge_items(from_type: Vec<Marker>, from_field: Vec<Marker>) -> Vec<Marker> {
+    let mut all: Vec<Marker> = from_type
+        .into_iter()
+        .filter(|k| !from_field.iter().any(|f| f.key == k.key))
+        .collect();
+    all.extend(from_field);
+    all
+}
+
+/// Keys without repeats of a single-valued key (the last wins, as a later marker does).
+fn dedup(keys: Vec<Marker>) -> Vec<Marker> {
+    let repeatable = ["x_validation", NOTE];
+    let mut out: Vec<Marker> = Vec::new();
+    for k in keys {
+        if !repeatable.contains(&k.key) {
+            out.retain(|o| o.key != k.key);
+        }
+        out.push(k);
+    }
+    out
+}
+
+/// An embedded field's Go name: its type's name.
+fn embedded_name(t: &Type) -> String {
+    match t {
+        Type::Name(n) | Type::Qualified(_, n) => n.clone(),
+        Type::Pointer(inner) => embedded_name(inner),
+        _ => "embedded".into(),
+    }
+}
+
+/// A struct of fields, named `rename_all = "camelCase"` when most JSON names are what it
+/// makes of their Rust names; Rust names made unique.
+fn strukt(name: &str, doc: Option<String>, markers: Vec<Marker>, fields: Vec<(String, Field)>) -> Struct {
+    let camel = |rust: &str| RenameRule::Camel.apply_to_field(rust);
+    let named: Vec<&(String, Field)> = fields.iter().filter(|(_, f)| !f.flatten).collect();
+    let camel_case = !named.is_empty()
+        && named.iter().filter(|(j, f)| camel(&f.rust) == *j).count() * 2 > named.len();
+    let mut seen = BTreeSet::new();
+    let fields = fields
+        .into_iter()
+        .map(|(json, mut f)| {
+            let mut rust = f.rust.clone();
+            let mut n = 2;
+            while !seen.insert(rust.clone()) {
+                rust = format!("{}_{n}", f.rust);
+                n += 1;
+            }
+            f.rust = rust;
+            if !f.flatten {
+                let made = if camel_case { camel(&f.rust) } else { f.rust.clone() };
+                f.rename = (made != json).then_some(json);
+            }
+            f
+        })
+        .collect();
+    Struct {
+        name: name.to_string(),
+        doc,
+        resource: None,
+        markers,
+        camel_case,
+        fields,
+    }
+}

@@ -1,0 +1,321 @@
+//! `kubegen import go`, measured against controller-gen: each Go project of the golden folder
+//! (controller-tools' CronJob testdata, kubebuilder's testdata projects and book tutorials) is
+//! imported, the Rust written to a temporary crate, and gen-cli's generator run over it in
+//! process (nothing compiled). Each regenerated CRD is compared with the one controller-gen
+//! wrote: byte for byte after the header lines, and node by node (the share of the golden's
+//! leaf values the regenerated CRD has at the same path), printed per project. The CRDs that are
+//! not byte-identical are listed in `ALLOWED` with the reason; one that becomes identical while
+//! listed fails, so the list only shrinks. Each project's node-match share has a floor.
+
+#[path = "support/verdict.rs"]
+mod verdict;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// A project: its name, its Go API folders' parent, its CRD folder (the files whose name holds
+/// `crds`), the `maxDescLen` its Makefile gives controller-gen, and its node-match floor in
+/// percent.
+struct Project {
+    name: &'static str,
+    api: &'static str,
+    crds: (&'static str, &'static str),
+    max_desc_len: Option<usize>,
+    floor: u32,
+}
+
+const fn project(
+    name: &'static str,
+    api: &'static str,
+    crds: (&'static str, &'static str),
+    max_desc_len: Option<usize>,
+    floor: u32,
+) -> Project {
+    Project {
+        name,
+        api,
+        crds,
+        max_desc_len,
+        floor,
+    }
+}
+
+const PROJECTS: &[Project] = &[
+    // The top package only: the other CRDs of that folder are its subpackages'.
+    project(
+        "controller-tools crd testdata (CronJob)",
+        "controller-tools/pkg/crd/testdata",
+        ("controller-tools/pkg/crd/testdata", "testdata.kubebuilder.io_cronjobs"),
+        None,
+        85,
+    ),
+    project(
+        "kubebuilder project-v4",
+        "kubebuilder/testdata/project-v4/api",
+        ("kubebuilder/testdata/project-v4/config/crd/bases", ""),
+        None,
+        95,
+    ),
+    project(
+        "kubebuilder project-v4-multigroup",
+        "kubebuilder/testdata/project-v4-multigroup/api",
+        ("kubebuilder/testdata/project-v4-multigroup/config/crd/bases", ""),
+        None,
+        95,
+    ),
+    project(
+        "kubebuilder project-v4-with-plugins",
+        "kubebuilder/testdata/project-v4-with-plugins/api",
+        ("kubebuilder/testdata/project-v4-with-plugins/config/crd/bases", ""),
+        None,
+        90,
+    ),
+    project(
+        "kubebuilder book cronjob tutorial",
+        "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/api",
+        ("kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/config/crd/bases", ""),
+        Some(0),
+        90,
+    ),
+    project(
+        "kubebuilder book multiversion tutorial",
+        "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/api",
+        ("kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/config/crd/bases", ""),
+        Some(0),
+        90,
+    ),
+];
+
+/// The CRDs that are not byte-identical, by golden file name, with the reason.
+const ALLOWED: &[(&str, &str)] = &[];
+
+fn scratch(name: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("kubegen-import-go-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+/// A temporary folder, removed when dropped (pass or fail).
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The folders under `root` (itself included) holding Go API types.
+fn api_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let has_go = |d: &Path| {
+        fs::read_dir(d).is_ok_and(|entries| {
+            entries.filter_map(Result::ok).any(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n == "groupversion_info.go" || n.ends_with("_types.go")
+            })
+        })
+    };
+    if has_go(root) {
+        out.push(root.to_path_buf());
+    }
+    if let Ok(entries) = fs::read_dir(root) {
+        let mut subdirs: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        subdirs.sort();
+        for d in subdirs {
+            // controller-tools' testdata holds other test packages below: only the top one.
+            if !has_go(root) {
+                out.extend(api_dirs(&d));
+            }
+        }
+    }
+    out
+}
+
+/// The regenerated CRD files of the Go packages in `dirs`, by file name.
+fn regenerate(
+    dirs: &[PathBuf],
+    scratch: &Path,
+    max_desc_len: Option<usize>,
+) -> Result<BTreeMap<String, String>, String> {
+    let (modules, _lost) = gen_cli::import::go::modules(dirs)
+        .map_err(|e| format!("import failed: {}", e.join("; ")))?;
+    let sources = gen_cli::import::sources_from(&modules, gen_cli::import::Origin::GO);
+    for (path, content) in &sources {
+        let path = scratch.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, content).unwrap();
+    }
+    let package = verdict::package(&scratch.join("src/lib.rs"));
+    let flags = gen_cli::config::Flags {
+        max_desc_len,
+        ..Default::default()
+    };
+    let layout = gen_cli::config::Layout::resolve(&package, &flags, Path::new("config"))
+        .expect("the default layout resolves");
+    let generated = gen_cli::generate::generate(
+        &package,
+        &gen_cli::source::Cfg::default(),
+        &layout,
+        gen_cli::generate::What::ALL,
+        &kubegen_core::known::Kubernetes::compiled(),
+    )
+    .map_err(|e| {
+            let messages: Vec<String> = e
+                .iter()
+                .map(|d| format!("{:?}: {}", d.loc, d.message))
+                .collect();
+            format!("gen-cli refuses the imported Rust: {}", messages.join("; "))
+        })?;
+    proc_macro2::extra::invalidate_current_thread_spans();
+    Ok(generated
+        .plan
+        .files
+        .iter()
+        .filter(|(p, _)| p.to_string_lossy().contains("/crd/"))
+        .map(|(p, c)| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, c.clone())
+        })
+        .collect())
+}
+
+/// A CRD file's lines that matter: no comment lines, no leading `---`, no generator annotation.
+fn body(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && *l != "---")
+        .filter(|l| !l.trim_start().starts_with("controller-gen.kubebuilder.io/version:"))
+        .filter(|l| !l.trim_start().starts_with("kubegen.io/version:"))
+        .collect();
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        if *l == "  annotations:" && !lines.get(i + 1).is_some_and(|n| n.starts_with("    ")) {
+            continue;
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// Every leaf of a JSON value with its path.
+fn leaves(v: &Value, path: String, out: &mut BTreeMap<String, Value>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, v) in m {
+                leaves(v, format!("{path}/{k}"), out);
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            for (i, v) in a.iter().enumerate() {
+                leaves(v, format!("{path}/{i}"), out);
+            }
+        }
+        other => {
+            out.insert(path, other.clone());
+        }
+    }
+}
+
+fn yaml_leaves(text: &str) -> BTreeMap<String, Value> {
+    let value: Value = serde_saphyr::from_str(&body(text)).unwrap_or(Value::Null);
+    let mut out = BTreeMap::new();
+    leaves(&value, String::new(), &mut out);
+    out.retain(|p, _| !p.contains("controller-gen.kubebuilder.io") && !p.contains("kubegen.io"));
+    out
+}
+
+#[test]
+fn import_go_regenerates_controller_gens_crds() {
+    let Some(golden) = fixture_parity::golden::golden_dir() else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut report = String::new();
+    for Project {
+        name: project,
+        api,
+        crds: (crds, holding),
+        max_desc_len,
+        floor,
+    } in PROJECTS
+    {
+        let root = golden.join(api);
+        let dirs = api_dirs(&root);
+        assert!(!dirs.is_empty(), "{project}: no Go API folder under {}", root.display());
+        let dir = scratch("parity");
+        let regenerated = match regenerate(&dirs, &dir.0, *max_desc_len) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{project}: {e}"));
+                continue;
+            }
+        };
+        let mut goldens: Vec<PathBuf> = fs::read_dir(golden.join(crds))
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "yaml")
+                    && fs::read_to_string(p)
+                        .is_ok_and(|t| t.contains("kind: CustomResourceDefinition"))
+                    && p.to_string_lossy().contains(holding)
+            })
+            .collect();
+        goldens.sort();
+        let (mut matched, mut total, mut identical) = (0, 0, 0);
+        for path in &goldens {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let expected = fs::read_to_string(path).unwrap();
+            let allowed = ALLOWED.iter().find(|(n, _)| *n == name);
+            let Some(actual) = regenerated.get(&name) else {
+                total += yaml_leaves(&expected).len();
+                if allowed.is_none() {
+                    failures.push(format!("{project}: {name} was not regenerated"));
+                }
+                continue;
+            };
+            let want = yaml_leaves(&expected);
+            let have = yaml_leaves(actual);
+            total += want.len();
+            matched += want.iter().filter(|(p, v)| have.get(*p) == Some(*v)).count();
+            let same = body(&expected) == body(actual);
+            identical += usize::from(same);
+            match (same, allowed) {
+                (true, Some(_)) => {
+                    failures.push(format!("{project}: {name} is identical: remove it from ALLOWED"))
+                }
+                (false, None) => {
+                    let diff = similar::TextDiff::from_lines(&body(&expected), &body(actual))
+                        .unified_diff()
+                        .context_radius(1)
+                        .to_string();
+                    let head: String = diff.lines().take(30).collect::<Vec<_>>().join("\n");
+                    failures.push(format!("{project}: {name} differs:\n{head}"));
+                }
+                _ => {}
+            }
+        }
+        let share = if total == 0 { 0.0 } else { matched as f64 * 100.0 / total as f64 };
+        report.push_str(&format!(
+            "import go parity: {project}: {identical} of {} CRDs byte-identical, {matched} of \
+             {total} golden nodes match ({share:.1}%)\n",
+            goldens.len()
+        ));
+        if share < f64::from(*floor) {
+            failures.push(format!("{project}: {share:.1}% of nodes match, below {floor}%"));
+        }
+    }
+    // Past the harness's capture, so that every run shows the figures.
+    let _ = std::io::stderr().write_all(report.as_bytes());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
