@@ -111,10 +111,7 @@ pub fn module(package: &Package) -> (Option<Module>, Vec<String>) {
     };
     for name in &package.order {
         let (decl, _) = &package.types[name];
-        let root = lower.type_markers(decl).iter().any(|m| {
-            m.name == "kubebuilder:object:root" && m.arg("") != Some(&Value::Bool(false))
-        });
-        if root && !is_list(decl) {
+        if is_kind(decl) {
             lower.root(decl, &group, &version);
         }
     }
@@ -126,11 +123,19 @@ pub fn module(package: &Package) -> (Option<Module>, Vec<String>) {
     (Some(module), warnings)
 }
 
-/// A `...List` root: `Items []Kind`.
-fn is_list(decl: &TypeDecl) -> bool {
-    matches!(&decl.ty, Type::Struct(fields)
-        if fields.iter().any(|f| f.name.as_deref() == Some("Items")))
-        && decl.name.ends_with("List")
+/// A kind, as controller-gen finds them: a struct embedding `metav1.TypeMeta` with an
+/// `metav1.ObjectMeta` field (a `...List`'s is a `ListMeta`). Its `+kubebuilder:object:root`
+/// is deepcopy's, not the CRD generator's.
+fn is_kind(decl: &TypeDecl) -> bool {
+    let Type::Struct(fields) = &decl.ty else {
+        return false;
+    };
+    let has = |name: &str| {
+        fields
+            .iter()
+            .any(|f| matches!(&f.ty, Type::Qualified(_, n) if n == name))
+    };
+    has("TypeMeta") && has("ObjectMeta")
 }
 
 fn string(v: &Value) -> String {
@@ -590,9 +595,11 @@ impl Lower<'_> {
             t => t,
         };
         let ty = if optional { Ty::Option(Box::new(ty)) } else { ty };
+        let mut doc = docs::of(&f.comments.doc);
         let mut all: Vec<Marker> = Vec::new();
         for k in type_keys.keys {
-            if !keys.keys.iter().any(|f| f.key == k.key) {
+            let described = k.key == "description" && doc.is_some();
+            if !described && !keys.keys.iter().any(|f| f.key == k.key) {
                 all.push(k);
             }
         }
@@ -604,7 +611,6 @@ impl Lower<'_> {
             all.push(k);
         }
         all.extend(items_key(merge_items(type_keys.items, keys.items)));
-        let mut doc = docs::of(&f.comments.doc);
         if let Some(d) = doc.clone().filter(|d| !as_doc_comment(d)) {
             all.push(key("description", MarkerValue::Str(d)));
             doc = None;

@@ -67,7 +67,13 @@ pub fn qualified(package: &str, name: &str) -> Result<Mapped, String> {
                 "k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::{name}"
             ));
         }
-        ("time", "Duration") => return Ok((Ty::Path("i64"), Vec::new())),
+        // Go's doc comment of `time.Duration`, which controller-gen writes where a field has none.
+        ("time", "Duration") => {
+            let doc = "A Duration represents the elapsed time between two instants\nas an int64 \
+                       nanosecond count. The representation limits the\nlargest representable \
+                       duration to approximately 290 years.";
+            return Ok((Ty::Path("i64"), vec![key("description", doc)]));
+        }
         _ => {}
     }
     if let Some(rest) = package.strip_prefix("k8s.io/api/") {
