@@ -110,14 +110,14 @@ const ALLOWED: &[(&str, &str)] = &[
         "testdata.kubebuilder.io_jobs.yaml",
         "a field of a type of another input package (`unserved.CronJobSpec`): the import maps \
          the types of the field's own package and k8s-openapi's, so it is a \
-         `serde_json::Value`; the root requires `spec`, as in every kubegen CRD",
+         `serde_json::Value`",
     ),
     (
         "batch.tutorial.kubebuilder.io_cronjobs.yaml",
         "the book's CRDs hold the pod template of an older Kubernetes (the book's go.mod is not \
          in the golden folder; k8s-openapi's schemas are gen-cli's version's, with fields \
          added since); the job template's `ObjectMeta` keeps name, namespace, labels, \
-         annotations and finalizers (controller-gen: `type: object`); the root requires `spec`",
+         annotations and finalizers (controller-gen: `type: object`)",
     ),
 ];
 
@@ -371,4 +371,116 @@ fn import_go_regenerates_controller_gens_crds() {
     // Past the harness's capture, so that every run shows the figures.
     let _ = std::io::stderr().write_all(report.as_bytes());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Runs `kubegen import go ARGS` in `dir`: (success, stdout, stderr).
+fn import(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+        .args(["import", "go"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A `groupversion_info.go`.
+const GROUP_VERSION: &str =
+    "// +kubebuilder:object:generate=true\n// +groupName=example.com\npackage v1\n";
+
+/// A Go package folder `api/v1` of `dir` with these `widget_types.go` contents.
+fn go_package(dir: &Path, types: &str) {
+    let pkg = dir.join("api/v1");
+    fs::create_dir_all(&pkg).unwrap();
+    fs::write(pkg.join("groupversion_info.go"), GROUP_VERSION).unwrap();
+    fs::write(pkg.join("widget_types.go"), types).unwrap();
+}
+
+#[test]
+fn a_go_file_that_does_not_parse_is_located_and_nothing_is_written() {
+    let dir = scratch("bad");
+    go_package(
+        &dir.0,
+        "package v1\n\ntype WidgetSpec struct {\n\tSize int32 `json:\"size\"`\n\tMode string `json:\"mode\"\n}\n",
+    );
+    let (ok, _, stderr) = import(&dir.0, &["--out", "out", "api/v1"]);
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains("api/v1/widget_types.go:5:14: a string literal that is not terminated"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert!(!dir.0.join("out").exists(), "files were written");
+}
+
+#[test]
+fn what_has_no_rust_form_is_located_and_kept_as_a_comment() {
+    let dir = scratch("lost");
+    go_package(
+        &dir.0,
+        r#"package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"example.com/other"
+)
+
+// WidgetSpec is the spec.
+type WidgetSpec struct {
+	// Size counts.
+	// +kubebuilder:validation:Nope=1
+	// +kubebuilder:validation:Minimum=1
+	Size int `json:"size"`
+	// From elsewhere.
+	Other other.Thing `json:"other,omitempty"`
+	Stamp Stamp `json:"stamp,omitempty"`
+}
+
+// Stamp writes itself.
+type Stamp struct {
+	Value string `json:"value"`
+}
+
+func (s Stamp) MarshalJSON() ([]byte, error) { return nil, nil }
+
+// +kubebuilder:object:root=true
+
+// Widget is a widget.
+type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec WidgetSpec `json:"spec,omitempty"`
+}
+"#,
+    );
+    let (ok, rust, stderr) = import(&dir.0, &["api/v1"]);
+    assert!(ok, "{stderr}");
+    for at in ["widget_types.go:11:2", "widget_types.go:15:2", "widget_types.go:24:16"] {
+        assert!(stderr.contains(at), "{at}: {stderr}");
+    }
+    assert_eq!(rust.matches("// kubegen import: ").count(), 3, "{rust}");
+    assert!(rust.contains("kind = \"Widget\""), "{rust}");
+    assert!(rust.contains("doc = \"Widget is a widget.\""), "{rust}");
+    assert!(rust.contains("minimum = 1"), "{rust}");
+    assert!(rust.contains("schema_type = \"integer\""), "{rust}");
+    // The Rust is what gen-cli reads: its CRD has a schema where one can be known.
+    let crate_dir = dir.0.join("crate");
+    fs::create_dir_all(crate_dir.join("src")).unwrap();
+    fs::write(crate_dir.join("src/lib.rs"), format!("pub mod v1 {{\n{rust}\n}}\n")).unwrap();
+    let generated = verdict::manifests_and_docs(&verdict::package(&crate_dir.join("src/lib.rs")))
+        .unwrap_or_else(|e| panic!("{e:#?}"));
+    let crd = generated
+        .plan
+        .files
+        .iter()
+        .find(|(p, _)| p.ends_with("crd/bases/example.com_widgets.yaml"))
+        .map(|(_, c)| c.clone())
+        .unwrap();
+    let other = "              other:\n                description: From elsewhere.\n                x-kubernetes-preserve-unknown-fields: true\n";
+    assert!(crd.contains(other), "{crd}");
 }

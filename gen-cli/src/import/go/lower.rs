@@ -339,7 +339,7 @@ impl Lower<'_> {
             resource.push(key("skip_version", MarkerValue::Flag));
         }
         match (&status, has_status_subresource) {
-            (Some(s), true) => resource.insert(3, key("status", str(s))),
+            (Some(s), true) => resource.insert(3, key("status", str(&rust_type(s)))),
             (Some(_), false) => {
                 let w = self.warn(
                     &decl.loc,
@@ -348,7 +348,7 @@ impl Lower<'_> {
                 );
                 resource.push(w);
                 if let Some(s) = &status {
-                    resource.insert(3, key("status", str(s)));
+                    resource.insert(3, key("status", str(&rust_type(s))));
                 }
             }
             (None, true) => {
@@ -367,7 +367,14 @@ impl Lower<'_> {
             if let Some(doc) = docs::of(&spec_field.comments.doc) {
                 s.doc = Some(doc);
             }
-            s.resource = Some(resource);
+            // A marker given twice (in the doc comment and above it) is one key.
+            let mut unique: Vec<Marker> = Vec::new();
+            for k in resource {
+                if !unique.contains(&k) {
+                    unique.push(k);
+                }
+            }
+            s.resource = Some(unique);
         } else {
             self.warn(&decl.loc, "the spec type is not a struct");
         }
@@ -377,7 +384,9 @@ impl Lower<'_> {
             let field_doc = field("Status").and_then(|f| docs::of(&f.comments.doc));
             if let (Some(doc), Some(Item::Struct(st))) = (
                 field_doc,
-                self.items.iter_mut().find(|i| matches!(i, Item::Struct(st) if st.name == s)),
+                self.items
+                    .iter_mut()
+                    .find(|i| matches!(i, Item::Struct(st) if st.name == rust_type(&s))),
             ) {
                 st.doc = Some(doc);
             }
@@ -445,7 +454,7 @@ impl Lower<'_> {
                 keys.keys.push(key("schema_type", MarkerValue::Str(t)));
             }
             return Some(Item::Newtype(Newtype {
-                name: name.to_string(),
+                name: rust_type(name),
                 ty,
                 doc,
                 markers: keys.keys,
@@ -454,7 +463,7 @@ impl Lower<'_> {
         if let Type::Struct(fields) = &decl.ty {
             let fields = self.fields(name, fields, imports);
             keys.keys.extend(items_key(keys.items));
-            return Some(Item::Struct(strukt(name, doc, keys.keys, fields)));
+            return Some(Item::Struct(strukt(&rust_type(name), doc, keys.keys, fields)));
         }
         let (mut ty, type_keys) = self.ty(&decl.ty, imports, &format!("{name}Item"), &decl.loc);
         if let Ty::Option(inner) = ty {
@@ -475,7 +484,7 @@ impl Lower<'_> {
         all.extend(keys.keys);
         all.extend(items_key(merge_items(type_keys.items, keys.items)));
         Some(Item::Newtype(Newtype {
-            name: name.to_string(),
+            name: rust_type(name),
             ty,
             doc,
             markers: dedup(all),
@@ -540,7 +549,7 @@ impl Lower<'_> {
             Type::Name(n) => {
                 let target = self.alias_target(n);
                 self.queue(&target);
-                (Ty::Named(target), Keys::default())
+                (Ty::Named(rust_type(&target)), Keys::default())
             }
             other => self.ty(other, imports, "Embedded", &f.loc),
         };
@@ -663,7 +672,7 @@ impl Lower<'_> {
                     return (ty, keys);
                 }
                 self.queue(n);
-                (Ty::Named(n.clone()), Keys::default())
+                (Ty::Named(rust_type(n)), Keys::default())
             }
             Type::Qualified(p, n) => {
                 let path = imports.get(p).cloned().unwrap_or_else(|| p.clone());
@@ -953,6 +962,15 @@ fn dedup(keys: Vec<Marker>) -> Vec<Marker> {
         out.push(k);
     }
     out
+}
+
+/// A Go type's name as a Rust type's: its first letter upper case (`unexportedStruct`).
+fn rust_type(go: &str) -> String {
+    let mut chars = go.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// An embedded field's Go name: its type's name.

@@ -166,14 +166,31 @@ fn first_error(name: &str, source: &str, node: Node) -> SyntaxError {
             return first_error(name, source, child);
         }
     }
-    let p = node.start_position();
-    let message = if node.is_missing() {
-        format!("expected `{}`", node.kind())
-    } else {
-        let text = node.utf8_text(source.as_bytes()).unwrap_or_default();
-        let token: String = text.chars().take(24).collect();
-        format!("syntax error at `{}`", token.trim())
+    if node.is_missing() {
+        let p = node.start_position();
+        return SyntaxError {
+            loc: loc(name, p.row, p.column),
+            message: format!("expected `{}`", node.kind()),
+        };
+    }
+    // An `ERROR` node holds what parsed before the error, then the tokens that did not: the
+    // error is at a quote left open, else at the first token after the last whole construct.
+    let mut c = node.walk();
+    let children: Vec<Node> = node.children(&mut c).collect();
+    let (at, message) = match children.iter().find(|n| matches!(n.kind(), "`" | "\"")) {
+        Some(quote) => (*quote, "a string literal that is not terminated".to_string()),
+        None => {
+            let after = children.iter().rposition(|n| n.child_count() > 0);
+            let at = after
+                .and_then(|i| children.get(i + 1))
+                .copied()
+                .unwrap_or(node);
+            let text = at.utf8_text(source.as_bytes()).unwrap_or_default();
+            let token: String = text.chars().take(24).collect();
+            (at, format!("syntax error at `{}`", token.trim()))
+        }
     };
+    let p = at.start_position();
     SyntaxError {
         loc: loc(name, p.row, p.column),
         message,
@@ -560,8 +577,10 @@ func (w *Widget) MarshalJSON() ([]byte, error) { return nil, nil }
 
     #[test]
     fn a_syntax_error_is_located() {
-        let e = file("bad.go", "package v1\n\ntype A struct {\n\tX int `json:\"x\"\n").unwrap_err();
-        assert_eq!(e.loc.file, "bad.go");
-        assert!(e.loc.line >= 3, "{e:?}");
+        let e = file("bad.go", "package v1\n\ntype A struct {\n\tX int `json:\"x\"\n}\n").unwrap_err();
+        assert_eq!(e.loc.to_string(), "bad.go:4:8");
+        assert_eq!(e.message, "a string literal that is not terminated");
+        let e = file("bad.go", "package v1\n\ntype A struct {\n\tX int\n\tY map[string\n}\n").unwrap_err();
+        assert_eq!(e.loc.line, 5, "{e:?}");
     }
 }
