@@ -57,11 +57,8 @@ impl Package {
         self.markers.extend(markers::of(&file.package_comments.doc));
         self.markers.extend(markers::of(&file.free));
         for mut decl in file.types {
-            let (package, kept): (Vec<_>, Vec<_>) = decl
-                .comments
-                .before
-                .into_iter()
-                .partition(|c| {
+            let (package, kept): (Vec<_>, Vec<_>) =
+                decl.comments.before.into_iter().partition(|c| {
                     markers::of(std::slice::from_ref(c))
                         .first()
                         .is_some_and(|m| PACKAGE_ONLY.contains(&m.name.as_str()))
@@ -237,8 +234,12 @@ impl Lower<'_> {
         for m in &markers {
             let arg = |n: &str| m.arg(n).map(string);
             match m.name.as_str() {
-                "kubebuilder:object:root" | "kubebuilder:object:generate" | "genclient"
-                | "genclient:nonNamespaced" | "kubebuilder:ac:generate" | "k8s:deepcopy-gen" => {}
+                "kubebuilder:object:root"
+                | "kubebuilder:object:generate"
+                | "genclient"
+                | "genclient:nonNamespaced"
+                | "kubebuilder:ac:generate"
+                | "k8s:deepcopy-gen" => {}
                 "kubebuilder:subresource:status" => has_status_subresource = true,
                 "kubebuilder:resource" => {
                     for (n, v) in &m.args {
@@ -258,8 +259,8 @@ impl Lower<'_> {
                             "shortName" => resource.push(key("short_names", list())),
                             "categories" => resource.push(key("categories", list())),
                             _ => {
-                                let w = self
-                                    .warn(&m.loc, &format!("unknown resource argument `{n}`"));
+                                let w =
+                                    self.warn(&m.loc, &format!("unknown resource argument `{n}`"));
                                 resource.push(w);
                             }
                         }
@@ -296,7 +297,9 @@ impl Lower<'_> {
                     }
                     resource.push(key("printcolumn", MarkerValue::Nested(args)));
                 }
-                "kubebuilder:storageversion" => resource.push(key("storage_version", MarkerValue::Flag)),
+                "kubebuilder:storageversion" => {
+                    resource.push(key("storage_version", MarkerValue::Flag))
+                }
                 "kubebuilder:unservedversion" => resource.push(key("served", MarkerValue::False)),
                 "kubebuilder:skipversion" => resource.push(key("skip_version", MarkerValue::Flag)),
                 "kubebuilder:deprecatedversion" => resource.push(match arg("warning") {
@@ -329,7 +332,10 @@ impl Lower<'_> {
                 _ => {
                     let w = self.warn(
                         &m.loc,
-                        &format!("`+{}` on a root type: no key of the spec struct says it", m.text),
+                        &format!(
+                            "`+{}` on a root type: no key of the spec struct says it",
+                            m.text
+                        ),
                     );
                     resource.push(w);
                 }
@@ -463,7 +469,12 @@ impl Lower<'_> {
         if let Type::Struct(fields) = &decl.ty {
             let fields = self.fields(name, fields, imports);
             keys.keys.extend(items_key(keys.items));
-            return Some(Item::Struct(strukt(&rust_type(name), doc, keys.keys, fields)));
+            return Some(Item::Struct(strukt(
+                &rust_type(name),
+                doc,
+                keys.keys,
+                fields,
+            )));
         }
         let (mut ty, type_keys) = self.ty(&decl.ty, imports, &format!("{name}Item"), &decl.loc);
         if let Ty::Option(inner) = ty {
@@ -525,7 +536,11 @@ impl Lower<'_> {
             if !go_name.starts_with(|c: char| c.is_ascii_uppercase()) {
                 continue;
             }
-            let json = if json.is_empty() { go_name.clone() } else { json };
+            let json = if json.is_empty() {
+                go_name.clone()
+            } else {
+                json
+            };
             let field = self.field(owner, go_name, &json, &options, f, &markers, imports);
             out.push((json, field));
         }
@@ -533,11 +548,7 @@ impl Lower<'_> {
     }
 
     /// An embedded struct, flattened; `None` for `metav1.TypeMeta` (kubegen writes it).
-    fn embedded(
-        &mut self,
-        f: &parse::Field,
-        imports: &BTreeMap<String, String>,
-    ) -> Option<Field> {
+    fn embedded(&mut self, f: &parse::Field, imports: &BTreeMap<String, String>) -> Option<Field> {
         let inner = match &f.ty {
             Type::Pointer(t) => t.as_ref(),
             t => t,
@@ -594,16 +605,18 @@ impl Lower<'_> {
         let hint = format!("{owner}{go_name}");
         let (ty, type_keys) = self.ty(&f.ty, imports, &hint, &f.loc);
         let omits = options.iter().any(|o| o == "omitempty" || o == "omitzero");
-        let optional = keys
-            .optional
-            .unwrap_or(self.optional_default || omits);
+        let optional = keys.optional.unwrap_or(self.optional_default || omits);
         let is_object = matches!(&ty, Ty::Map(_))
             || matches!(&ty, Ty::Named(n) if matches!(self.package.types.get(n), Some((d, _)) if matches!(d.ty, Type::Struct(_) | Type::Map(..))));
         let ty = match ty {
             Ty::Option(inner) => *inner,
             t => t,
         };
-        let ty = if optional { Ty::Option(Box::new(ty)) } else { ty };
+        let ty = if optional {
+            Ty::Option(Box::new(ty))
+        } else {
+            ty
+        };
         let mut doc = docs::of(&f.comments.doc);
         let mut all: Vec<Marker> = Vec::new();
         for k in type_keys.keys {
@@ -614,7 +627,8 @@ impl Lower<'_> {
         }
         for mut k in keys.keys {
             // `{}` is an empty slice to the marker parser, an empty object to an object field.
-            if is_object && k.key == "default" && k.value == MarkerValue::Json(Value::Array(vec![])) {
+            if is_object && k.key == "default" && k.value == MarkerValue::Json(Value::Array(vec![]))
+            {
                 k.value = MarkerValue::Json(Value::Object(Default::default()));
             }
             all.push(k);
@@ -743,7 +757,10 @@ impl Lower<'_> {
                 (Ty::Named(hint.to_string()), Keys::default())
             }
             Type::Other(text) => {
-                let w = self.warn(at, &format!("`{text}` has no schema: a `serde_json::Value`"));
+                let w = self.warn(
+                    at,
+                    &format!("`{text}` has no schema: a `serde_json::Value`"),
+                );
                 plain((Ty::Path("serde_json::Value"), vec![w]))
             }
         }
@@ -800,7 +817,9 @@ impl Lower<'_> {
                         })
                     }),
                 )),
-                "EmbeddedResource" | "XEmbeddedResource" => Some(("embedded_resource", Some(MarkerValue::Flag))),
+                "EmbeddedResource" | "XEmbeddedResource" => {
+                    Some(("embedded_resource", Some(MarkerValue::Flag)))
+                }
                 "XIntOrString" => Some(("int_or_string", Some(MarkerValue::Flag))),
                 "Schemaless" => Some(("schemaless", Some(MarkerValue::Flag))),
                 "nullable" if bare => Some(("nullable", Some(MarkerValue::Flag))),
@@ -884,8 +903,13 @@ impl Lower<'_> {
                         }
                     }
                 }
-                "default" | "kubebuilder:object:root" | "kubebuilder:object:generate"
-                | "k8s:enum" | "genclient" | "genclient:nonNamespaced" | "k8s:deepcopy-gen"
+                "default"
+                | "kubebuilder:object:root"
+                | "kubebuilder:object:generate"
+                | "k8s:enum"
+                | "genclient"
+                | "genclient:nonNamespaced"
+                | "k8s:deepcopy-gen"
                 | "kubebuilder:ac:generate" => None,
                 _ if !field && root_only(&m.name) => None,
                 _ => {
@@ -907,7 +931,8 @@ impl Lower<'_> {
             }
         }
         if !map_keys.is_empty() {
-            out.keys.push(key("list_map_keys", MarkerValue::List(map_keys)));
+            out.keys
+                .push(key("list_map_keys", MarkerValue::List(map_keys)));
         }
         out
     }
@@ -984,7 +1009,12 @@ fn embedded_name(t: &Type) -> String {
 
 /// A struct of fields, named `rename_all = "camelCase"` when most JSON names are what it
 /// makes of their Rust names; Rust names made unique.
-fn strukt(name: &str, doc: Option<String>, markers: Vec<Marker>, fields: Vec<(String, Field)>) -> Struct {
+fn strukt(
+    name: &str,
+    doc: Option<String>,
+    markers: Vec<Marker>,
+    fields: Vec<(String, Field)>,
+) -> Struct {
     let camel = |rust: &str| RenameRule::Camel.apply_to_field(rust);
     let named: Vec<&(String, Field)> = fields.iter().filter(|(_, f)| !f.flatten).collect();
     let camel_case = !named.is_empty()
@@ -1001,7 +1031,11 @@ fn strukt(name: &str, doc: Option<String>, markers: Vec<Marker>, fields: Vec<(St
             }
             f.rust = rust;
             if !f.flatten {
-                let made = if camel_case { camel(&f.rust) } else { f.rust.clone() };
+                let made = if camel_case {
+                    camel(&f.rust)
+                } else {
+                    f.rust.clone()
+                };
                 f.rename = (made != json).then_some(json);
             }
             f

@@ -256,7 +256,9 @@ mod tests {
 
     #[test]
     fn names_and_arguments_as_the_registry_reads_them() {
-        let x = m(r#"kubebuilder:validation:XValidation:rule="self.size() % 2 == 0",message="even, please""#);
+        let x = m(
+            r#"kubebuilder:validation:XValidation:rule="self.size() % 2 == 0",message="even, please""#,
+        );
         assert_eq!(x.name, "kubebuilder:validation:XValidation");
         assert_eq!(x.arg("rule"), Some(&json!("self.size() % 2 == 0")));
         assert_eq!(x.arg("message"), Some(&json!("even, please")));
@@ -266,12 +268,20 @@ mod tests {
         let items = m("kubebuilder:validation:items:Pattern=^[a-z]$");
         assert_eq!(items.name, "kubebuilder:validation:items:Pattern");
         assert_eq!(items.arg(""), Some(&json!("^[a-z]$")));
-        let col = m("kubebuilder:printcolumn:name=\"Age\",type=\"date\",JSONPath=`.metadata.creationTimestamp`");
+        let col = m(
+            "kubebuilder:printcolumn:name=\"Age\",type=\"date\",JSONPath=`.metadata.creationTimestamp`",
+        );
         assert_eq!(col.name, "kubebuilder:printcolumn");
-        assert_eq!(col.arg("JSONPath"), Some(&json!(".metadata.creationTimestamp")));
+        assert_eq!(
+            col.arg("JSONPath"),
+            Some(&json!(".metadata.creationTimestamp"))
+        );
         assert_eq!(m("kubebuilder:subresource:status").args, []);
         let unknown = m("kubebuilder:validation:Nope=1");
-        assert!(unknown.known, "validation names are checked where they are used");
+        assert!(
+            unknown.known,
+            "validation names are checked where they are used"
+        );
         assert!(!m("gateway:experimental").known);
     }
 

@@ -22,7 +22,9 @@ fn go_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            name.ends_with(".go") && !name.ends_with("_test.go") && !name.starts_with("zz_generated")
+            name.ends_with(".go")
+                && !name.ends_with("_test.go")
+                && !name.starts_with("zz_generated")
         })
         .collect();
     files.sort();

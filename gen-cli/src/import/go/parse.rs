@@ -178,7 +178,10 @@ fn first_error(name: &str, source: &str, node: Node) -> SyntaxError {
     let mut c = node.walk();
     let children: Vec<Node> = node.children(&mut c).collect();
     let (at, message) = match children.iter().find(|n| matches!(n.kind(), "`" | "\"")) {
-        Some(quote) => (*quote, "a string literal that is not terminated".to_string()),
+        Some(quote) => (
+            *quote,
+            "a string literal that is not terminated".to_string(),
+        ),
         None => {
             let after = children.iter().rposition(|n| n.child_count() > 0);
             let at = after
@@ -483,10 +486,7 @@ fn collect<'t>(node: Node<'t>, kind: &str, out: &mut Vec<Node<'t>>) {
 
 /// A Go string literal's value: raw (backquoted) as written, interpreted with its escapes.
 pub fn unquote(literal: &str) -> String {
-    if let Some(raw) = literal
-        .strip_prefix('`')
-        .and_then(|s| s.strip_suffix('`'))
-    {
+    if let Some(raw) = literal.strip_prefix('`').and_then(|s| s.strip_suffix('`')) {
         return raw.to_string();
     }
     let inner = literal
@@ -554,7 +554,10 @@ func (w *Widget) MarshalJSON() ([]byte, error) { return nil, nil }
         assert_eq!(f.imports["intstr"], "k8s.io/apimachinery/pkg/util/intstr");
         let w = &f.types[0];
         assert_eq!(w.name, "Widget");
-        assert_eq!(w.comments.before[0].text, "// +kubebuilder:object:root=true");
+        assert_eq!(
+            w.comments.before[0].text,
+            "// +kubebuilder:object:root=true"
+        );
         assert_eq!(w.comments.doc.len(), 2);
         let Type::Struct(fields) = &w.ty else {
             panic!("{:?}", w.ty)
@@ -562,13 +565,28 @@ func (w *Widget) MarshalJSON() ([]byte, error) { return nil, nil }
         let names: Vec<_> = fields.iter().map(|f| f.name.clone()).collect();
         assert_eq!(
             names,
-            [None, Some("Size".into()), Some("A".into()), Some("B".into()), None]
+            [
+                None,
+                Some("Size".into()),
+                Some("A".into()),
+                Some("B".into()),
+                None
+            ]
         );
-        assert_eq!(fields[1].ty, Type::Pointer(Box::new(Type::Name("int32".into()))));
+        assert_eq!(
+            fields[1].ty,
+            Type::Pointer(Box::new(Type::Name("int32".into())))
+        );
         assert_eq!(fields[1].tag.as_deref(), Some(r#"json:"size,omitempty""#));
         assert_eq!(fields[1].comments.doc.len(), 2);
-        assert!(fields[2].comments.doc.is_empty(), "a trailing comment is no doc");
-        assert_eq!(fields[4].ty, Type::Pointer(Box::new(Type::Name("Inner".into()))));
+        assert!(
+            fields[2].comments.doc.is_empty(),
+            "a trailing comment is no doc"
+        );
+        assert_eq!(
+            fields[4].ty,
+            Type::Pointer(Box::new(Type::Name("Inner".into())))
+        );
         assert_eq!(fields[1].loc.to_string(), "w.go:17:2");
         assert_eq!(f.constants, [("Mode".to_string(), "fast".to_string())]);
         assert_eq!(f.methods[0].0, "Widget");
@@ -577,10 +595,18 @@ func (w *Widget) MarshalJSON() ([]byte, error) { return nil, nil }
 
     #[test]
     fn a_syntax_error_is_located() {
-        let e = file("bad.go", "package v1\n\ntype A struct {\n\tX int `json:\"x\"\n}\n").unwrap_err();
+        let e = file(
+            "bad.go",
+            "package v1\n\ntype A struct {\n\tX int `json:\"x\"\n}\n",
+        )
+        .unwrap_err();
         assert_eq!(e.loc.to_string(), "bad.go:4:8");
         assert_eq!(e.message, "a string literal that is not terminated");
-        let e = file("bad.go", "package v1\n\ntype A struct {\n\tX int\n\tY map[string\n}\n").unwrap_err();
+        let e = file(
+            "bad.go",
+            "package v1\n\ntype A struct {\n\tX int\n\tY map[string\n}\n",
+        )
+        .unwrap_err();
         assert_eq!(e.loc.line, 5, "{e:?}");
     }
 }

@@ -83,10 +83,9 @@ pub fn qualified(package: &str, name: &str) -> Result<Mapped, String> {
         // (`batch/v1beta1.JobTemplateSpec` holds a `batch/v1.JobSpec`).
         if found.is_err()
             && let Some((group, _)) = rest.split_once('/')
+            && let Ok(ga) = checked(format!("k8s_openapi::api::{group}::v1::{name}"))
         {
-            if let Ok(ga) = checked(format!("k8s_openapi::api::{group}::v1::{name}")) {
-                return Ok(ga);
-            }
+            return Ok(ga);
         }
         return found;
     }
@@ -119,8 +118,14 @@ const STRING_TYPES: &[(&str, &str)] = &[
     ("k8s.io/api/core/v1", "TolerationOperator"),
     ("k8s.io/api/core/v1", "URIScheme"),
     ("k8s.io/apimachinery/pkg/apis/meta/v1", "ConditionStatus"),
-    ("k8s.io/apimachinery/pkg/apis/meta/v1", "DeletionPropagation"),
-    ("k8s.io/apimachinery/pkg/apis/meta/v1", "LabelSelectorOperator"),
+    (
+        "k8s.io/apimachinery/pkg/apis/meta/v1",
+        "DeletionPropagation",
+    ),
+    (
+        "k8s.io/apimachinery/pkg/apis/meta/v1",
+        "LabelSelectorOperator",
+    ),
 ];
 
 /// A k8s-openapi path, if the engine knows its schema.
