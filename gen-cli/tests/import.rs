@@ -7,6 +7,8 @@
 //! do not round-trip yet are listed in `ALLOWED`, each with what is lost; one that round-trips
 //! while listed fails too, so the list only shrinks.
 
+#[path = "support/crd_text.rs"]
+mod crd_text;
 #[path = "support/verdict.rs"]
 mod verdict;
 
@@ -14,6 +16,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crd_text::{GENERATOR_ANNOTATIONS, bytes};
 use serde_json::Value;
 
 /// The inputs that do not round-trip, by path under their corpus root, with the reason.
@@ -102,12 +105,6 @@ const ROOT_SPEC: &str = "the root does not require `spec`: kubegen's root type a
 const ONE_OF: &str = "the `oneOf` (with `anyOf` and `not` inside) Gateway API's generator adds to \
     addresses: no marker for `oneOf`, `anyOf`, `not`";
 const EMPTY_SUBRESOURCES: &str = "`subresources: {}` (no subresource, written empty): no key";
-
-/// The annotations a generator writes about itself.
-const GENERATOR_ANNOTATIONS: &[&str] = &[
-    "controller-gen.kubebuilder.io/version",
-    "kubegen.io/version",
-];
 
 /// One corpus file's outcome.
 enum Outcome {
@@ -208,34 +205,6 @@ fn round(name: &str, text: &str, scratch: &Path) -> Result<(String, Vec<String>)
         .collect();
     proc_macro2::extra::invalidate_current_thread_spans();
     Ok((rust, crds))
-}
-
-/// A CRD file's lines that matter: no header or comment lines, no generator annotation.
-fn bytes(text: &str) -> String {
-    let text = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let text = text.strip_prefix("---\n").unwrap_or(&text);
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| {
-            !GENERATOR_ANNOTATIONS
-                .iter()
-                .any(|a| l.trim_start().starts_with(&format!("{a}:")))
-        })
-        .collect();
-    // An `annotations:` left with no entry goes too.
-    let mut out = String::new();
-    for (i, l) in lines.iter().enumerate() {
-        if *l == "  annotations:" && !lines.get(i + 1).is_some_and(|n| n.starts_with("    ")) {
-            continue;
-        }
-        out.push_str(l);
-        out.push('\n');
-    }
-    out
 }
 
 /// The documents as JSON, without generator annotations (and an `annotations` left empty).

@@ -7,6 +7,8 @@
 //! not byte-identical are listed in `ALLOWED` with the reason; one that becomes identical while
 //! listed fails, so the list only shrinks. Each project's node-match share has a floor.
 
+#[path = "support/crd_text.rs"]
+mod crd_text;
 #[path = "support/verdict.rs"]
 mod verdict;
 
@@ -15,6 +17,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crd_text::bytes as body;
 use kubegen_core::known::{Kubernetes, Minor, read_kubernetes_sources};
 use serde_json::Value;
 
@@ -240,28 +243,6 @@ fn regenerate(
         .collect())
 }
 
-/// A CRD file's lines that matter: no comment lines, no leading `---`, no generator annotation.
-fn body(text: &str) -> String {
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && *l != "---")
-        .filter(|l| {
-            !l.trim_start()
-                .starts_with("controller-gen.kubebuilder.io/version:")
-        })
-        .filter(|l| !l.trim_start().starts_with("kubegen.io/version:"))
-        .collect();
-    let mut out = String::new();
-    for (i, l) in lines.iter().enumerate() {
-        if *l == "  annotations:" && !lines.get(i + 1).is_some_and(|n| n.starts_with("    ")) {
-            continue;
-        }
-        out.push_str(l);
-        out.push('\n');
-    }
-    out
-}
-
 /// Every leaf of a JSON value with its path.
 fn leaves(v: &Value, path: String, out: &mut BTreeMap<String, Value>) {
     match v {
@@ -285,7 +266,11 @@ fn yaml_leaves(text: &str) -> BTreeMap<String, Value> {
     let value: Value = serde_saphyr::from_str(&body(text)).unwrap_or(Value::Null);
     let mut out = BTreeMap::new();
     leaves(&value, String::new(), &mut out);
-    out.retain(|p, _| !p.contains("controller-gen.kubebuilder.io") && !p.contains("kubegen.io"));
+    out.retain(|p, _| {
+        !crd_text::GENERATOR_ANNOTATIONS
+            .iter()
+            .any(|a| p.ends_with(a))
+    });
     out
 }
 

@@ -19,9 +19,9 @@ use crate::output::Plan;
 use crate::report::Reporter;
 use crate::scaffold::init::{KubegenFlags, Source};
 
-/// `kubegen import crd`.
+/// Where an import writes: `--out`, `--module`, or (neither) standard output.
 #[derive(Debug, Clone, Args)]
-pub struct ImportArgs {
+pub struct Destination {
     /// Write a library crate here: `Cargo.toml`, `src/lib.rs`, a module per group and version.
     #[arg(long, value_name = "DIR", conflicts_with = "module")]
     pub out: Option<PathBuf>,
@@ -31,6 +31,14 @@ pub struct ImportArgs {
     /// Where the `--out` crate gets kubegen from, as `kubegen init`.
     #[command(flatten)]
     pub kubegen: KubegenFlags,
+}
+
+/// `kubegen import crd`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// Where it writes.
+    #[command(flatten)]
+    pub to: Destination,
     /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     pub inputs: Vec<PathBuf>,
@@ -39,15 +47,9 @@ pub struct ImportArgs {
 /// `kubegen import go`.
 #[derive(Debug, Clone, Args)]
 pub struct ImportGoArgs {
-    /// Write a library crate here: `Cargo.toml`, `src/lib.rs`, a module per group and version.
-    #[arg(long, value_name = "DIR", conflicts_with = "module")]
-    pub out: Option<PathBuf>,
-    /// Write the modules into this folder of an existing crate (its `mod.rs` declares them).
-    #[arg(long, value_name = "PATH")]
-    pub module: Option<PathBuf>,
-    /// Where the `--out` crate gets kubegen from, as `kubegen init`.
+    /// Where it writes.
     #[command(flatten)]
-    pub kubegen: KubegenFlags,
+    pub to: Destination,
     /// Go API package folders (each holding `groupversion_info.go` and `*_types.go`).
     #[arg(required = true, value_name = "GO_DIR")]
     pub dirs: Vec<PathBuf>,
@@ -215,30 +217,12 @@ pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
         Ok(inputs) => inputs,
         Err(e) => return fail(reporter, vec![e]),
     };
-    let found = modules(&inputs);
-    let to = Destination {
-        out: args.out.as_deref(),
-        module: args.module.as_deref(),
-        kubegen: &args.kubegen,
-    };
-    write_all(found, &to, Origin::CRD, reporter)
+    write_all(modules(&inputs), &args.to, Origin::CRD, reporter)
 }
 
 /// Runs `kubegen import go`: false when it fails (every problem printed, nothing written).
 pub fn run_go(args: &ImportGoArgs, reporter: &Reporter) -> bool {
-    let to = Destination {
-        out: args.out.as_deref(),
-        module: args.module.as_deref(),
-        kubegen: &args.kubegen,
-    };
-    write_all(go::modules(&args.dirs), &to, Origin::GO, reporter)
-}
-
-/// Where an import writes: `--out`, `--module`, or standard output.
-struct Destination<'a> {
-    out: Option<&'a Path>,
-    module: Option<&'a Path>,
-    kubegen: &'a KubegenFlags,
+    write_all(go::modules(&args.dirs), &args.to, Origin::GO, reporter)
 }
 
 fn fail(reporter: &Reporter, messages: Vec<String>) -> bool {
@@ -263,8 +247,8 @@ fn write_all(
         .map(|w| Diagnostic::warning(None, "", w))
         .collect();
     reporter.emit_all(&warnings);
-    let plan = match (to.out, to.module) {
-        (Some(dir), _) => match crate::scaffold::init::source(to.kubegen) {
+    let plan = match (&to.out, &to.module) {
+        (Some(dir), _) => match crate::scaffold::init::source(&to.kubegen) {
             Ok(source) => crate_plan(dir, &modules, &source, origin),
             Err(e) => return fail(reporter, vec![e]),
         },

@@ -267,31 +267,27 @@ impl Lower<'_> {
                     }
                 }
                 "kubebuilder:subresource:scale" => {
-                    let mut args = Vec::new();
-                    for (go, rust) in [
-                        ("specpath", "spec_path"),
-                        ("statuspath", "status_path"),
-                        ("selectorpath", "selector_path"),
-                    ] {
-                        if let Some(v) = arg(go) {
-                            args.push(key(rust, str(&v)));
-                        }
-                    }
+                    let args = renamed(
+                        m,
+                        &[
+                            ("specpath", "spec_path"),
+                            ("statuspath", "status_path"),
+                            ("selectorpath", "selector_path"),
+                        ],
+                    );
                     resource.push(key("scale", MarkerValue::Nested(args)));
                 }
                 "kubebuilder:printcolumn" => {
-                    let mut args = Vec::new();
-                    for (go, rust) in [
-                        ("name", "name"),
-                        ("type", "type"),
-                        ("JSONPath", "json_path"),
-                        ("description", "description"),
-                        ("format", "format"),
-                    ] {
-                        if let Some(v) = arg(go) {
-                            args.push(key(rust, str(&v)));
-                        }
-                    }
+                    let mut args = renamed(
+                        m,
+                        &[
+                            ("name", "name"),
+                            ("type", "type"),
+                            ("JSONPath", "json_path"),
+                            ("description", "description"),
+                            ("format", "format"),
+                        ],
+                    );
                     if let Some(p) = m.arg("priority").and_then(Value::as_i64) {
                         args.push(key("priority", MarkerValue::Count(p)));
                     }
@@ -836,27 +832,20 @@ impl Lower<'_> {
                 "kubebuilder:title" => Some(("title", text(value))),
                 "kubebuilder:example" => Some(("example", value.cloned().map(MarkerValue::Json))),
                 "kubebuilder:externalDocs" => {
-                    let mut args = Vec::new();
-                    for n in ["url", "description"] {
-                        if let Some(v) = m.arg(n) {
-                            args.push(key(n, MarkerValue::Str(string(v))));
-                        }
-                    }
+                    let args = renamed(m, &[("url", "url"), ("description", "description")]);
                     Some(("external_docs", Some(MarkerValue::Nested(args))))
                 }
                 "XValidation" => {
-                    let mut args = Vec::new();
-                    for (go, rust) in [
-                        ("rule", "rule"),
-                        ("message", "message"),
-                        ("messageExpression", "message_expression"),
-                        ("reason", "reason"),
-                        ("fieldPath", "field_path"),
-                    ] {
-                        if let Some(v) = m.arg(go) {
-                            args.push(key(rust, MarkerValue::Str(string(v))));
-                        }
-                    }
+                    let mut args = renamed(
+                        m,
+                        &[
+                            ("rule", "rule"),
+                            ("message", "message"),
+                            ("messageExpression", "message_expression"),
+                            ("reason", "reason"),
+                            ("fieldPath", "field_path"),
+                        ],
+                    );
                     if m.arg("optionalOldSelf") == Some(&Value::Bool(true)) {
                         args.push(key("optional_old_self", MarkerValue::Flag));
                     }
@@ -987,6 +976,14 @@ fn dedup(keys: Vec<Marker>) -> Vec<Marker> {
         out.push(k);
     }
     out
+}
+
+/// The string arguments `names` of a marker as keys: (Go argument, key).
+fn renamed(m: &GoMarker, names: &[(&str, &'static str)]) -> Vec<Marker> {
+    names
+        .iter()
+        .filter_map(|(go, rust)| Some(key(rust, MarkerValue::Str(string(m.arg(go)?)))))
+        .collect()
 }
 
 /// A Go type's name as a Rust type's: its first letter upper case (`unexportedStruct`).
