@@ -703,17 +703,8 @@ impl Lower<'_> {
                 let mut ity = strip_option(ity);
                 // `items(schema_type = ...)` keeps the Rust type's `format`: a newtype's does not.
                 if ikeys.keys.iter().any(|k| k.key == "schema_type") {
-                    let name = format!("{hint}Item");
-                    if self.done.insert(name.clone()) {
-                        self.items.push(Item::Newtype(Newtype {
-                            name: name.clone(),
-                            ty: ity,
-                            doc: None,
-                            markers: std::mem::take(&mut ikeys.keys),
-                        }));
-                    }
-                    ikeys.keys.clear();
-                    ity = Ty::Named(name);
+                    let keys = std::mem::take(&mut ikeys.keys);
+                    ity = self.wrapper(format!("{hint}Item"), ity, keys);
                 }
                 let ty = Ty::Vec(Box::new(ity));
                 (
@@ -732,16 +723,7 @@ impl Lower<'_> {
                 value_keys.extend(items_key(vkeys.items));
                 if !value_keys.is_empty() {
                     // A map's values take keys through a type of their own.
-                    let name = format!("{hint}Value");
-                    if self.done.insert(name.clone()) {
-                        self.items.push(Item::Newtype(Newtype {
-                            name: name.clone(),
-                            ty: vty,
-                            doc: None,
-                            markers: value_keys,
-                        }));
-                    }
-                    vty = Ty::Named(name);
+                    vty = self.wrapper(format!("{hint}Value"), vty, value_keys);
                 }
                 plain((Ty::Map(Box::new(vty)), Vec::new()))
             }
@@ -760,6 +742,19 @@ impl Lower<'_> {
                 plain((Ty::Path("serde_json::Value"), vec![w]))
             }
         }
+    }
+
+    /// A newtype `name` of `ty` carrying `markers` (made once), as a type.
+    fn wrapper(&mut self, name: String, ty: Ty, markers: Vec<Marker>) -> Ty {
+        if self.done.insert(name.clone()) {
+            self.items.push(Item::Newtype(Newtype {
+                name: name.clone(),
+                ty,
+                doc: None,
+                markers,
+            }));
+        }
+        Ty::Named(name)
     }
 
     /// The schema keys of some markers at a field (`field`) or a type.
@@ -1045,5 +1040,112 @@ fn strukt(
         markers,
         camel_case,
         fields,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The module of one Go file.
+    fn lower(source: &str) -> (Module, Vec<String>) {
+        let mut package = Package::default();
+        package.add(parse::file("t.go", source).unwrap());
+        let (module, warnings) = module(&package);
+        (module.unwrap(), warnings)
+    }
+
+    fn item<'m>(m: &'m Module, name: &str) -> &'m Item {
+        m.items
+            .iter()
+            .find(|i| match i {
+                Item::Struct(s) => s.name == name,
+                Item::Newtype(n) => n.name == name,
+                Item::Enum(e) => e.name == name,
+            })
+            .unwrap_or_else(|| panic!("no {name} in {m:#?}"))
+    }
+
+    const SOURCE: &str = r#"// +kubebuilder:validation:Optional
+// +groupName=example.com
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// WidgetSpec is the spec.
+type WidgetSpec struct {
+	// +required
+	Name string `json:"name"`
+	Mode Mode `json:"mode"`
+	Size int `json:"size"`
+}
+
+// +k8s:enum
+type Mode string
+
+const (
+	Fast Mode = "fast"
+	Slow Mode = "slow"
+)
+
+// +kubebuilder:resource:scope=Cluster,shortName=wd
+// +kubebuilder:subresource:status
+
+// Widget is a widget.
+// +kubebuilder:printcolumn:name="Mode",type=string,JSONPath=`.spec.mode`
+type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// The desired state.
+	Spec   WidgetSpec   `json:"spec,omitempty"`
+	Status WidgetStatus `json:"status,omitempty"`
+}
+
+type WidgetStatus struct {
+	Ready bool `json:"ready"`
+}
+"#;
+
+    #[test]
+    fn package_markers_optionality_enums_and_resource_keys() {
+        let (m, warnings) = lower(SOURCE);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(
+            (m.group.as_str(), m.version.as_str()),
+            ("example.com", "v1")
+        );
+        let Item::Struct(spec) = item(&m, "WidgetSpec") else {
+            panic!()
+        };
+        // The package's `+kubebuilder:validation:Optional`: every field optional but `+required`.
+        let ty = |n: &str| &spec.fields.iter().find(|f| f.rust == n).unwrap().ty;
+        assert_eq!(*ty("name"), Ty::Path("String"));
+        assert_eq!(*ty("mode"), Ty::Option(Box::new(Ty::Named("Mode".into()))));
+        // The `Spec` field's doc comment is the spec's description.
+        assert_eq!(spec.doc.as_deref(), Some("The desired state."));
+        let resource = spec.resource.as_ref().unwrap();
+        let has = |k: &'static str, v: MarkerValue| resource.contains(&key_of(k, v));
+        assert!(
+            has("status", MarkerValue::Str("WidgetStatus".into())),
+            "{resource:?}"
+        );
+        assert!(has("namespaced", MarkerValue::False), "{resource:?}");
+        assert!(has("short_names", MarkerValue::List(vec!["wd".into()])));
+        assert!(has("doc", MarkerValue::Str("Widget is a widget.".into())));
+        assert!(resource.iter().any(|k| k.key == "printcolumn"));
+        let Item::Newtype(mode) = item(&m, "Mode") else {
+            panic!()
+        };
+        let values = serde_json::json!(["fast", "slow"]);
+        assert!(
+            mode.markers
+                .contains(&key_of("enum_values", MarkerValue::Json(values)))
+        );
+        assert!(matches!(item(&m, "WidgetStatus"), Item::Struct(_)));
+    }
+
+    fn key_of(k: &'static str, value: MarkerValue) -> Marker {
+        Marker { key: k, value }
     }
 }
