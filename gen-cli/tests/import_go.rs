@@ -36,6 +36,9 @@ struct Project {
     only: &'static [&'static str],
     /// `crd:maxDescLen` as its Makefile gives it to controller-gen.
     max_desc_len: Option<usize>,
+    /// Its controller folders (`--controllers`), and the `role.yaml` controller-gen wrote from
+    /// their RBAC markers.
+    rbac: Option<(&'static str, &'static str)>,
     /// The node-match share below which the test fails, in percent.
     floor: u32,
 }
@@ -47,6 +50,7 @@ const KUBEBUILDER: Project = Project {
     crds: "",
     only: &[],
     max_desc_len: None,
+    rbac: None,
     floor: 100,
 };
 
@@ -66,21 +70,41 @@ const PROJECTS: &[Project] = &[
         ..KUBEBUILDER
     },
     Project {
+        name: "controller-tools rbac testdata",
+        rbac: Some((
+            "controller-tools/pkg/rbac/testdata",
+            "controller-tools/pkg/rbac/testdata/role.yaml",
+        )),
+        ..KUBEBUILDER
+    },
+    Project {
         name: "kubebuilder project-v4",
         api: "kubebuilder/testdata/project-v4/api",
         crds: "kubebuilder/testdata/project-v4/config/crd/bases",
+        rbac: Some((
+            "kubebuilder/testdata/project-v4/internal/controller",
+            "kubebuilder/testdata/project-v4/config/rbac/role.yaml",
+        )),
         ..KUBEBUILDER
     },
     Project {
         name: "kubebuilder project-v4-multigroup",
         api: "kubebuilder/testdata/project-v4-multigroup/api",
         crds: "kubebuilder/testdata/project-v4-multigroup/config/crd/bases",
+        rbac: Some((
+            "kubebuilder/testdata/project-v4-multigroup/internal/controller",
+            "kubebuilder/testdata/project-v4-multigroup/config/rbac/role.yaml",
+        )),
         ..KUBEBUILDER
     },
     Project {
         name: "kubebuilder project-v4-with-plugins",
         api: "kubebuilder/testdata/project-v4-with-plugins/api",
         crds: "kubebuilder/testdata/project-v4-with-plugins/config/crd/bases",
+        rbac: Some((
+            "kubebuilder/testdata/project-v4-with-plugins/internal/controller",
+            "kubebuilder/testdata/project-v4-with-plugins/config/rbac/role.yaml",
+        )),
         ..KUBEBUILDER
     },
     Project {
@@ -88,6 +112,10 @@ const PROJECTS: &[Project] = &[
         api: "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/api",
         crds: "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/config/crd/bases",
         max_desc_len: Some(0),
+        rbac: Some((
+            "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/internal/controller",
+            "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/config/rbac/role.yaml",
+        )),
         ..KUBEBUILDER
     },
     Project {
@@ -95,6 +123,10 @@ const PROJECTS: &[Project] = &[
         api: "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/api",
         crds: "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/config/crd/bases",
         max_desc_len: Some(0),
+        rbac: Some((
+            "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/internal/controller",
+            "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/config/rbac/role.yaml",
+        )),
         ..KUBEBUILDER
     },
 ];
@@ -197,13 +229,25 @@ fn kubernetes(golden: &Path, dir: &Path) -> Kubernetes {
 /// The regenerated CRD files of the Go packages in `dirs`, by file name.
 fn regenerate(
     dirs: &[PathBuf],
+    controllers: Option<&Path>,
     scratch: &Path,
     max_desc_len: Option<usize>,
     kubernetes: &Kubernetes,
 ) -> Result<BTreeMap<String, String>, String> {
     let (modules, _lost) = gen_cli::import::go::modules(dirs)
         .map_err(|e| format!("import failed: {}", e.join("; ")))?;
-    let sources = gen_cli::import::sources_from(&modules, gen_cli::import::Origin::GO);
+    let mut other = Vec::new();
+    if let Some(dir) = controllers {
+        let (rules, _unparsed) = gen_cli::import::go::rbac::markers(&[dir.to_path_buf()])
+            .map_err(|e| format!("reading the controllers failed: {}", e.join("; ")))?;
+        other.push((
+            "rbac".to_string(),
+            gen_cli::import::go::rbac::source(&rules).0,
+        ));
+    }
+    let origin = gen_cli::import::Origin::GO;
+    let files = gen_cli::import::module_files(&modules, origin, other);
+    let sources = gen_cli::import::crate_sources(&files, origin);
     for (path, content) in &sources {
         let path = scratch.join(path);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -235,7 +279,10 @@ fn regenerate(
         .plan
         .files
         .iter()
-        .filter(|(p, _)| p.to_string_lossy().contains("/crd/"))
+        .filter(|(p, _)| {
+            let p = p.to_string_lossy();
+            p.contains("/crd/") || p.ends_with("/rbac/role.yaml")
+        })
         .map(|(p, c)| {
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             (name, c.clone())
@@ -284,25 +331,57 @@ fn import_go_regenerates_controller_gens_crds() {
     for p in PROJECTS {
         let (project, floor) = (p.name, p.floor);
         let root = golden.join(p.api);
-        let dirs = if p.packages.is_empty() {
-            api_dirs(&root)
-        } else {
-            p.packages.iter().map(|d| root.join(d)).collect()
+        let dirs = match (p.api, p.packages) {
+            ("", _) => Vec::new(),
+            (_, []) => api_dirs(&root),
+            (_, packages) => packages.iter().map(|d| root.join(d)).collect(),
         };
         let kubernetes = kubernetes(&golden, &root);
         assert!(
-            !dirs.is_empty(),
+            !dirs.is_empty() || p.api.is_empty(),
             "{project}: no Go API folder under {}",
             root.display()
         );
         let dir = scratch("parity");
-        let regenerated = match regenerate(&dirs, &dir.0, p.max_desc_len, &kubernetes) {
+        let controllers = p.rbac.map(|(c, _)| golden.join(c));
+        let regenerated = match regenerate(
+            &dirs,
+            controllers.as_deref(),
+            &dir.0,
+            p.max_desc_len,
+            &kubernetes,
+        ) {
             Ok(r) => r,
             Err(e) => {
                 failures.push(format!("{project}: {e}"));
                 continue;
             }
         };
+        if let Some((_, role)) = p.rbac {
+            let expected = body(&fs::read_to_string(golden.join(role)).unwrap());
+            let actual = regenerated
+                .get("role.yaml")
+                .map(|r| body(r))
+                .unwrap_or_default();
+            let same = expected == actual;
+            report.push_str(&format!(
+                "import go parity: {project}: role.yaml {}\n",
+                if same { "byte-identical" } else { "differs" }
+            ));
+            let allowed = ALLOWED.iter().any(|(n, _)| *n == role);
+            if same == allowed {
+                let diff = similar::TextDiff::from_lines(&expected, &actual)
+                    .unified_diff()
+                    .context_radius(1)
+                    .to_string();
+                failures.push(format!(
+                    "{project}: {role}: identical {same}, allowed {allowed}\n{diff}"
+                ));
+            }
+        }
+        if p.crds.is_empty() {
+            continue;
+        }
         let only = p.only;
         let mut goldens: Vec<PathBuf> = fs::read_dir(golden.join(p.crds))
             .unwrap()
@@ -493,4 +572,42 @@ type Widget struct {
         .unwrap();
     let other = "              other:\n                description: From elsewhere.\n                x-kubernetes-preserve-unknown-fields: true\n";
     assert!(crd.contains(other), "{crd}");
+}
+
+#[test]
+fn controllers_rbac_markers_become_an_rbac_module() {
+    let dir = scratch("rbac");
+    go_package(&dir.0, "package v1\n");
+    let controllers = dir.0.join("internal/controller");
+    fs::create_dir_all(&controllers).unwrap();
+    fs::write(
+        controllers.join("widget_controller.go"),
+        "package controller\n\n// +kubebuilder:rbac:groups=\"\",resources=pods,verbs=get;list\n\
+         // +kubebuilder:rbac:groups=core;apps,resources=deployments,verbs=*,namespace=ns\n\
+         func (r *Reconciler) Reconcile() {}\n",
+    )
+    .unwrap();
+    let args = [
+        "--module",
+        "src/api",
+        "--controllers",
+        "internal/controller",
+        "api/v1",
+    ];
+    let (ok, _, stderr) = import(&dir.0, &args);
+    assert!(ok, "{stderr}");
+    let module = fs::read_to_string(dir.0.join("src/api/mod.rs"))
+        .unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert!(module.contains("pub mod rbac;"), "{module}");
+    let rbac = fs::read_to_string(dir.0.join("src/api/rbac.rs")).unwrap();
+    assert!(
+        rbac.contains(r#"#[rbac(groups = "", resources = "pods", verbs = "get;list")]"#),
+        "{rbac}"
+    );
+    assert!(
+        rbac.contains(
+            r#"#[rbac(groups = "core;apps", resources = "deployments", verbs = "*", namespace = "ns")]"#
+        ),
+        "{rbac}"
+    );
 }

@@ -50,6 +50,10 @@ pub struct ImportGoArgs {
     /// Where it writes.
     #[command(flatten)]
     pub to: Destination,
+    /// Go controller folders (searched recursively) whose `+kubebuilder:rbac` markers become
+    /// the `#[rbac]` attributes of a module `rbac`.
+    #[arg(long, value_name = "DIR")]
+    pub controllers: Vec<PathBuf>,
     /// Go API package folders (each holding `groupversion_info.go` and `*_types.go`).
     #[arg(required = true, value_name = "GO_DIR")]
     pub dirs: Vec<PathBuf>,
@@ -135,7 +139,7 @@ pub fn modules(inputs: &[read::Input]) -> Result<(Vec<model::Module>, Vec<String
 }
 
 /// The files of `--out DIR`: a library crate.
-fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source, origin: Origin) -> Plan {
+fn crate_plan(dir: &Path, files: &[(String, String)], source: &Source, origin: Origin) -> Plan {
     let mut plan = Plan::default();
     let name = dir
         .file_name()
@@ -163,7 +167,7 @@ fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source, origin: Or
             plan.files.insert(path, text.clone());
         }
     }
-    for (path, text) in sources_from(modules, origin) {
+    for (path, text) in crate_sources(files, origin) {
         plan.files.insert(dir.join(path), text);
     }
     plan
@@ -172,36 +176,50 @@ fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source, origin: Or
 /// The Rust files of a library crate of `modules`, by their paths in it: `src/lib.rs` and
 /// `src/<group>_<version>.rs` for each.
 pub fn sources(modules: &[model::Module]) -> BTreeMap<PathBuf, String> {
-    sources_from(modules, Origin::CRD)
+    crate_sources(&module_files(modules, Origin::CRD, Vec::new()), Origin::CRD)
 }
 
-/// [`sources`], of an import of `origin`.
-pub fn sources_from(modules: &[model::Module], origin: Origin) -> BTreeMap<PathBuf, String> {
-    let mut files = BTreeMap::new();
-    files.insert(
+/// The module files of an import, (name, source): one per group and version, then `other`
+/// (`rbac`, of `import go --controllers`).
+pub fn module_files(
+    modules: &[model::Module],
+    origin: Origin,
+    other: Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = modules
+        .iter()
+        .map(|m| (module_name(&m.group, &m.version), origin.module(m)))
+        .collect();
+    files.extend(other);
+    files
+}
+
+/// [`sources`] of some module files, of an import of `origin`.
+pub fn crate_sources(files: &[(String, String)], origin: Origin) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    out.insert(
         PathBuf::from("src/lib.rs"),
         lib_rs(
-            modules,
+            files,
             &format!(
                 "Types imported by `kubegen import {}`, one module per API group and version.",
                 origin.command
             ),
         ),
     );
-    for m in modules {
-        let file = format!("{}.rs", module_name(&m.group, &m.version));
-        files.insert(Path::new("src").join(file), origin.module(m));
+    for (name, text) in files {
+        out.insert(Path::new("src").join(format!("{name}.rs")), text.clone());
     }
-    files
+    out
 }
 
 /// A file declaring the modules. Descriptions are the CRDs' text, their Markdown as written
 /// (a list item's next line not indented, which clippy's `doc_lazy_continuation` flags), and
 /// field types nest as the schema does (`type_complexity`).
-fn lib_rs(modules: &[model::Module], doc: &str) -> String {
-    let mods: String = modules
+fn lib_rs(files: &[(String, String)], doc: &str) -> String {
+    let mods: String = files
         .iter()
-        .map(|m| format!("pub mod {};\n", module_name(&m.group, &m.version)))
+        .map(|(name, _)| format!("pub mod {name};\n"))
         .collect();
     format!(
         "{}//! {doc}\n\n// The doc comments are the CRDs' descriptions, their Markdown as written;\n\
@@ -217,12 +235,34 @@ pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
         Ok(inputs) => inputs,
         Err(e) => return fail(reporter, vec![e]),
     };
-    write_all(modules(&inputs), &args.to, Origin::CRD, reporter)
+    match modules(&inputs) {
+        Ok((modules, lost)) => {
+            let files = module_files(&modules, Origin::CRD, Vec::new());
+            write_all(&files, lost, &args.to, Origin::CRD, reporter)
+        }
+        Err(errors) => fail(reporter, errors),
+    }
 }
 
 /// Runs `kubegen import go`: false when it fails (every problem printed, nothing written).
 pub fn run_go(args: &ImportGoArgs, reporter: &Reporter) -> bool {
-    write_all(go::modules(&args.dirs), &args.to, Origin::GO, reporter)
+    let (modules, mut lost) = match go::modules(&args.dirs) {
+        Ok(found) => found,
+        Err(errors) => return fail(reporter, errors),
+    };
+    let mut other = Vec::new();
+    if !args.controllers.is_empty() {
+        let (rules, unparsed) = match go::rbac::markers(&args.controllers) {
+            Ok(found) => found,
+            Err(errors) => return fail(reporter, errors),
+        };
+        let (source, warnings) = go::rbac::source(&rules);
+        lost.extend(unparsed);
+        lost.extend(warnings);
+        other.push(("rbac".to_string(), source));
+    }
+    let files = module_files(&modules, Origin::GO, other);
+    write_all(&files, lost, &args.to, Origin::GO, reporter)
 }
 
 fn fail(reporter: &Reporter, messages: Vec<String>) -> bool {
@@ -231,17 +271,14 @@ fn fail(reporter: &Reporter, messages: Vec<String>) -> bool {
     false
 }
 
-/// Prints the warnings and writes the modules (all files or none).
+/// Prints the warnings and writes the module files (all or none).
 fn write_all(
-    found: Result<(Vec<model::Module>, Vec<String>), Vec<String>>,
+    files: &[(String, String)],
+    lost: Vec<String>,
     to: &Destination,
     origin: Origin,
     reporter: &Reporter,
 ) -> bool {
-    let (modules, lost) = match found {
-        Ok(found) => found,
-        Err(errors) => return fail(reporter, errors),
-    };
     let warnings: Vec<Diagnostic> = lost
         .into_iter()
         .map(|w| Diagnostic::warning(None, "", w))
@@ -249,7 +286,7 @@ fn write_all(
     reporter.emit_all(&warnings);
     let plan = match (&to.out, &to.module) {
         (Some(dir), _) => match crate::scaffold::init::source(&to.kubegen) {
-            Ok(source) => crate_plan(dir, &modules, &source, origin),
+            Ok(source) => crate_plan(dir, files, &source, origin),
             Err(e) => return fail(reporter, vec![e]),
         },
         (None, Some(dir)) => {
@@ -257,19 +294,19 @@ fn write_all(
             plan.files.insert(
                 dir.join("mod.rs"),
                 lib_rs(
-                    &modules,
+                    files,
                     &format!("Types imported by `kubegen import {}`.", origin.command),
                 ),
             );
-            for m in &modules {
-                let file = format!("{}.rs", module_name(&m.group, &m.version));
-                plan.files.insert(dir.join(file), origin.module(m));
+            for (name, text) in files {
+                plan.files
+                    .insert(dir.join(format!("{name}.rs")), text.clone());
             }
             plan
         }
         (None, None) => {
-            for m in &modules {
-                print!("{}", origin.module(m));
+            for (_, text) in files {
+                print!("{text}");
             }
             return true;
         }

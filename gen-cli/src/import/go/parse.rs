@@ -150,6 +150,38 @@ pub fn file(name: &str, source: &str) -> Result<File, SyntaxError> {
     Ok(reader.file)
 }
 
+/// The comments of a Go file that start a line (package-level ones, in gofmt's layout), found
+/// even where the file does not parse (tree-sitter's grammar lags Go: `new(expr)` of Go 1.26);
+/// and the first syntax error, if any.
+pub fn line_comments(name: &str, source: &str) -> (Vec<Comment>, Option<SyntaxError>) {
+    let mut parser = Parser::new();
+    let language = tree_sitter::Language::new(tree_sitter_go::LANGUAGE);
+    parser
+        .set_language(&language)
+        .expect("the Go grammar matches the tree-sitter library");
+    let Some(tree) = parser.parse(source, None) else {
+        return (Vec::new(), None);
+    };
+    let root = tree.root_node();
+    let error = root.has_error().then(|| first_error(name, source, root));
+    let mut nodes = Vec::new();
+    collect(root, "comment", &mut nodes);
+    let comments = nodes
+        .into_iter()
+        .filter(|n| n.start_position().column == 0)
+        .map(|n| Comment {
+            text: n
+                .utf8_text(source.as_bytes())
+                .unwrap_or_default()
+                .to_string(),
+            start: n.start_position().row,
+            end: n.end_position().row,
+            loc: loc(name, n.start_position().row, 0),
+        })
+        .collect();
+    (comments, error)
+}
+
 fn loc(file: &str, row: usize, column: usize) -> Loc {
     Loc {
         file: file.to_string(),
@@ -233,7 +265,12 @@ impl Reader<'_> {
                 "import_declaration" => self.imports(node),
                 "type_declaration" => self.types(node, attached),
                 "const_declaration" => self.constants(node),
-                "method_declaration" => self.method(node),
+                "method_declaration" => {
+                    // A method's comments may hold package markers (RBAC on `Reconcile`).
+                    self.file.free.extend(attached.before);
+                    self.file.free.extend(attached.doc);
+                    self.method(node);
+                }
                 // Comments on functions and variables may hold package markers (RBAC).
                 _ => {
                     self.file.free.extend(attached.before);
