@@ -33,6 +33,19 @@ fn go_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
+/// A file's name as messages give it and its text; `None` (the error pushed) when it cannot be
+/// read.
+fn read(path: &Path, errors: &mut Vec<String>) -> Option<(String, String)> {
+    let name = crate::paths::display(path);
+    match fs::read_to_string(path) {
+        Ok(text) => Some((name, text)),
+        Err(e) => {
+            errors.push(format!("{name}: {e}"));
+            None
+        }
+    }
+}
+
 /// The modules of the Go packages in `dirs`, one per group and version, and the warnings
 /// (what has no Rust form, at its Go location); or every file that does not parse.
 pub fn modules(dirs: &[PathBuf]) -> Result<(Vec<Module>, Vec<String>), Vec<String>> {
@@ -48,13 +61,8 @@ pub fn modules(dirs: &[PathBuf]) -> Result<(Vec<Module>, Vec<String>), Vec<Strin
         };
         let mut package = lower::Package::default();
         for file in files {
-            let name = crate::paths::display(&file);
-            let text = match fs::read_to_string(&file) {
-                Ok(text) => text,
-                Err(e) => {
-                    errors.push(format!("{name}: {e}"));
-                    continue;
-                }
+            let Some((name, text)) = read(&file, &mut errors) else {
+                continue;
             };
             match parse::file(&name, &text) {
                 Ok(parsed) => package.add(parsed),

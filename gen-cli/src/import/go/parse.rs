@@ -128,12 +128,7 @@ pub struct SyntaxError {
 
 /// The declarations of a Go file named `name`.
 pub fn file(name: &str, source: &str) -> Result<File, SyntaxError> {
-    let mut parser = Parser::new();
-    let language = tree_sitter::Language::new(tree_sitter_go::LANGUAGE);
-    parser
-        .set_language(&language)
-        .expect("the Go grammar matches the tree-sitter library");
-    let tree = parser.parse(source, None).ok_or_else(|| SyntaxError {
+    let tree = tree(source).ok_or_else(|| SyntaxError {
         loc: loc(name, 0, 0),
         message: "the parser gave up".into(),
     })?;
@@ -150,16 +145,21 @@ pub fn file(name: &str, source: &str) -> Result<File, SyntaxError> {
     Ok(reader.file)
 }
 
-/// The comments of a Go file that start a line (package-level ones, in gofmt's layout), found
-/// even where the file does not parse (tree-sitter's grammar lags Go: `new(expr)` of Go 1.26);
-/// and the first syntax error, if any.
-pub fn line_comments(name: &str, source: &str) -> (Vec<Comment>, Option<SyntaxError>) {
+/// tree-sitter's tree of a Go source (`None` only if the parser gives up).
+fn tree(source: &str) -> Option<tree_sitter::Tree> {
     let mut parser = Parser::new();
     let language = tree_sitter::Language::new(tree_sitter_go::LANGUAGE);
     parser
         .set_language(&language)
         .expect("the Go grammar matches the tree-sitter library");
-    let Some(tree) = parser.parse(source, None) else {
+    parser.parse(source, None)
+}
+
+/// The comments of a Go file that start a line (package-level ones, in gofmt's layout), found
+/// even where the file does not parse (tree-sitter's grammar lags Go: `new(expr)` of Go 1.26);
+/// and the first syntax error, if any.
+pub fn line_comments(name: &str, source: &str) -> (Vec<Comment>, Option<SyntaxError>) {
+    let Some(tree) = tree(source) else {
         return (Vec::new(), None);
     };
     let root = tree.root_node();

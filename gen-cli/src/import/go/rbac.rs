@@ -46,13 +46,8 @@ pub fn markers(dirs: &[PathBuf]) -> Result<(Vec<markers::Marker>, Vec<String>), 
     let mut found = Vec::new();
     let mut warnings = Vec::new();
     for path in paths {
-        let name = crate::paths::display(&path);
-        let text = match fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) => {
-                errors.push(format!("{name}: {e}"));
-                continue;
-            }
+        let Some((name, text)) = super::read(&path, &mut errors) else {
+            continue;
         };
         let (comments, error) = parse::line_comments(&name, &text);
         if let Some(e) = error {
