@@ -1,6 +1,7 @@
-//! A Go API package into the import's model (`import::model`): each `+kubebuilder:object:root`
-//! type's spec struct carries the resource keys (its markers, the package's `+groupName` and
-//! `+versionName`, its doc as `doc`), and every type reachable from a spec or status becomes a
+//! A Go API package into the import's model (`import::model`): each kind's spec struct (a kind
+//! is a struct with `metav1.TypeMeta` and `ObjectMeta`) carries the resource keys (the kind's
+//! markers, the package's `+groupName` and `+versionName`, its doc as `doc`), and every type
+//! reachable from a spec or status becomes a
 //! struct or a `#[serde(transparent)]` newtype (Go's named types) with its markers as keys.
 //! What has no Rust form is reported at its Go `file:line:col` and kept as a note.
 
@@ -108,8 +109,8 @@ pub fn module(package: &Package) -> (Option<Module>, Vec<String>) {
     };
     for name in &package.order {
         let (decl, _) = &package.types[name];
-        if is_kind(decl) {
-            lower.root(decl, &group, &version);
+        if let Some(fields) = kind_fields(decl) {
+            lower.root(decl, fields, &group, &version);
         }
     }
     let module = Module {
@@ -120,19 +121,19 @@ pub fn module(package: &Package) -> (Option<Module>, Vec<String>) {
     (Some(module), warnings)
 }
 
-/// A kind, as controller-gen finds them: a struct embedding `metav1.TypeMeta` with an
-/// `metav1.ObjectMeta` field (a `...List`'s is a `ListMeta`). Its `+kubebuilder:object:root`
-/// is deepcopy's, not the CRD generator's.
-fn is_kind(decl: &TypeDecl) -> bool {
+/// A kind's fields; `None` for a type that is no kind. A kind, as controller-gen finds them, is
+/// a struct embedding `metav1.TypeMeta` with an `metav1.ObjectMeta` field (a `...List`'s is a
+/// `ListMeta`); its `+kubebuilder:object:root` is deepcopy's, not the CRD generator's.
+fn kind_fields(decl: &TypeDecl) -> Option<&[parse::Field]> {
     let Type::Struct(fields) = &decl.ty else {
-        return false;
+        return None;
     };
     let has = |name: &str| {
         fields
             .iter()
             .any(|f| matches!(&f.ty, Type::Qualified(_, n) if n == name))
     };
-    has("TypeMeta") && has("ObjectMeta")
+    (has("TypeMeta") && has("ObjectMeta")).then_some(fields.as_slice())
 }
 
 fn string(v: &Value) -> String {
@@ -188,12 +189,8 @@ impl Lower<'_> {
         m
     }
 
-    /// A root type: its spec struct with the resource keys, its status type.
-    fn root(&mut self, decl: &TypeDecl, group: &str, version: &str) {
-        let Type::Struct(fields) = &decl.ty else {
-            self.warn(&decl.loc, "a root type that is not a struct; left out");
-            return;
-        };
+    /// A kind: its spec struct with the resource keys, its status type.
+    fn root(&mut self, decl: &TypeDecl, fields: &[parse::Field], group: &str, version: &str) {
         let field = |name: &str| fields.iter().find(|f| f.name.as_deref() == Some(name));
         let local = |f: &parse::Field| match &f.ty {
             Type::Name(n) => Some(n.clone()),
@@ -211,23 +208,24 @@ impl Lower<'_> {
             );
             return;
         };
-        for f in fields {
-            let known = matches!(f.name.as_deref(), Some("Spec" | "Status"))
-                || matches!(&f.ty, Type::Qualified(_, n) if n == "TypeMeta" || n == "ObjectMeta");
-            if !known {
-                let name = f.name.clone().unwrap_or_else(|| format!("{:?}", f.ty));
-                self.warn(
-                    &f.loc,
-                    &format!("root field `{name}` besides spec and status: no key adds it"),
-                );
-            }
-        }
         let str = |s: &str| MarkerValue::Str(s.to_string());
         let mut resource = vec![
             key("group", str(group)),
             key("version", str(version)),
             key("kind", str(&decl.name)),
         ];
+        for f in fields {
+            let known = matches!(f.name.as_deref(), Some("Spec" | "Status"))
+                || matches!(&f.ty, Type::Qualified(_, n) if n == "TypeMeta" || n == "ObjectMeta");
+            if !known {
+                let name = f.name.clone().unwrap_or_else(|| format!("{:?}", f.ty));
+                let w = self.warn(
+                    &f.loc,
+                    &format!("root field `{name}` besides spec and status: no key adds it"),
+                );
+                resource.push(w);
+            }
+        }
         let status = field("Status").and_then(local);
         let markers = self.type_markers(decl);
         let mut has_status_subresource = false;
