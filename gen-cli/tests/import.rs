@@ -427,8 +427,10 @@ fn bad_input_names_the_document_the_crd_and_the_schema_path() {
 /// The slow tier: a nested `cargo build`. The fixtures' CRDs and Gateway API's standard ones
 /// (when the golden folder is there) import into one crate (kubegen vendored from this
 /// checkout, as `init` does), which builds and passes clippy with `-D warnings`, offline, in
-/// this workspace's target folder (its registry dependencies are built already). About a minute
-/// with kubegen's packages to build.
+/// this workspace's target folder (its registry dependencies are built already). `kubegen import
+/// go`'s Rust of controller-tools' CronJob testdata and two kubebuilder projects (with their
+/// controllers' RBAC) is a module `go` of the same crate. About a minute with kubegen's packages
+/// to build.
 #[test]
 fn slow_an_imported_crate_builds_clippy_clean() {
     let dir = scratch("build");
@@ -439,7 +441,8 @@ fn slow_an_imported_crate_builds_clippy_clean() {
         .filter(|d| d.is_dir())
         .map(|d| d.display().to_string())
         .collect();
-    if let Some(golden) = fixture_parity::golden::golden_dir() {
+    let golden = fixture_parity::golden::golden_dir();
+    if let Some(golden) = &golden {
         let gateway = golden.join("gateway-api/config/crd/standard");
         inputs.push(gateway.display().to_string());
     }
@@ -447,6 +450,34 @@ fn slow_an_imported_crate_builds_clippy_clean() {
     args.extend(inputs.iter().map(String::as_str));
     let (ok, stderr) = import(&dir, &args);
     assert!(ok, "{stderr}");
+    if let Some(golden) = &golden {
+        let multigroup = golden.join("kubebuilder/testdata/project-v4-multigroup");
+        let mut go = vec![golden.join("controller-tools/pkg/crd/testdata")];
+        for group in fs::read_dir(multigroup.join("api")).unwrap() {
+            go.extend(
+                fs::read_dir(group.unwrap().path())
+                    .unwrap()
+                    .map(|v| v.unwrap().path()),
+            );
+        }
+        let tutorial = "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/api";
+        go.extend(["v1", "v2"].map(|v| golden.join(tutorial).join(v)));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+            .args(["import", "go", "--module", "api/src/go", "--controllers"])
+            .arg(multigroup.join("internal/controller"))
+            .args(&go)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut lib = fs::read_to_string(dir.join("api/src/lib.rs")).unwrap();
+        lib.push_str("pub mod go;\n");
+        fs::write(dir.join("api/src/lib.rs"), lib).unwrap();
+    }
     fs::copy(root.join("Cargo.lock"), dir.join("api/Cargo.lock")).unwrap();
     let clippy = std::process::Command::new(env!("CARGO"))
         .args(["clippy", "--offline", "--", "-D", "warnings"])
