@@ -11,11 +11,12 @@ use kubegen_core::model::RenameRule;
 use serde_json::Value;
 
 use super::super::model::{
-    Field, Item, Marker, MarkerValue, Module, NOTE, Newtype, Struct, Ty, as_doc_comment, rust_name,
+    Field, Item, Marker, MarkerValue, Module, Newtype, Struct, Ty, as_doc_comment, rust_name,
 };
+use super::keys::{Keys, dedup, items_key, key, merge_items, note, string};
 use super::markers::{self, Marker as GoMarker};
 use super::parse::{self, Loc, Type, TypeDecl};
-use super::{docs, types};
+use super::{docs, keys, resource, types};
 
 /// One Go package: its files' declarations merged.
 #[derive(Debug, Default)]
@@ -136,21 +137,6 @@ fn kind_fields(decl: &TypeDecl) -> Option<&[parse::Field]> {
     (has("TypeMeta") && has("ObjectMeta")).then_some(fields.as_slice())
 }
 
-fn string(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-fn key(key: &'static str, value: MarkerValue) -> Marker {
-    Marker { key, value }
-}
-
-fn note(text: String) -> Marker {
-    key(NOTE, MarkerValue::Str(text))
-}
-
 /// A struct tag's `json` part: (name, options).
 fn json_tag(tag: Option<&str>) -> Option<(String, Vec<String>)> {
     let tag = tag?;
@@ -159,14 +145,6 @@ fn json_tag(tag: Option<&str>) -> Option<(String, Vec<String>)> {
     let mut parts = tag[start..end].split(',');
     let name = parts.next().unwrap_or_default().to_string();
     Some((name, parts.map(str::to_string).collect()))
-}
-
-/// The keys of some markers at a field or type, and what they say of optionality.
-#[derive(Default)]
-struct Keys {
-    keys: Vec<Marker>,
-    items: Vec<Marker>,
-    optional: Option<bool>,
 }
 
 struct Lower<'a> {
@@ -228,113 +206,9 @@ impl Lower<'_> {
         }
         let status = field("Status").and_then(local);
         let markers = self.type_markers(decl);
-        let mut has_status_subresource = false;
-        for m in &markers {
-            let arg = |n: &str| m.arg(n).map(string);
-            match m.name.as_str() {
-                "kubebuilder:object:root"
-                | "kubebuilder:object:generate"
-                | "genclient"
-                | "genclient:nonNamespaced"
-                | "kubebuilder:ac:generate"
-                | "k8s:deepcopy-gen" => {}
-                "kubebuilder:subresource:status" => has_status_subresource = true,
-                "kubebuilder:resource" => {
-                    for (n, v) in &m.args {
-                        let list = || {
-                            MarkerValue::List(match v {
-                                Value::Array(a) => a.iter().map(string).collect(),
-                                other => vec![string(other)],
-                            })
-                        };
-                        match n.as_str() {
-                            "path" => resource.push(key("plural", str(&string(v)))),
-                            "singular" => resource.push(key("singular", str(&string(v)))),
-                            "scope" if string(v) == "Cluster" => {
-                                resource.push(key("namespaced", MarkerValue::False))
-                            }
-                            "scope" => {}
-                            "shortName" => resource.push(key("short_names", list())),
-                            "categories" => resource.push(key("categories", list())),
-                            _ => {
-                                let w =
-                                    self.warn(&m.loc, &format!("unknown resource argument `{n}`"));
-                                resource.push(w);
-                            }
-                        }
-                    }
-                }
-                "kubebuilder:subresource:scale" => {
-                    let args = renamed(
-                        m,
-                        &[
-                            ("specpath", "spec_path"),
-                            ("statuspath", "status_path"),
-                            ("selectorpath", "selector_path"),
-                        ],
-                    );
-                    resource.push(key("scale", MarkerValue::Nested(args)));
-                }
-                "kubebuilder:printcolumn" => {
-                    let mut args = renamed(
-                        m,
-                        &[
-                            ("name", "name"),
-                            ("type", "type"),
-                            ("JSONPath", "json_path"),
-                            ("description", "description"),
-                            ("format", "format"),
-                        ],
-                    );
-                    if let Some(p) = m.arg("priority").and_then(Value::as_i64) {
-                        args.push(key("priority", MarkerValue::Count(p)));
-                    }
-                    resource.push(key("printcolumn", MarkerValue::Nested(args)));
-                }
-                "kubebuilder:storageversion" => {
-                    resource.push(key("storage_version", MarkerValue::Flag))
-                }
-                "kubebuilder:unservedversion" => resource.push(key("served", MarkerValue::False)),
-                "kubebuilder:skipversion" => resource.push(key("skip_version", MarkerValue::Flag)),
-                "kubebuilder:deprecatedversion" => resource.push(match arg("warning") {
-                    Some(w) => key(
-                        "deprecated",
-                        MarkerValue::Nested(vec![key("warning", str(&w))]),
-                    ),
-                    None => key("deprecated", MarkerValue::Flag),
-                }),
-                "kubebuilder:selectablefield" => resource.push(key(
-                    "selectable_field",
-                    MarkerValue::Nested(vec![key(
-                        "json_path",
-                        str(&arg("JSONPath").unwrap_or_default()),
-                    )]),
-                )),
-                "kubebuilder:metadata:annotations" | "kubebuilder:metadata:labels" => {
-                    let values = match m.arg("") {
-                        Some(Value::Array(a)) => a.iter().map(string).collect(),
-                        Some(v) => vec![string(v)],
-                        None => Vec::new(),
-                    };
-                    let k = if m.name.ends_with("labels") {
-                        "labels"
-                    } else {
-                        "annotations"
-                    };
-                    resource.push(key(k, MarkerValue::List(values)));
-                }
-                _ => {
-                    let w = self.warn(
-                        &m.loc,
-                        &format!(
-                            "`+{}` on a root type: no key of the spec struct says it",
-                            m.text
-                        ),
-                    );
-                    resource.push(w);
-                }
-            }
-        }
+        let (resource_keys, has_status_subresource) =
+            resource::keys(&markers, &mut |at, message| self.warn(at, message));
+        resource.extend(resource_keys);
         if self.package.marker("kubebuilder:skipversion").is_some() {
             resource.push(key("skip_version", MarkerValue::Flag));
         }
@@ -742,6 +616,11 @@ impl Lower<'_> {
         }
     }
 
+    /// The schema keys of some markers at a field (`field`) or a type.
+    fn keys(&mut self, markers: &[GoMarker], field: bool) -> Keys {
+        keys::schema(markers, field, &mut |at, message| self.warn(at, message))
+    }
+
     /// A newtype `name` of `ty` carrying `markers` (made once), as a type.
     fn wrapper(&mut self, name: String, ty: Ty, markers: Vec<Marker>) -> Ty {
         if self.done.insert(name.clone()) {
@@ -754,186 +633,6 @@ impl Lower<'_> {
         }
         Ty::Named(name)
     }
-
-    /// The schema keys of some markers at a field (`field`) or a type.
-    fn keys(&mut self, markers: &[GoMarker], field: bool) -> Keys {
-        let mut out = Keys::default();
-        let mut kubebuilder_default = false;
-        let mut map_keys = Vec::new();
-        for m in markers {
-            let name = m
-                .name
-                .strip_prefix("kubebuilder:validation:items:")
-                .or_else(|| m.name.strip_prefix("kubebuilder:validation:"))
-                .unwrap_or(&m.name);
-            // `kubebuilder:validation:nullable` is no marker of controller-gen's: only `+nullable`.
-            let bare = name == m.name;
-            let value = m.arg("");
-            let num = |v: Option<&Value>| v.and_then(Value::as_f64).map(MarkerValue::Number);
-            let count = |v: Option<&Value>| v.and_then(Value::as_i64).map(MarkerValue::Count);
-            let text = |v: Option<&Value>| v.map(|v| MarkerValue::Str(string(v)));
-            let flag = |v: Option<&Value>| match v {
-                Some(Value::Bool(false)) => None,
-                _ => Some(MarkerValue::Flag),
-            };
-            let list = |v: Option<&Value>| {
-                v.map(|v| match v {
-                    Value::Array(a) => MarkerValue::List(a.iter().map(string).collect()),
-                    other => MarkerValue::List(vec![string(other)]),
-                })
-            };
-            let mapped: Option<(&'static str, Option<MarkerValue>)> = match name {
-                "Minimum" => Some(("minimum", num(value))),
-                "Maximum" => Some(("maximum", num(value))),
-                "MultipleOf" => Some(("multiple_of", num(value))),
-                "ExclusiveMinimum" => Some(("exclusive_minimum", flag(value))),
-                "ExclusiveMaximum" => Some(("exclusive_maximum", flag(value))),
-                "MinLength" => Some(("min_length", count(value))),
-                "MaxLength" => Some(("max_length", count(value))),
-                "MinItems" => Some(("min_items", count(value))),
-                "MaxItems" => Some(("max_items", count(value))),
-                "MinProperties" => Some(("min_properties", count(value))),
-                "MaxProperties" => Some(("max_properties", count(value))),
-                "Pattern" => Some(("pattern", text(value))),
-                "Format" => Some(("format", text(value))),
-                "Type" => Some(("schema_type", text(value))),
-                "Enum" => Some((
-                    "enum_values",
-                    value.map(|v| {
-                        MarkerValue::Json(match v {
-                            Value::Array(_) => v.clone(),
-                            other => Value::Array(vec![other.clone()]),
-                        })
-                    }),
-                )),
-                "EmbeddedResource" | "XEmbeddedResource" => {
-                    Some(("embedded_resource", Some(MarkerValue::Flag)))
-                }
-                "XIntOrString" => Some(("int_or_string", Some(MarkerValue::Flag))),
-                "Schemaless" => Some(("schemaless", Some(MarkerValue::Flag))),
-                "nullable" if bare => Some(("nullable", Some(MarkerValue::Flag))),
-                "kubebuilder:pruning:PreserveUnknownFields" => {
-                    Some(("preserve_unknown_fields", Some(MarkerValue::Flag)))
-                }
-                "AtMostOneOf" => Some(("at_most_one_of", list(value))),
-                "ExactlyOneOf" => Some(("exactly_one_of", list(value))),
-                "AtLeastOneOf" => Some(("at_least_one_of", list(value))),
-                "k8s:immutable" => Some(("immutable", Some(MarkerValue::Flag))),
-                "listType" | "k8s:listType" => Some(("list_type", text(value))),
-                "mapType" => Some(("map_type", text(value))),
-                "structType" => Some(("struct_type", text(value))),
-                "kubebuilder:title" => Some(("title", text(value))),
-                "kubebuilder:example" => Some(("example", value.cloned().map(MarkerValue::Json))),
-                "kubebuilder:externalDocs" => {
-                    let args = renamed(m, &[("url", "url"), ("description", "description")]);
-                    Some(("external_docs", Some(MarkerValue::Nested(args))))
-                }
-                "XValidation" => {
-                    let mut args = renamed(
-                        m,
-                        &[
-                            ("rule", "rule"),
-                            ("message", "message"),
-                            ("messageExpression", "message_expression"),
-                            ("reason", "reason"),
-                            ("fieldPath", "field_path"),
-                        ],
-                    );
-                    if m.arg("optionalOldSelf") == Some(&Value::Bool(true)) {
-                        args.push(key("optional_old_self", MarkerValue::Flag));
-                    }
-                    Some(("x_validation", Some(MarkerValue::Nested(args))))
-                }
-                "listMapKey" | "k8s:listMapKey" => {
-                    if let Some(v) = value {
-                        map_keys.push(string(v));
-                    }
-                    None
-                }
-                "optional" | "k8s:optional" if field && bare => {
-                    out.optional = Some(true);
-                    None
-                }
-                "required" | "k8s:required" if field && bare => {
-                    out.optional = Some(false);
-                    None
-                }
-                "Optional" if field && !bare => {
-                    out.optional = Some(true);
-                    None
-                }
-                "Required" if field && !bare => {
-                    out.optional = Some(false);
-                    None
-                }
-                "kubebuilder:default" => {
-                    kubebuilder_default = true;
-                    out.keys.retain(|k| k.key != "default");
-                    Some(("default", value.cloned().map(MarkerValue::Json)))
-                }
-                "default" if !kubebuilder_default => {
-                    let raw = m.text.strip_prefix("default=").unwrap_or_default();
-                    match serde_json::from_str::<Value>(raw) {
-                        Ok(v) => Some(("default", Some(MarkerValue::Json(v)))),
-                        Err(_) => {
-                            let w = self.warn(
-                                &m.loc,
-                                &format!("`+{}`: not a JSON value; left out", m.text),
-                            );
-                            out.keys.push(w);
-                            None
-                        }
-                    }
-                }
-                "default"
-                | "kubebuilder:object:root"
-                | "kubebuilder:object:generate"
-                | "k8s:enum"
-                | "genclient"
-                | "genclient:nonNamespaced"
-                | "k8s:deepcopy-gen"
-                | "kubebuilder:ac:generate" => None,
-                _ if !field && root_only(&m.name) => None,
-                _ => {
-                    let w = self.warn(
-                        &m.loc,
-                        &format!("`+{}`: no kubegen key says this; left out", m.text),
-                    );
-                    out.keys.push(w);
-                    None
-                }
-            };
-            if let Some((k, Some(v))) = mapped {
-                let target = if m.name.starts_with("kubebuilder:validation:items:") {
-                    &mut out.items
-                } else {
-                    &mut out.keys
-                };
-                target.push(key(k, v));
-            }
-        }
-        if !map_keys.is_empty() {
-            out.keys
-                .push(key("list_map_keys", MarkerValue::List(map_keys)));
-        }
-        out
-    }
-}
-
-/// The resource markers a root type carries (read by `root`, not as schema keys).
-fn root_only(name: &str) -> bool {
-    name.starts_with("kubebuilder:resource")
-        || name.starts_with("kubebuilder:subresource")
-        || name.starts_with("kubebuilder:printcolumn")
-        || name.starts_with("kubebuilder:metadata")
-        || name.starts_with("kubebuilder:selectablefield")
-        || matches!(
-            name,
-            "kubebuilder:storageversion"
-                | "kubebuilder:unservedversion"
-                | "kubebuilder:skipversion"
-                | "kubebuilder:deprecatedversion"
-        )
 }
 
 fn strip_option(t: Ty) -> Ty {
@@ -941,42 +640,6 @@ fn strip_option(t: Ty) -> Ty {
         Ty::Option(inner) => *inner,
         t => t,
     }
-}
-
-/// `items(...)` of some keys, or nothing.
-fn items_key(items: Vec<Marker>) -> Option<Marker> {
-    (!items.is_empty()).then(|| key("items", MarkerValue::Nested(items)))
-}
-
-/// A type's item keys under a field's: the field's win.
-fn merge_items(from_type: Vec<Marker>, from_field: Vec<Marker>) -> Vec<Marker> {
-    let mut all: Vec<Marker> = from_type
-        .into_iter()
-        .filter(|k| !from_field.iter().any(|f| f.key == k.key))
-        .collect();
-    all.extend(from_field);
-    all
-}
-
-/// Keys without repeats of a single-valued key (the last wins, as a later marker does).
-fn dedup(keys: Vec<Marker>) -> Vec<Marker> {
-    let repeatable = ["x_validation", NOTE];
-    let mut out: Vec<Marker> = Vec::new();
-    for k in keys {
-        if !repeatable.contains(&k.key) {
-            out.retain(|o| o.key != k.key);
-        }
-        out.push(k);
-    }
-    out
-}
-
-/// The string arguments `names` of a marker as keys: (Go argument, key).
-fn renamed(m: &GoMarker, names: &[(&str, &'static str)]) -> Vec<Marker> {
-    names
-        .iter()
-        .filter_map(|(go, rust)| Some(key(rust, MarkerValue::Str(string(m.arg(go)?)))))
-        .collect()
 }
 
 /// A Go type's name as a Rust type's: its first letter upper case (`unexportedStruct`).

@@ -2,14 +2,17 @@
 //! `groupversion_info.go` and `*_types.go`) into Rust types with kubegen markers, written as
 //! `import crd` writes (its model and writer). `parse` reads Go with tree-sitter's grammar (no
 //! Go toolchain), `markers` reads marker lines as controller-tools does, `docs` applies
-//! controller-gen's comment rules, `types` maps Go types, `lower` makes the model; `rbac`
+//! controller-gen's comment rules, `types` maps Go types, `keys` and `resource` map markers to
+//! keys, `lower` makes the model; `rbac`
 //! writes the controllers' RBAC markers as `#[rbac]` attributes.
 
 pub mod docs;
+pub mod keys;
 pub mod lower;
 pub mod markers;
 pub mod parse;
 pub mod rbac;
+pub mod resource;
 pub mod types;
 
 use std::fs;
