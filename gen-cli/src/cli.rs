@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand};
 
 use crate::diff::DiffArgs;
 use crate::docs::DocsArgs;
-use crate::import::ImportArgs;
+use crate::import::{ImportArgs, ImportGoArgs};
 use crate::markers::MarkersArgs;
 use crate::options::Options;
 use crate::report::{Color, MessageFormat};
@@ -32,7 +32,8 @@ use crate::scaffold::webhook::WebhookArgs;
         kubegen docs --check                   CI: the API reference (docs/api/) is fresh\n  \
         kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n  \
         kubegen diff --base-ref origin/main    CI: exit 1 if a CRD changes in a way that breaks upgrades\n  \
-        kubegen import crd --out my-api crds/  Rust types with markers from existing CRDs\n\n\
+        kubegen import crd --out my-api crds/  Rust types with markers from existing CRDs\n  \
+        kubegen import go --out my-api api/v1  Rust types with markers from Go API types\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \
@@ -89,7 +90,7 @@ pub enum Command {
     /// The marker reference: every key of `#[kube_marker]`, `#[rbac]` and `#[webhook]` with
     /// the controller-gen marker it mirrors, or one key's whole entry.
     Markers(MarkersArgs),
-    /// Rust types with markers from existing CRDs (`import crd`).
+    /// Rust types with markers from existing CRDs (`import crd`) or Go API types (`import go`).
     #[command(subcommand)]
     Import(Import),
 }
@@ -100,6 +101,9 @@ pub enum Import {
     /// CRDs (YAML or JSON files, folders, `-` for stdin) into Rust types whose generated CRD
     /// is the input: every schema keyword as a marker, doc comments from descriptions.
     Crd(ImportArgs),
+    /// Go API packages (folders of `groupversion_info.go` and `*_types.go`) into Rust types
+    /// whose generated CRDs are controller-gen's: markers as keys, doc comments kept.
+    Go(ImportGoArgs),
 }
 
 /// `kubegen create ...`.

@@ -69,6 +69,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Markers(args) => markers::run(&args, &reporter),
         Command::Import(Import::Crd(args)) => import::run(&args, &reporter),
+        Command::Import(Import::Go(args)) => import::run_go(&args, &reporter),
         Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),

@@ -7,6 +7,8 @@
 //! do not round-trip yet are listed in `ALLOWED`, each with what is lost; one that round-trips
 //! while listed fails too, so the list only shrinks.
 
+#[path = "support/crd_text.rs"]
+mod crd_text;
 #[path = "support/verdict.rs"]
 mod verdict;
 
@@ -14,6 +16,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crd_text::{GENERATOR_ANNOTATIONS, bytes};
 use serde_json::Value;
 
 /// The inputs that do not round-trip, by path under their corpus root, with the reason.
@@ -102,12 +105,6 @@ const ROOT_SPEC: &str = "the root does not require `spec`: kubegen's root type a
 const ONE_OF: &str = "the `oneOf` (with `anyOf` and `not` inside) Gateway API's generator adds to \
     addresses: no marker for `oneOf`, `anyOf`, `not`";
 const EMPTY_SUBRESOURCES: &str = "`subresources: {}` (no subresource, written empty): no key";
-
-/// The annotations a generator writes about itself.
-const GENERATOR_ANNOTATIONS: &[&str] = &[
-    "controller-gen.kubebuilder.io/version",
-    "kubegen.io/version",
-];
 
 /// One corpus file's outcome.
 enum Outcome {
@@ -208,34 +205,6 @@ fn round(name: &str, text: &str, scratch: &Path) -> Result<(String, Vec<String>)
         .collect();
     proc_macro2::extra::invalidate_current_thread_spans();
     Ok((rust, crds))
-}
-
-/// A CRD file's lines that matter: no header or comment lines, no generator annotation.
-fn bytes(text: &str) -> String {
-    let text = text
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let text = text.strip_prefix("---\n").unwrap_or(&text);
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| {
-            !GENERATOR_ANNOTATIONS
-                .iter()
-                .any(|a| l.trim_start().starts_with(&format!("{a}:")))
-        })
-        .collect();
-    // An `annotations:` left with no entry goes too.
-    let mut out = String::new();
-    for (i, l) in lines.iter().enumerate() {
-        if *l == "  annotations:" && !lines.get(i + 1).is_some_and(|n| n.starts_with("    ")) {
-            continue;
-        }
-        out.push_str(l);
-        out.push('\n');
-    }
-    out
 }
 
 /// The documents as JSON, without generator annotations (and an `annotations` left empty).
@@ -457,8 +426,10 @@ fn bad_input_names_the_document_the_crd_and_the_schema_path() {
 /// The slow tier: a nested `cargo build`. The fixtures' CRDs and Gateway API's standard ones
 /// (when the golden folder is there) import into one crate (kubegen vendored from this
 /// checkout, as `init` does), which builds and passes clippy with `-D warnings`, offline, in
-/// this workspace's target folder (its registry dependencies are built already). About a minute
-/// with kubegen's packages to build.
+/// this workspace's target folder (its registry dependencies are built already). `kubegen import
+/// go`'s Rust of controller-tools' CronJob testdata and two kubebuilder projects (with their
+/// controllers' RBAC) is a module `go` of the same crate. About a minute with kubegen's packages
+/// to build.
 #[test]
 fn slow_an_imported_crate_builds_clippy_clean() {
     let tmp = scratch("build");
@@ -470,7 +441,8 @@ fn slow_an_imported_crate_builds_clippy_clean() {
         .filter(|d| d.is_dir())
         .map(|d| d.display().to_string())
         .collect();
-    if let Some(golden) = fixture_parity::golden::golden_dir() {
+    let golden = fixture_parity::golden::golden_dir();
+    if let Some(golden) = &golden {
         let gateway = golden.join("gateway-api/config/crd/standard");
         inputs.push(gateway.display().to_string());
     }
@@ -478,6 +450,34 @@ fn slow_an_imported_crate_builds_clippy_clean() {
     args.extend(inputs.iter().map(String::as_str));
     let (ok, stderr) = import(dir, &args);
     assert!(ok, "{stderr}");
+    if let Some(golden) = &golden {
+        let multigroup = golden.join("kubebuilder/testdata/project-v4-multigroup");
+        let mut go = vec![golden.join("controller-tools/pkg/crd/testdata")];
+        for group in fs::read_dir(multigroup.join("api")).unwrap() {
+            go.extend(
+                fs::read_dir(group.unwrap().path())
+                    .unwrap()
+                    .map(|v| v.unwrap().path()),
+            );
+        }
+        let tutorial = "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/api";
+        go.extend(["v1", "v2"].map(|v| golden.join(tutorial).join(v)));
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+            .args(["import", "go", "--module", "api/src/go", "--controllers"])
+            .arg(multigroup.join("internal/controller"))
+            .args(&go)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut lib = fs::read_to_string(dir.join("api/src/lib.rs")).unwrap();
+        lib.push_str("pub mod go;\n");
+        fs::write(dir.join("api/src/lib.rs"), lib).unwrap();
+    }
     fs::copy(root.join("Cargo.lock"), dir.join("api/Cargo.lock")).unwrap();
     let clippy = std::process::Command::new(env!("CARGO"))
         .args(["clippy", "--offline", "--", "-D", "warnings"])

@@ -4,6 +4,7 @@
 //! places the files: a library crate (`--out`) or a module of an existing one (`--module`),
 //! written as `manifests` writes (whole files, never one kubegen did not write).
 
+pub mod go;
 pub mod model;
 pub mod read;
 pub mod write;
@@ -18,9 +19,9 @@ use crate::output::Plan;
 use crate::report::Reporter;
 use crate::scaffold::init::{KubegenFlags, Source};
 
-/// `kubegen import crd`.
+/// Where an import writes: `--out`, `--module`, or (neither) standard output.
 #[derive(Debug, Clone, Args)]
-pub struct ImportArgs {
+pub struct Destination {
     /// Write a library crate here: `Cargo.toml`, `src/lib.rs`, a module per group and version.
     #[arg(long, value_name = "DIR", conflicts_with = "module")]
     pub out: Option<PathBuf>,
@@ -30,9 +31,61 @@ pub struct ImportArgs {
     /// Where the `--out` crate gets kubegen from, as `kubegen init`.
     #[command(flatten)]
     pub kubegen: KubegenFlags,
+}
+
+/// `kubegen import crd`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// Where it writes.
+    #[command(flatten)]
+    pub to: Destination,
     /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     pub inputs: Vec<PathBuf>,
+}
+
+/// `kubegen import go`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportGoArgs {
+    /// Where it writes.
+    #[command(flatten)]
+    pub to: Destination,
+    /// Go controller folders (searched recursively) whose `+kubebuilder:rbac` markers become
+    /// the `#[rbac]` attributes of a module `rbac`.
+    #[arg(long, value_name = "DIR")]
+    pub controllers: Vec<PathBuf>,
+    /// Go API package folders (each holding `groupversion_info.go` and `*_types.go`).
+    #[arg(required = true, value_name = "GO_DIR")]
+    pub dirs: Vec<PathBuf>,
+}
+
+/// What an import reads, as its files say.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin {
+    /// The command (`crd`, `go`).
+    pub command: &'static str,
+    /// What a module is imported from (`its CRD`, `Go`).
+    pub from: &'static str,
+}
+
+impl Origin {
+    /// `kubegen import crd`.
+    pub const CRD: Origin = Origin {
+        command: "crd",
+        from: "its CRD",
+    };
+    /// `kubegen import go`.
+    pub const GO: Origin = Origin {
+        command: "go",
+        from: "Go",
+    };
+
+    fn module(self, m: &model::Module) -> String {
+        write::module_from(
+            m,
+            &format!("{} by `kubegen import {}`", self.from, self.command),
+        )
+    }
 }
 
 /// The module file of a group and version: `example_com_v1.rs`.
@@ -86,7 +139,7 @@ pub fn modules(inputs: &[read::Input]) -> Result<(Vec<model::Module>, Vec<String
 }
 
 /// The files of `--out DIR`: a library crate.
-fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
+fn crate_plan(dir: &Path, files: &[(String, String)], source: &Source, origin: Origin) -> Plan {
     let mut plan = Plan::default();
     let name = dir
         .file_name()
@@ -114,7 +167,7 @@ fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
             plan.files.insert(path, text.clone());
         }
     }
-    for (path, text) in sources(modules) {
+    for (path, text) in crate_sources(files, origin) {
         plan.files.insert(dir.join(path), text);
     }
     plan
@@ -123,28 +176,50 @@ fn crate_plan(dir: &Path, modules: &[model::Module], source: &Source) -> Plan {
 /// The Rust files of a library crate of `modules`, by their paths in it: `src/lib.rs` and
 /// `src/<group>_<version>.rs` for each.
 pub fn sources(modules: &[model::Module]) -> BTreeMap<PathBuf, String> {
-    let mut files = BTreeMap::new();
-    files.insert(
+    crate_sources(&module_files(modules, Origin::CRD, Vec::new()), Origin::CRD)
+}
+
+/// The module files of an import, (name, source): one per group and version, then `other`
+/// (`rbac`, of `import go --controllers`).
+pub fn module_files(
+    modules: &[model::Module],
+    origin: Origin,
+    other: Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = modules
+        .iter()
+        .map(|m| (module_name(&m.group, &m.version), origin.module(m)))
+        .collect();
+    files.extend(other);
+    files
+}
+
+/// [`sources`] of some module files, of an import of `origin`.
+pub fn crate_sources(files: &[(String, String)], origin: Origin) -> BTreeMap<PathBuf, String> {
+    let mut out = BTreeMap::new();
+    out.insert(
         PathBuf::from("src/lib.rs"),
         lib_rs(
-            modules,
-            "Types imported by `kubegen import crd`, one module per API group and version.",
+            files,
+            &format!(
+                "Types imported by `kubegen import {}`, one module per API group and version.",
+                origin.command
+            ),
         ),
     );
-    for m in modules {
-        let file = format!("{}.rs", module_name(&m.group, &m.version));
-        files.insert(Path::new("src").join(file), write::module(m));
+    for (name, text) in files {
+        out.insert(Path::new("src").join(format!("{name}.rs")), text.clone());
     }
-    files
+    out
 }
 
 /// A file declaring the modules. Descriptions are the CRDs' text, their Markdown as written
 /// (a list item's next line not indented, which clippy's `doc_lazy_continuation` flags), and
 /// field types nest as the schema does (`type_complexity`).
-fn lib_rs(modules: &[model::Module], doc: &str) -> String {
-    let mods: String = modules
+fn lib_rs(files: &[(String, String)], doc: &str) -> String {
+    let mods: String = files
         .iter()
-        .map(|m| format!("pub mod {};\n", module_name(&m.group, &m.version)))
+        .map(|(name, _)| format!("pub mod {name};\n"))
         .collect();
     format!(
         "{}//! {doc}\n\n// The doc comments are the CRDs' descriptions, their Markdown as written;\n\
@@ -156,51 +231,89 @@ fn lib_rs(modules: &[model::Module], doc: &str) -> String {
 
 /// Runs `kubegen import crd`: false when it fails (every problem printed, nothing written).
 pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
-    let fail = |messages: Vec<String>| {
-        let errors: Vec<Diagnostic> = messages.into_iter().map(Diagnostic::from).collect();
-        reporter.emit_failure(&errors, "nothing was written");
-        false
-    };
     let inputs = match read::inputs(&args.inputs) {
         Ok(inputs) => inputs,
-        Err(e) => return fail(vec![e]),
+        Err(e) => return fail(reporter, vec![e]),
     };
-    let (modules, lost) = match modules(&inputs) {
+    match modules(&inputs) {
+        Ok((modules, lost)) => {
+            let files = module_files(&modules, Origin::CRD, Vec::new());
+            write_all(&files, lost, &args.to, Origin::CRD, reporter)
+        }
+        Err(errors) => fail(reporter, errors),
+    }
+}
+
+/// Runs `kubegen import go`: false when it fails (every problem printed, nothing written).
+pub fn run_go(args: &ImportGoArgs, reporter: &Reporter) -> bool {
+    let (modules, mut lost) = match go::modules(&args.dirs) {
         Ok(found) => found,
-        Err(errors) => return fail(errors),
+        Err(errors) => return fail(reporter, errors),
     };
+    let mut other = Vec::new();
+    if !args.controllers.is_empty() {
+        let (rules, unparsed) = match go::rbac::markers(&args.controllers) {
+            Ok(found) => found,
+            Err(errors) => return fail(reporter, errors),
+        };
+        let (source, warnings) = go::rbac::source(&rules);
+        lost.extend(unparsed);
+        lost.extend(warnings);
+        other.push(("rbac".to_string(), source));
+    }
+    let files = module_files(&modules, Origin::GO, other);
+    write_all(&files, lost, &args.to, Origin::GO, reporter)
+}
+
+fn fail(reporter: &Reporter, messages: Vec<String>) -> bool {
+    let errors: Vec<Diagnostic> = messages.into_iter().map(Diagnostic::from).collect();
+    reporter.emit_failure(&errors, "nothing was written");
+    false
+}
+
+/// Prints the warnings and writes the module files (all or none).
+fn write_all(
+    files: &[(String, String)],
+    lost: Vec<String>,
+    to: &Destination,
+    origin: Origin,
+    reporter: &Reporter,
+) -> bool {
     let warnings: Vec<Diagnostic> = lost
         .into_iter()
         .map(|w| Diagnostic::warning(None, "", w))
         .collect();
     reporter.emit_all(&warnings);
-    let plan = match (&args.out, &args.module) {
-        (Some(dir), _) => match crate::scaffold::init::source(&args.kubegen) {
-            Ok(source) => crate_plan(dir, &modules, &source),
-            Err(e) => return fail(vec![e]),
+    let plan = match (&to.out, &to.module) {
+        (Some(dir), _) => match crate::scaffold::init::source(&to.kubegen) {
+            Ok(source) => crate_plan(dir, files, &source, origin),
+            Err(e) => return fail(reporter, vec![e]),
         },
         (None, Some(dir)) => {
             let mut plan = Plan::default();
             plan.files.insert(
                 dir.join("mod.rs"),
-                lib_rs(&modules, "Types imported by `kubegen import crd`."),
+                lib_rs(
+                    files,
+                    &format!("Types imported by `kubegen import {}`.", origin.command),
+                ),
             );
-            for m in &modules {
-                let file = format!("{}.rs", module_name(&m.group, &m.version));
-                plan.files.insert(dir.join(file), write::module(m));
+            for (name, text) in files {
+                plan.files
+                    .insert(dir.join(format!("{name}.rs")), text.clone());
             }
             plan
         }
         (None, None) => {
-            for m in &modules {
-                print!("{}", write::module(m));
+            for (_, text) in files {
+                print!("{text}");
             }
             return true;
         }
     };
     let outcome = match plan.apply(false) {
         Ok(outcome) => outcome,
-        Err(refused) => return fail(refused.into_iter().map(|e| e.0).collect()),
+        Err(refused) => return fail(reporter, refused.into_iter().map(|e| e.0).collect()),
     };
     let (vendored, ours): (Vec<&PathBuf>, Vec<&PathBuf>) = outcome
         .changed

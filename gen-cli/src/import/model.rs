@@ -66,6 +66,8 @@ pub struct Field {
     pub doc: Option<String>,
     /// Its schema keys.
     pub markers: Vec<Marker>,
+    /// `#[serde(flatten)]`: an embedded struct's fields inline (Go's `json:",inline"`).
+    pub flatten: bool,
 }
 
 /// A string enum.
@@ -84,6 +86,8 @@ pub struct Newtype {
     pub name: String,
     /// The wrapped type.
     pub ty: Ty,
+    /// Its doc comment (a Go named type's).
+    pub doc: Option<String>,
     /// Its schema keys.
     pub markers: Vec<Marker>,
 }
@@ -95,6 +99,8 @@ pub enum Ty {
     Named(String),
     /// A type by path (`String`, `i32`, `serde_json::Value`).
     Path(&'static str),
+    /// A type of another crate by a path made from the input (`k8s_openapi::api::core::v1::Pod`).
+    Extern(String),
     /// `Vec<T>`.
     Vec(Box<Ty>),
     /// `BTreeMap<String, T>`.
@@ -111,6 +117,10 @@ pub struct Marker {
     /// Its value.
     pub value: MarkerValue,
 }
+
+/// The key of a [`Marker`] that is no key: `write` prints its value as a `// kubegen import:`
+/// comment above the item or field (what the import could not translate).
+pub const NOTE: &str = "kubegen_import_note";
 
 /// A key's value.
 #[derive(Debug, Clone, PartialEq)]
@@ -338,6 +348,7 @@ impl Walk<'_> {
                     ty,
                     doc,
                     markers,
+                    flatten: false,
                 }
             })
             .collect();
@@ -400,6 +411,7 @@ impl Walk<'_> {
                     Ok(Item::Newtype(Newtype {
                         name: name.to_string(),
                         ty: inner.clone(),
+                        doc: None,
                         markers: type_keys.clone(),
                     }))
                 })?;
@@ -438,6 +450,7 @@ impl Walk<'_> {
                         Ok(Item::Newtype(Newtype {
                             name: vname.clone(),
                             ty: vty.clone(),
+                            doc: None,
                             markers: vkeys.clone(),
                         }))
                     })?
@@ -474,6 +487,7 @@ impl Walk<'_> {
                         Ok(Item::Newtype(Newtype {
                             name: iname.clone(),
                             ty: ity.clone(),
+                            doc: None,
                             markers: ikeys.clone(),
                         }))
                     })?;

@@ -5,12 +5,17 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use super::model::{Enum, Field, Item, Marker, MarkerValue, Module, Newtype, Struct, Ty};
+use super::model::{Enum, Field, Item, Marker, MarkerValue, Module, NOTE, Newtype, Struct, Ty};
 
 pub use crate::header::RUST_HEADER;
 
 /// A module's source file: the header line, then its types.
 pub fn module(module: &Module) -> String {
+    module_from(module, "its CRD by `kubegen import crd`")
+}
+
+/// A module's source file, its doc naming where it comes `from`.
+pub fn module_from(module: &Module, from: &str) -> String {
     let items = module.items.iter().map(item);
     let schemas = module.items.iter().any(|i| {
         !matches!(
@@ -36,12 +41,29 @@ pub fn module(module: &Module) -> String {
         .replace("\n}\n", "\n}\n\n")
         .replace(";\n#[derive", ";\n\n#[derive")
         .replace(";\n///", ";\n\n///");
-    let text = text.trim_end();
+    let text = notes(text.trim_end());
     let doc = format!(
-        "//! `{}/{}`, imported from its CRD by `kubegen import crd`.\n",
+        "//! `{}/{}`, imported from {from}.\n",
         module.group, module.version
     );
     format!("{RUST_HEADER}{doc}\n{text}\n")
+}
+
+/// The [`NOTE`] attributes as the comments they stand for.
+fn notes(text: &str) -> String {
+    let attr = format!("#[{NOTE} = ");
+    text.lines()
+        .map(|line| match line.trim_start().strip_prefix(&attr) {
+            Some(rest) => {
+                let indent = &line[..line.len() - line.trim_start().len()];
+                let value: String = syn::parse_str::<syn::LitStr>(rest.trim_end_matches(']'))
+                    .map(|l| l.value())
+                    .unwrap_or_default();
+                format!("{indent}// kubegen import: {value}\n")
+            }
+            None => format!("{line}\n"),
+        })
+        .collect()
 }
 
 fn item(item: &Item) -> TokenStream {
@@ -84,12 +106,14 @@ fn field(f: &Field) -> TokenStream {
     let rename = f.rename.as_ref().map(|r| quote!(#[serde(rename = #r)]));
     let skip = matches!(f.ty, Ty::Option(_))
         .then(|| quote!(#[serde(default, skip_serializing_if = "Option::is_none")]));
+    let flatten = f.flatten.then(|| quote!(#[serde(flatten)]));
     let keys = markers(&f.markers);
     let ty = ty(&f.ty);
     quote! {
         #doc
         #rename
         #skip
+        #flatten
         #keys
         pub #name: #ty
     }
@@ -112,9 +136,11 @@ fn enumeration(e: &Enum) -> TokenStream {
 
 fn newtype(n: &Newtype) -> TokenStream {
     let name = format_ident!("{}", n.name);
+    let doc = doc(n.doc.as_deref());
     let keys = markers(&n.markers);
     let ty = ty(&n.ty);
     quote! {
+        #doc
         #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
         #keys
         #[serde(transparent)]
@@ -129,6 +155,7 @@ fn ty(t: &Ty) -> TokenStream {
             quote!(#n)
         }
         Ty::Path(p) => p.parse().unwrap_or_default(),
+        Ty::Extern(p) => p.parse().unwrap_or_default(),
         Ty::Vec(t) => {
             let t = ty(t);
             quote!(Vec<#t>)
@@ -152,12 +179,23 @@ fn doc(text: Option<&str>) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
-/// `#[kube_marker(...)]` of some keys, or nothing.
-fn markers(keys: &[Marker]) -> Option<TokenStream> {
-    (!keys.is_empty()).then(|| {
-        let args = args(keys);
+/// `#[kube_marker(...)]` of some keys, or nothing; each [`NOTE`] first, as an attribute
+/// [`notes`] makes a comment of.
+fn markers(keys: &[Marker]) -> TokenStream {
+    let (noted, keys): (Vec<&Marker>, Vec<Marker>) = (
+        keys.iter().filter(|m| m.key == NOTE).collect(),
+        keys.iter().filter(|m| m.key != NOTE).cloned().collect(),
+    );
+    let note = format_ident!("{NOTE}");
+    let noted = noted.into_iter().map(|m| match &m.value {
+        MarkerValue::Str(s) => quote!(#[#note = #s]),
+        _ => quote!(),
+    });
+    let keys = (!keys.is_empty()).then(|| {
+        let args = args(&keys);
         quote!(#[kube_marker(#args)])
-    })
+    });
+    quote!(#(#noted)* #keys)
 }
 
 fn args(keys: &[Marker]) -> TokenStream {

@@ -1,0 +1,613 @@
+//! `kubegen import go`, measured against controller-gen: each Go project of the golden folder
+//! (controller-tools' CronJob testdata, kubebuilder's testdata projects and book tutorials) is
+//! imported, the Rust written to a temporary crate, and gen-cli's generator run over it in
+//! process (nothing compiled). Each regenerated CRD is compared with the one controller-gen
+//! wrote: byte for byte after the header lines, and node by node (the share of the golden's
+//! leaf values the regenerated CRD has at the same path), printed per project. The CRDs that are
+//! not byte-identical are listed in `ALLOWED` with the reason; one that becomes identical while
+//! listed fails, so the list only shrinks. Each project's node-match share has a floor.
+
+#[path = "support/crd_text.rs"]
+mod crd_text;
+#[path = "support/verdict.rs"]
+mod verdict;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crd_text::bytes as body;
+use kubegen_core::known::{Kubernetes, Minor, read_kubernetes_sources};
+use serde_json::Value;
+
+/// A Go project of the golden folder.
+struct Project {
+    /// How it is reported.
+    name: &'static str,
+    /// The folder of its Go API packages.
+    api: &'static str,
+    /// Its packages, relative to `api`, as its `controller-gen paths=` names them; empty: every
+    /// folder below `api` holding Go API types.
+    packages: &'static [&'static str],
+    /// The folder of the CRDs controller-gen wrote for it.
+    crds: &'static str,
+    /// The CRD files of that folder written from `packages` (empty: all of them).
+    only: &'static [&'static str],
+    /// `crd:maxDescLen` as its Makefile gives it to controller-gen.
+    max_desc_len: Option<usize>,
+    /// Its controller folders (`--controllers`), and the `role.yaml` controller-gen wrote from
+    /// their RBAC markers.
+    rbac: Option<(&'static str, &'static str)>,
+    /// The node-match share below which the test fails, in percent.
+    floor: u32,
+}
+
+const KUBEBUILDER: Project = Project {
+    name: "",
+    api: "",
+    packages: &[],
+    crds: "",
+    only: &[],
+    max_desc_len: None,
+    rbac: None,
+    floor: 100,
+};
+
+const PROJECTS: &[Project] = &[
+    // Its `go:generate` line: `paths=./;./deprecated;./unserved;./job/...;./immutable`.
+    Project {
+        name: "controller-tools crd testdata (CronJob)",
+        api: "controller-tools/pkg/crd/testdata",
+        packages: &[".", "deprecated", "unserved", "job", "immutable"],
+        crds: "controller-tools/pkg/crd/testdata",
+        only: &[
+            "testdata.kubebuilder.io_cronjobs.yaml",
+            "testdata.kubebuilder.io_jobs.yaml",
+            "testdata.kubebuilder.io_immutabletypes.yaml",
+        ],
+        floor: 98,
+        ..KUBEBUILDER
+    },
+    Project {
+        name: "controller-tools rbac testdata",
+        rbac: Some((
+            "controller-tools/pkg/rbac/testdata",
+            "controller-tools/pkg/rbac/testdata/role.yaml",
+        )),
+        ..KUBEBUILDER
+    },
+    Project {
+        name: "kubebuilder project-v4",
+        api: "kubebuilder/testdata/project-v4/api",
+        crds: "kubebuilder/testdata/project-v4/config/crd/bases",
+        rbac: Some((
+            "kubebuilder/testdata/project-v4/internal/controller",
+            "kubebuilder/testdata/project-v4/config/rbac/role.yaml",
+        )),
+        ..KUBEBUILDER
+    },
+    Project {
+        name: "kubebuilder project-v4-multigroup",
+        api: "kubebuilder/testdata/project-v4-multigroup/api",
+        crds: "kubebuilder/testdata/project-v4-multigroup/config/crd/bases",
+        rbac: Some((
+            "kubebuilder/testdata/project-v4-multigroup/internal/controller",
+            "kubebuilder/testdata/project-v4-multigroup/config/rbac/role.yaml",
+        )),
+        ..KUBEBUILDER
+    },
+    Project {
+        name: "kubebuilder project-v4-with-plugins",
+        api: "kubebuilder/testdata/project-v4-with-plugins/api",
+        crds: "kubebuilder/testdata/project-v4-with-plugins/config/crd/bases",
+        rbac: Some((
+            "kubebuilder/testdata/project-v4-with-plugins/internal/controller",
+            "kubebuilder/testdata/project-v4-with-plugins/config/rbac/role.yaml",
+        )),
+        ..KUBEBUILDER
+    },
+    Project {
+        name: "kubebuilder book cronjob tutorial",
+        api: "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/api",
+        crds: "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/config/crd/bases",
+        max_desc_len: Some(0),
+        rbac: Some((
+            "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/internal/controller",
+            "kubebuilder/docs/book/src/cronjob-tutorial/testdata/project/config/rbac/role.yaml",
+        )),
+        ..KUBEBUILDER
+    },
+    Project {
+        name: "kubebuilder book multiversion tutorial",
+        api: "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/api",
+        crds: "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/config/crd/bases",
+        max_desc_len: Some(0),
+        rbac: Some((
+            "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/internal/controller",
+            "kubebuilder/docs/book/src/multiversion-tutorial/testdata/project/config/rbac/role.yaml",
+        )),
+        ..KUBEBUILDER
+    },
+];
+
+/// The CRDs that are not byte-identical, by golden file name, with the reason.
+const ALLOWED: &[(&str, &str)] = &[
+    (
+        "testdata.kubebuilder.io_cronjobs.yaml",
+        "kubegen's root type always has a spec and requires it (controller-gen's `spec` is \
+         optional, `json:\"spec,omitempty\"`), so the v1beta2 version of `deprecated/`, whose \
+         root has no `Spec`, is left out; an `ObjectMeta` below the root (the job template's) \
+         keeps name, namespace, labels, annotations and finalizers where controller-gen writes \
+         `type: object` (its `generateEmbeddedObjectMeta` opt-in)",
+    ),
+    (
+        "testdata.kubebuilder.io_jobs.yaml",
+        "a field of a type of another input package (`unserved.CronJobSpec`): the import maps \
+         the types of the field's own package and k8s-openapi's, so it is a \
+         `serde_json::Value`",
+    ),
+    (
+        "batch.tutorial.kubebuilder.io_cronjobs.yaml",
+        "the book's CRDs hold the pod template of an older Kubernetes (the book's go.mod is not \
+         in the golden folder; k8s-openapi's schemas are gen-cli's version's, with fields \
+         added since); the job template's `ObjectMeta` keeps name, namespace, labels, \
+         annotations and finalizers (controller-gen: `type: object`)",
+    ),
+];
+
+fn scratch(name: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("kubegen-import-go-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    Scratch(dir)
+}
+
+/// A temporary folder, removed when dropped (pass or fail).
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The folders under `root` (itself included) holding Go API types.
+fn api_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let has_go = |d: &Path| {
+        fs::read_dir(d).is_ok_and(|entries| {
+            entries.filter_map(Result::ok).any(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n == "groupversion_info.go" || n.ends_with("_types.go")
+            })
+        })
+    };
+    if has_go(root) {
+        out.push(root.to_path_buf());
+    }
+    if let Ok(entries) = fs::read_dir(root) {
+        let mut subdirs: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        subdirs.sort();
+        for d in subdirs {
+            // controller-tools' testdata holds other test packages below: only the top one.
+            if !has_go(root) {
+                out.extend(api_dirs(&d));
+            }
+        }
+    }
+    out
+}
+
+/// The Kubernetes version whose k8s-openapi schemas a project's CRDs hold: its `go.mod`'s
+/// `k8s.io/api v0.N.x` (the nearest `go.mod` from `dir` up to the golden folder), read from
+/// k8s-openapi's sources when it is not the one gen-cli is built with; else gen-cli's.
+fn kubernetes(golden: &Path, dir: &Path) -> Kubernetes {
+    let minor = dir
+        .ancestors()
+        .take_while(|d| d.starts_with(golden))
+        .find_map(|d| fs::read_to_string(d.join("go.mod")).ok())
+        .and_then(|text| {
+            let rest = text.split("k8s.io/api v0.").nth(1)?;
+            rest.split('.').next()?.parse::<u32>().ok()
+        });
+    let Some(minor) = minor.map(|m| Minor::new(m).unwrap()) else {
+        return Kubernetes::compiled();
+    };
+    if minor == Minor::compiled() {
+        return Kubernetes::compiled();
+    }
+    let src = gen_cli::workspace::k8s_openapi_src(None).unwrap().unwrap();
+    let definitions = read_kubernetes_sources(&src.join(format!("v1_{}", minor.get()))).unwrap();
+    Kubernetes::with_definitions(minor, definitions)
+}
+
+/// The regenerated CRD files of the Go packages in `dirs`, by file name.
+fn regenerate(
+    dirs: &[PathBuf],
+    controllers: Option<&Path>,
+    scratch: &Path,
+    max_desc_len: Option<usize>,
+    kubernetes: &Kubernetes,
+) -> Result<BTreeMap<String, String>, String> {
+    let (modules, _lost) = gen_cli::import::go::modules(dirs)
+        .map_err(|e| format!("import failed: {}", e.join("; ")))?;
+    let mut other = Vec::new();
+    if let Some(dir) = controllers {
+        let (rules, _unparsed) = gen_cli::import::go::rbac::markers(&[dir.to_path_buf()])
+            .map_err(|e| format!("reading the controllers failed: {}", e.join("; ")))?;
+        other.push((
+            "rbac".to_string(),
+            gen_cli::import::go::rbac::source(&rules).0,
+        ));
+    }
+    let origin = gen_cli::import::Origin::GO;
+    let files = gen_cli::import::module_files(&modules, origin, other);
+    let sources = gen_cli::import::crate_sources(&files, origin);
+    for (path, content) in &sources {
+        let path = scratch.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, content).unwrap();
+    }
+    let package = verdict::package(&scratch.join("src/lib.rs"));
+    let flags = gen_cli::config::Flags {
+        max_desc_len,
+        ..Default::default()
+    };
+    let layout = gen_cli::config::Layout::resolve(&package, &flags, Path::new("config"))
+        .expect("the default layout resolves");
+    let generated = gen_cli::generate::generate(
+        &package,
+        &gen_cli::source::Cfg::default(),
+        &layout,
+        gen_cli::generate::What::ALL,
+        kubernetes,
+    )
+    .map_err(|e| {
+        let messages: Vec<String> = e
+            .iter()
+            .map(|d| format!("{:?}: {}", d.loc, d.message))
+            .collect();
+        format!("gen-cli refuses the imported Rust: {}", messages.join("; "))
+    })?;
+    proc_macro2::extra::invalidate_current_thread_spans();
+    Ok(generated
+        .plan
+        .files
+        .iter()
+        .filter(|(p, _)| {
+            let p = p.to_string_lossy();
+            p.contains("/crd/") || p.ends_with("/rbac/role.yaml")
+        })
+        .map(|(p, c)| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, c.clone())
+        })
+        .collect())
+}
+
+/// Every leaf of a JSON value with its path.
+fn leaves(v: &Value, path: String, out: &mut BTreeMap<String, Value>) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            for (k, v) in m {
+                leaves(v, format!("{path}/{k}"), out);
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            for (i, v) in a.iter().enumerate() {
+                leaves(v, format!("{path}/{i}"), out);
+            }
+        }
+        other => {
+            out.insert(path, other.clone());
+        }
+    }
+}
+
+fn yaml_leaves(text: &str) -> BTreeMap<String, Value> {
+    let value: Value = serde_saphyr::from_str(&body(text)).unwrap_or(Value::Null);
+    let mut out = BTreeMap::new();
+    leaves(&value, String::new(), &mut out);
+    out.retain(|p, _| {
+        !crd_text::GENERATOR_ANNOTATIONS
+            .iter()
+            .any(|a| p.ends_with(a))
+    });
+    out
+}
+
+#[test]
+fn import_go_regenerates_controller_gens_crds() {
+    let Some(golden) = fixture_parity::golden::golden_dir() else {
+        return;
+    };
+    let mut failures = Vec::new();
+    let mut report = String::new();
+    for p in PROJECTS {
+        let (project, floor) = (p.name, p.floor);
+        let root = golden.join(p.api);
+        let dirs = match (p.api, p.packages) {
+            ("", _) => Vec::new(),
+            (_, []) => api_dirs(&root),
+            (_, packages) => packages.iter().map(|d| root.join(d)).collect(),
+        };
+        let kubernetes = kubernetes(&golden, &root);
+        assert!(
+            !dirs.is_empty() || p.api.is_empty(),
+            "{project}: no Go API folder under {}",
+            root.display()
+        );
+        let dir = scratch("parity");
+        let controllers = p.rbac.map(|(c, _)| golden.join(c));
+        let regenerated = match regenerate(
+            &dirs,
+            controllers.as_deref(),
+            &dir.0,
+            p.max_desc_len,
+            &kubernetes,
+        ) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{project}: {e}"));
+                continue;
+            }
+        };
+        if let Some((_, role)) = p.rbac {
+            let expected = body(&fs::read_to_string(golden.join(role)).unwrap());
+            let actual = regenerated
+                .get("role.yaml")
+                .map(|r| body(r))
+                .unwrap_or_default();
+            let same = expected == actual;
+            report.push_str(&format!(
+                "import go parity: {project}: role.yaml {}\n",
+                if same { "byte-identical" } else { "differs" }
+            ));
+            let allowed = ALLOWED.iter().any(|(n, _)| *n == role);
+            if same == allowed {
+                let diff = similar::TextDiff::from_lines(&expected, &actual)
+                    .unified_diff()
+                    .context_radius(1)
+                    .to_string();
+                failures.push(format!(
+                    "{project}: {role}: identical {same}, allowed {allowed}\n{diff}"
+                ));
+            }
+        }
+        if p.crds.is_empty() {
+            continue;
+        }
+        let only = p.only;
+        let mut goldens: Vec<PathBuf> = fs::read_dir(golden.join(p.crds))
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension().is_some_and(|x| x == "yaml")
+                    && fs::read_to_string(p)
+                        .is_ok_and(|t| t.contains("kind: CustomResourceDefinition"))
+                    && (only.is_empty()
+                        || only.iter().any(|o| p.file_name().is_some_and(|n| n == *o)))
+            })
+            .collect();
+        goldens.sort();
+        let (mut matched, mut total, mut identical) = (0, 0, 0);
+        for path in &goldens {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let expected = fs::read_to_string(path).unwrap();
+            let allowed = ALLOWED.iter().find(|(n, _)| *n == name);
+            let Some(actual) = regenerated.get(&name) else {
+                total += yaml_leaves(&expected).len();
+                if allowed.is_none() {
+                    failures.push(format!("{project}: {name} was not regenerated"));
+                }
+                continue;
+            };
+            let want = yaml_leaves(&expected);
+            let have = yaml_leaves(actual);
+            total += want.len();
+            matched += want
+                .iter()
+                .filter(|(p, v)| have.get(*p) == Some(*v))
+                .count();
+            let (expected, actual) = (body(&expected), body(actual));
+            let same = expected == actual;
+            identical += usize::from(same);
+            match (same, allowed) {
+                (true, Some(_)) => failures.push(format!(
+                    "{project}: {name} is identical: remove it from ALLOWED"
+                )),
+                (false, None) => {
+                    let diff = similar::TextDiff::from_lines(&expected, &actual)
+                        .unified_diff()
+                        .context_radius(1)
+                        .to_string();
+                    let head: String = diff.lines().take(30).collect::<Vec<_>>().join("\n");
+                    failures.push(format!("{project}: {name} differs:\n{head}"));
+                }
+                _ => {}
+            }
+        }
+        let share = if total == 0 {
+            0.0
+        } else {
+            matched as f64 * 100.0 / total as f64
+        };
+        report.push_str(&format!(
+            "import go parity: {project}: {identical} of {} CRDs byte-identical, {matched} of \
+             {total} golden nodes match ({share:.1}%)\n",
+            goldens.len()
+        ));
+        if share < f64::from(floor) {
+            failures.push(format!(
+                "{project}: {share:.1}% of nodes match, below {floor}%"
+            ));
+        }
+    }
+    // Past the harness's capture, so that every run shows the figures.
+    let _ = std::io::stderr().write_all(report.as_bytes());
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Runs `kubegen import go ARGS` in `dir`: (success, stdout, stderr).
+fn import(dir: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+        .args(["import", "go"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A `groupversion_info.go`.
+const GROUP_VERSION: &str =
+    "// +kubebuilder:object:generate=true\n// +groupName=example.com\npackage v1\n";
+
+/// A Go package folder `api/v1` of `dir` with these `widget_types.go` contents.
+fn go_package(dir: &Path, types: &str) {
+    let pkg = dir.join("api/v1");
+    fs::create_dir_all(&pkg).unwrap();
+    fs::write(pkg.join("groupversion_info.go"), GROUP_VERSION).unwrap();
+    fs::write(pkg.join("widget_types.go"), types).unwrap();
+}
+
+#[test]
+fn a_go_file_that_does_not_parse_is_located_and_nothing_is_written() {
+    let dir = scratch("bad");
+    go_package(
+        &dir.0,
+        "package v1\n\ntype WidgetSpec struct {\n\tSize int32 `json:\"size\"`\n\tMode string `json:\"mode\"\n}\n",
+    );
+    let (ok, _, stderr) = import(&dir.0, &["--out", "out", "api/v1"]);
+    assert!(!ok, "{stderr}");
+    assert!(
+        stderr.contains("api/v1/widget_types.go:5:14: a string literal that is not terminated"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert!(!dir.0.join("out").exists(), "files were written");
+}
+
+#[test]
+fn what_has_no_rust_form_is_located_and_kept_as_a_comment() {
+    let dir = scratch("lost");
+    go_package(
+        &dir.0,
+        r#"package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"example.com/other"
+)
+
+// WidgetSpec is the spec.
+type WidgetSpec struct {
+	// Size counts.
+	// +kubebuilder:validation:Nope=1
+	// +kubebuilder:validation:Minimum=1
+	Size int `json:"size"`
+	// From elsewhere.
+	Other other.Thing `json:"other,omitempty"`
+	Stamp Stamp `json:"stamp,omitempty"`
+}
+
+// Stamp writes itself.
+type Stamp struct {
+	Value string `json:"value"`
+}
+
+func (s Stamp) MarshalJSON() ([]byte, error) { return nil, nil }
+
+// +kubebuilder:object:root=true
+
+// Widget is a widget.
+type Widget struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec WidgetSpec `json:"spec,omitempty"`
+}
+"#,
+    );
+    let (ok, rust, stderr) = import(&dir.0, &["api/v1"]);
+    assert!(ok, "{stderr}");
+    for at in [
+        "widget_types.go:11:2",
+        "widget_types.go:15:2",
+        "widget_types.go:24:16",
+    ] {
+        assert!(stderr.contains(at), "{at}: {stderr}");
+    }
+    assert_eq!(rust.matches("// kubegen import: ").count(), 3, "{rust}");
+    assert!(rust.contains("kind = \"Widget\""), "{rust}");
+    assert!(rust.contains("doc = \"Widget is a widget.\""), "{rust}");
+    assert!(rust.contains("minimum = 1"), "{rust}");
+    assert!(rust.contains("schema_type = \"integer\""), "{rust}");
+    // The Rust is what gen-cli reads: its CRD has a schema where one can be known.
+    let crate_dir = dir.0.join("crate");
+    fs::create_dir_all(crate_dir.join("src")).unwrap();
+    fs::write(
+        crate_dir.join("src/lib.rs"),
+        format!("pub mod v1 {{\n{rust}\n}}\n"),
+    )
+    .unwrap();
+    let generated = verdict::manifests_and_docs(&verdict::package(&crate_dir.join("src/lib.rs")))
+        .unwrap_or_else(|e| panic!("{e:#?}"));
+    let crd = generated
+        .plan
+        .files
+        .iter()
+        .find(|(p, _)| p.ends_with("crd/bases/example.com_widgets.yaml"))
+        .map(|(_, c)| c.clone())
+        .unwrap();
+    let other = "              other:\n                description: From elsewhere.\n                x-kubernetes-preserve-unknown-fields: true\n";
+    assert!(crd.contains(other), "{crd}");
+}
+
+#[test]
+fn controllers_rbac_markers_become_an_rbac_module() {
+    let dir = scratch("rbac");
+    go_package(&dir.0, "package v1\n");
+    let controllers = dir.0.join("internal/controller");
+    fs::create_dir_all(&controllers).unwrap();
+    fs::write(
+        controllers.join("widget_controller.go"),
+        "package controller\n\n// +kubebuilder:rbac:groups=\"\",resources=pods,verbs=get;list\n\
+         // +kubebuilder:rbac:groups=core;apps,resources=deployments,verbs=*,namespace=ns\n\
+         func (r *Reconciler) Reconcile() {}\n",
+    )
+    .unwrap();
+    let args = [
+        "--module",
+        "src/api",
+        "--controllers",
+        "internal/controller",
+        "api/v1",
+    ];
+    let (ok, _, stderr) = import(&dir.0, &args);
+    assert!(ok, "{stderr}");
+    let module = fs::read_to_string(dir.0.join("src/api/mod.rs"))
+        .unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert!(module.contains("pub mod rbac;"), "{module}");
+    let rbac = fs::read_to_string(dir.0.join("src/api/rbac.rs")).unwrap();
+    assert!(
+        rbac.contains(r#"#[rbac(groups = "", resources = "pods", verbs = "get;list")]"#),
+        "{rbac}"
+    );
+    assert!(
+        rbac.contains(
+            r#"#[rbac(groups = "core;apps", resources = "deployments", verbs = "*", namespace = "ns")]"#
+        ),
+        "{rbac}"
+    );
+}
