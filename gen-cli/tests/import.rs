@@ -466,7 +466,7 @@ fn slow_an_imported_crate_builds_clippy_clean() {
             .args(["import", "go", "--module", "api/src/go", "--controllers"])
             .arg(multigroup.join("internal/controller"))
             .args(&go)
-            .current_dir(&dir)
+            .current_dir(dir)
             .output()
             .unwrap();
         assert!(

@@ -129,8 +129,16 @@ fn the_scaffolded_operator_serves_its_webhooks_and_sets_conditions_as_its_servic
     );
     fill_in_the_handlers(&project.join("src/webhook/webapp_v1_guestbook.rs"));
     cargo(&project, &["build"]);
-    // The reconcile tests `create api` wrote pass unchanged, on a control plane of their own.
-    cargo(&project, &["test", "--", "--ignored"]);
+    // The reconcile tests `create api` wrote (one per kind) pass unchanged, on a control plane
+    // of their own.
+    let out = cargo_output(&project, &["test", "--", "--ignored"]);
+    let (stdout, _) = texts(&out);
+    assert!(out.status.success(), "the reconcile tests failed");
+    let passed = stdout
+        .lines()
+        .filter(|l| l.contains("_is_reconciled_and_deleted_as_the_service_account ... ok"))
+        .count();
+    assert_eq!(passed, 2, "{stdout}");
 
     let namespace = format!("kubegen-scaffold-{}", std::process::id());
     let cluster_role = format!("{namespace}-manager-role");
