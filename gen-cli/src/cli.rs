@@ -11,6 +11,7 @@ use crate::report::{Color, MessageFormat};
 use crate::scaffold::api::ApiArgs;
 use crate::scaffold::init::InitArgs;
 use crate::scaffold::webhook::WebhookArgs;
+use crate::validate::ValidateArgs;
 
 /// kubegen: controller-gen for Rust. Reads a crate's sources (it never compiles them) and
 /// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs, the RBAC
@@ -92,6 +93,10 @@ pub enum Command {
     /// Rust types with markers from existing CRDs (`import crd`).
     #[command(subcommand)]
     Import(Import),
+    /// Objects (YAML or JSON files, folders, `-`) admitted as the API server would admit them
+    /// against the package's CRDs (or `--crd` files): each refusal in the server's words at
+    /// the value's `file:line:col`; exit 1 when one would be refused.
+    Validate(ValidateArgs),
 }
 
 /// `kubegen import ...`.

@@ -4,6 +4,8 @@
 use serde_json::Value;
 use std::fmt;
 
+use super::path::Path;
+
 /// The kind of a field error: a `details.causes[].type` of the server's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reason {
@@ -95,6 +97,9 @@ pub struct FieldError {
     pub value: Option<Value>,
     /// What is wrong, after the value.
     pub detail: String,
+    /// The value the error is about (for a missing field, the object that lacks it), to
+    /// point at in the object's source.
+    pub path: Path,
 }
 
 impl FieldError {
@@ -105,6 +110,7 @@ impl FieldError {
             field: field_or_nil(field),
             value: Some(value.clone()),
             detail: detail.into(),
+            path: Path::default(),
         }
     }
 
@@ -115,7 +121,14 @@ impl FieldError {
             field: field_or_nil(field),
             value: None,
             detail: detail.into(),
+            path: Path::default(),
         }
+    }
+
+    /// The error, about the value at `path`.
+    pub fn at(mut self, path: &Path) -> Self {
+        self.path = path.clone();
+        self
     }
 
     /// The cause the server adds when it skipped the CEL rules.

@@ -27,6 +27,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 pub use error::{FieldError, Reason};
+pub use path::{Path, Step};
 
 use super::value::{Dropped, prune};
 use crate::model::{ListType, Schema};

@@ -25,7 +25,10 @@ pub(super) fn validate(
     node(c, s, v, path, resource, &mut here);
     // Ratcheting (KEP-4008): what was already wrong in an unchanged value is let through.
     let unchanged = old == Some(v);
-    for e in here {
+    for mut e in here {
+        if e.path.steps().is_empty() {
+            e.path = path.clone();
+        }
         if unchanged {
             out.ratcheted.push(e);
         } else {
@@ -273,8 +276,8 @@ fn uniqueness(s: &Schema, items: &[Value], path: &Path, out: &mut Vec<FieldError
     for (i, x) in items.iter().enumerate() {
         let k = key(x);
         if seen.contains(&k) {
-            let at = path.child(Step::Index(i)).field();
-            out.push(FieldError::new(Reason::Duplicate, &at, &k, ""));
+            let item = path.child(Step::Index(i));
+            out.push(FieldError::new(Reason::Duplicate, &item.field(), &k, "").at(&item));
         } else {
             seen.push(k);
         }

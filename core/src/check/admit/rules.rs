@@ -140,14 +140,14 @@ fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path) -> Fiel
         Some(fp) => relative(path, fp),
         None => path.field(),
     };
-    FieldError::omitting_value(reason, &field, message)
+    FieldError::omitting_value(reason, &field, message).at(path)
 }
 
 /// The error of a rule that could not be evaluated.
 fn runtime(s: &Schema, rule: &Rule, path: &Path, error: &str) -> FieldError {
     let detail = format!("{error} evaluating rule: {}", rule.rule);
     let kind = if s.x_int_or_string { "" } else { s.type_str() };
-    FieldError::new(Reason::Invalid, &path.field(), &Value::from(kind), detail)
+    FieldError::new(Reason::Invalid, &path.field(), &Value::from(kind), detail).at(path)
 }
 
 /// An evaluation error as cel-go words the common ones.
