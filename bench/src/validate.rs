@@ -29,7 +29,7 @@ fn object(i: usize) -> Value {
         "kind": "Memcached",
         "metadata": {"name": format!("memcached-{i}"), "namespace": "default"},
         "spec": {
-            "replicas": if i % 5 == 0 { 9 } else { 1 + i % 5 },
+            "replicas": if i.is_multiple_of(5) { 9 } else { 1 + i % 5 },
             "image": format!("memcached:1.6.{}", i % 40),
             "containerPort": 11211 + i % 100,
             "resources": {
