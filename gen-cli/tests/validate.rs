@@ -129,7 +129,7 @@ fn mutated_samples_are_refused_in_the_servers_words_at_the_value() {
         reports(
             &err,
             "blank.yaml:7:10",
-            "spec.image: Invalid value: image must not be blank"
+            r#"spec.image: Invalid value: "  ": image must not be blank"#
         ),
         "{err}"
     );

@@ -46,6 +46,6 @@ fn edited_samples_are_refused_in_the_servers_words() {
             .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>(),
-        ["spec.image: Invalid value: image must not be blank"]
+        [r#"spec.image: Invalid value: "   ": image must not be blank"#]
     );
 }

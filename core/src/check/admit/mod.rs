@@ -4,7 +4,8 @@
 //! in the `cel` crate's evaluator with the Kubernetes libraries of `library`, on values
 //! `convert` gives CEL's types). An error the server counts as making the object unfit for
 //! rules (`Unsupported value`, `Required value`, `Too long`, `Too many`, a wrong type) skips
-//! every rule and adds the server's "some validation rules were not checked" cause.
+//! every rule and, when the schema has rules, adds the server's "some validation rules were
+//! not checked" cause.
 //!
 //! On update, the old object is pruned and defaulted too, values pair up as the server pairs
 //! them (object fields, map entries, `map` list items by their keys) for `oldSelf`, and what
@@ -36,6 +37,13 @@ use crate::model::{ListType, Schema};
 pub struct Validator {
     schema: Schema,
     compiled: Compiled,
+}
+
+impl Compiled {
+    /// Whether the schema has rules (the server says it skipped them only then).
+    fn has_rules(&self) -> bool {
+        !self.programs.is_empty()
+    }
 }
 
 /// What [`Validator::admit`] found.
@@ -108,7 +116,9 @@ impl Validator {
             &mut found,
         );
         if found.errors.iter().any(|e| e.reason.skips_rules()) {
-            found.errors.push(FieldError::rules_not_checked());
+            if c.has_rules() {
+                found.errors.push(FieldError::rules_not_checked());
+            }
         } else {
             let rules = rules::Rules::new(c);
             rules.evaluate(&self.schema, &stored, old.as_ref(), &root, true, &mut found);

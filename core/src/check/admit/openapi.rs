@@ -98,19 +98,30 @@ fn node(
         }
         return;
     }
+    let int_format = s
+        .format
+        .as_deref()
+        .filter(|f| matches!(*f, "int32" | "int64"));
     if !fits_type(s, v) {
         let kind = json_type(v);
-        let detail = format!(
-            "{name} in body must be of type {}: \"{kind}\"",
-            type_name(s)
-        );
+        let (shown, expected) = match int_format {
+            Some(f) if kind == "number" => ("float64", f),
+            _ => (kind, type_name(s)),
+        };
+        let detail = format!("{name} in body must be of type {expected}: \"{shown}\"");
         out.push(FieldError::new(
             Reason::TypeInvalid,
             field,
-            &Value::from(kind),
+            &Value::from(shown),
             detail,
         ));
+        if kind == "number" && s.type_str() == "integer" {
+            out.push(unchecked_integer(&name, int_format));
+        }
         return;
+    }
+    if int_format == Some("int32") && v.as_i64().is_none_or(|n| i32::try_from(n).is_err()) {
+        out.push(unchecked_integer(&name, int_format));
     }
     if let (Some(format), Some(text)) = (&s.format, v.as_str())
         && formats::valid(format, text) == Some(false)
@@ -216,6 +227,17 @@ fn node(
     junctors(c, s, v, path, &name, out);
 }
 
+/// The error of an integer the server's format check refuses (a fraction, or out of `int32`):
+/// at no field.
+fn unchecked_integer(name: &str, format: Option<&str>) -> FieldError {
+    let format = match format {
+        Some(f) => format!("with format {f}"),
+        None => "(default format)".into(),
+    };
+    let detail = format!("Checked value must be of type integer {format} in {name}");
+    FieldError::new(Reason::Invalid, "", &Value::from(""), detail)
+}
+
 /// `maxItems`/`minItems` (`what` is `items`) or `maxProperties`/`minProperties`.
 fn count(
     field: &str,
@@ -315,12 +337,7 @@ fn resource_fields(map: &Map<String, Value>, path: &Path, root: bool, out: &mut 
     for k in ["apiVersion", "kind"] {
         if map.get(k).and_then(Value::as_str).is_none_or(str::is_empty) {
             let at = path.child(Step::Field(k.into())).field();
-            out.push(FieldError::new(
-                Reason::Required,
-                &at,
-                &Value::from(""),
-                "must not be empty",
-            ));
+            out.push(FieldError::new(Reason::Required, &at, &Value::from(""), ""));
         }
     }
 }

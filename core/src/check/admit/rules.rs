@@ -70,7 +70,7 @@ impl<'c> Rules<'c> {
                 }
                 let error = match program.execute(&scope) {
                     Ok(cel::Value::Bool(true)) => continue,
-                    Ok(cel::Value::Bool(false)) => failure(c, &scope, rule, path),
+                    Ok(cel::Value::Bool(false)) => failure(c, &scope, rule, path, v),
                     Ok(other) => runtime(
                         s,
                         rule,
@@ -116,8 +116,9 @@ impl<'c> Rules<'c> {
     }
 }
 
-/// The error of a rule that evaluated to false.
-fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path) -> FieldError {
+/// The error of a rule that evaluated to false on `v`: the message shows a scalar value, not
+/// an object or a list.
+fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path, v: &Value) -> FieldError {
     let computed = rule
         .message_expression
         .as_ref()
@@ -140,7 +141,11 @@ fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path) -> Fiel
         Some(fp) => relative(path, fp),
         None => path.field(),
     };
-    FieldError::omitting_value(reason, &field, message).at(path)
+    let error = match v {
+        Value::Object(_) | Value::Array(_) => FieldError::omitting_value(reason, &field, message),
+        scalar => FieldError::new(reason, &field, scalar, message),
+    };
+    error.at(path)
 }
 
 /// The error of a rule that could not be evaluated.
