@@ -15,6 +15,8 @@ use kubegen_core::check::admit::{Path, Step};
 use kubegen_core::model::{Diagnostic, Loc};
 use serde_json::Value;
 
+use crate::config::Flags;
+use crate::features::FeatureArgs;
 use crate::import::read::inputs;
 use crate::options::Options;
 use crate::report::Reporter;
@@ -40,9 +42,32 @@ pub struct ValidateArgs {
     /// Print each object as the API server would store it (pruned and defaulted).
     #[arg(long)]
     pub print_defaulted: bool,
-    /// Which packages' CRDs, as for `manifests`.
+    /// Only the CRDs of these workspace members (default: every member that depends on
+    /// kubegen).
+    #[arg(short = 'p', long = "package", value_name = "NAME")]
+    pub packages: Vec<String>,
+    /// The workspace or package manifest (default: found from the current directory).
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+    /// The features the packages' sources are read with, as for `manifests`.
     #[command(flatten)]
-    pub options: Options,
+    pub features: FeatureArgs,
+}
+
+impl ValidateArgs {
+    /// The options `manifests` would take to generate the same CRDs.
+    fn options(&self) -> Options {
+        Options {
+            packages: self.packages.clone(),
+            manifest_path: self.manifest_path.clone(),
+            out_dir: PathBuf::from("config"),
+            check: false,
+            stdout: false,
+            kubernetes: None,
+            features: self.features.clone(),
+            config: Flags::default(),
+        }
+    }
 }
 
 /// One object of the input, with where it is.
@@ -89,7 +114,7 @@ impl Object {
 
 /// Validates every object; `false` when one would be refused (or cannot be read or matched).
 pub fn run(args: &ValidateArgs, reporter: &Reporter) -> bool {
-    let kinds = match crds::Kinds::load(&args.crds, &args.options) {
+    let kinds = match crds::Kinds::load(&args.crds, &args.options()) {
         Ok(kinds) => kinds,
         Err(found) => {
             reporter.emit_failure(&found, "nothing was validated");

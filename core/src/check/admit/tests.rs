@@ -246,3 +246,29 @@ properties:
         ]
     );
 }
+
+#[test]
+fn a_rule_calling_a_missing_library_refuses_the_object() {
+    let v = validator(
+        r#"
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      q: {type: string}
+    x-kubernetes-validations:
+      - rule: "quantity(self.q).isInteger()"
+"#,
+    );
+    let a = v.admit(
+        &json!({"metadata": {"name": "x"}, "spec": {"q": "1"}}),
+        None,
+    );
+    assert_eq!(
+        messages(&a),
+        [
+            r#"spec: Invalid value: "object": Undeclared reference to 'quantity' evaluating rule: quantity(self.q).isInteger()"#
+        ]
+    );
+}
