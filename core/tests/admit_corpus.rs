@@ -50,8 +50,9 @@ fn kubegen_admits_and_refuses_every_object_as_the_server_did() {
                 "{id}: no recorded verdict (record again)"
             );
             objects += 1;
-            let old = entry.get("old").map(|o| object(object_name, o));
-            let got = validator.admit(&object(object_name, &entry["spec"]), old.as_ref());
+            let named = entry["name"].as_str().unwrap_or(object_name);
+            let old = entry.get("old").map(|o| object(named, o));
+            let got = validator.admit(&object(named, &entry["spec"]), old.as_ref());
             let ours: BTreeSet<(String, String, String)> = got
                 .errors
                 .iter()

@@ -199,7 +199,8 @@ async fn admission(
     let collection = format!("/apis/{ADMIT_GROUP}/v1/namespaces/default/{plural}");
     let dry = "dryRun=All&fieldManager=cel-record";
     let mut verdicts = Map::new();
-    for (object, entry) in case["admission"].as_object().into_iter().flatten() {
+    for (key, entry) in case["admission"].as_object().into_iter().flatten() {
+        let object = entry["name"].as_str().unwrap_or(key);
         let body = |spec: &Value| {
             json!({
                 "apiVersion": format!("{ADMIT_GROUP}/v1"),
@@ -259,7 +260,7 @@ async fn admission(
                 "warnings": warnings,
             })
         };
-        verdicts.insert(object.clone(), verdict);
+        verdicts.insert(key.clone(), verdict);
     }
     send_json(
         client,

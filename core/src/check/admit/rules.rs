@@ -117,7 +117,7 @@ impl<'c> Rules<'c> {
 }
 
 /// The error of a rule that evaluated to false on `v`: the message shows a scalar value, not
-/// an object or a list.
+/// an object or a list; with `reason: FieldValueDuplicate` the server drops the message.
 fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path, v: &Value) -> FieldError {
     let computed = rule
         .message_expression
@@ -140,6 +140,12 @@ fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path, v: &Val
     let field = match rule.field_path.as_deref() {
         Some(fp) => relative(path, fp),
         None => path.field(),
+    };
+    // The server's `Duplicate value` has no detail: the message is lost.
+    let message = if reason == Reason::Duplicate {
+        String::new()
+    } else {
+        message
     };
     let error = match v {
         Value::Object(_) | Value::Array(_) => FieldError::omitting_value(reason, &field, message),
