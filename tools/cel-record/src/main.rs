@@ -141,12 +141,7 @@ async fn objects(
     index: usize,
     case: &Value,
 ) -> Result<Value, Box<dyn Error>> {
-    let crd = crd(index, case, RUNTIME_GROUP)?;
-    let name = crd["metadata"]["name"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    install(client, &name, &crd).await?;
+    let (crd, name) = install(client, crd(index, case, RUNTIME_GROUP)?).await?;
     let plural = crd["spec"]["names"]["plural"].as_str().unwrap_or_default();
     let kind = crd["spec"]["names"]["kind"].clone();
     let objects_uri = format!(
@@ -173,9 +168,7 @@ async fn objects(
         };
         verdicts.insert(object.clone(), verdict);
     }
-    let by_name = format!("{CRDS}/{name}");
-    send_json(client, http::Method::DELETE, &by_name, None).await?;
-    gone(client, &by_name).await?;
+    remove(client, &name).await?;
     Ok(Value::Object(verdicts))
 }
 
@@ -189,12 +182,7 @@ async fn admission(
     index: usize,
     case: &Value,
 ) -> Result<Value, Box<dyn Error>> {
-    let crd = crd(index, case, ADMIT_GROUP)?;
-    let name = crd["metadata"]["name"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    install(client, &name, &crd).await?;
+    let (crd, name) = install(client, crd(index, case, ADMIT_GROUP)?).await?;
     let plural = crd["spec"]["names"]["plural"].as_str().unwrap_or_default();
     let collection = format!("/apis/{ADMIT_GROUP}/v1/namespaces/default/{plural}");
     let dry = "dryRun=All&fieldManager=cel-record";
@@ -262,30 +250,32 @@ async fn admission(
         };
         verdicts.insert(key.clone(), verdict);
     }
-    send_json(
-        client,
-        http::Method::DELETE,
-        &format!("{CRDS}/{name}"),
-        None,
-    )
-    .await?;
-    gone(client, &format!("{CRDS}/{name}")).await?;
+    remove(client, &name).await?;
     Ok(Value::Object(verdicts))
 }
 
 /// The CRDs' collection.
 const CRDS: &str = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
-/// Creates `crd` (named `name`) for real, after deleting one left by an earlier run.
-async fn install(client: &kube::Client, name: &str, crd: &Value) -> Result<(), Box<dyn Error>> {
-    let by_name = format!("{CRDS}/{name}");
-    send_json(client, http::Method::DELETE, &by_name, None).await?;
-    gone(client, &by_name).await?;
-    let (status, body, _) = send_json(client, http::Method::POST, CRDS, Some(crd)).await?;
+/// Creates `crd` for real, after deleting one left by an earlier run; the CRD and its name.
+async fn install(client: &kube::Client, crd: Value) -> Result<(Value, String), Box<dyn Error>> {
+    let name = crd["metadata"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    remove(client, &name).await?;
+    let (status, body, _) = send_json(client, http::Method::POST, CRDS, Some(&crd)).await?;
     if !status.is_success() {
         return Err(format!("{name}: the CRD was refused: {body}").into());
     }
-    Ok(())
+    Ok((crd, name))
+}
+
+/// Deletes the CRD `name` (if there is one) and waits until it is gone.
+async fn remove(client: &kube::Client, name: &str) -> Result<(), Box<dyn Error>> {
+    let by_name = format!("{CRDS}/{name}");
+    send_json(client, http::Method::DELETE, &by_name, None).await?;
+    gone(client, &by_name).await
 }
 
 /// A JSON request's status, body and warnings.

@@ -178,12 +178,62 @@ fn compile(s: &Schema, c: &mut Compiled) -> Result<(), String> {
     children.try_for_each(|child| compile(child, c))
 }
 
-/// The old value of a child, from the old value of its parent.
-fn correlate<'o>(
-    old: Option<&'o Value>,
-    child: impl Fn(&'o Value) -> Option<&'o Value>,
-) -> Option<&'o Value> {
-    old.and_then(child)
+/// One child of a value the walks go into: its schema, value, old value and path.
+struct Child<'a> {
+    schema: &'a Schema,
+    value: &'a Value,
+    old: Option<&'a Value>,
+    path: Path,
+}
+
+/// The children of `v` (of schema `s`, `old` its old value) that have a schema: declared
+/// properties (a resource's `metadata` left to the server), map entries and list items.
+fn children<'a>(
+    s: &'a Schema,
+    v: &'a Value,
+    old: Option<&'a Value>,
+    at: &Path,
+    resource: bool,
+) -> Vec<Child<'a>> {
+    let resource = resource || s.x_embedded_resource;
+    let mut out = Vec::new();
+    match v {
+        Value::Object(map) => {
+            for (k, x) in map {
+                let (schema, step) = match s.properties.get(k) {
+                    Some(_) if resource && k == "metadata" => continue,
+                    Some(p) => (p, Step::Field(k.clone())),
+                    None => match &s.additional_properties {
+                        Some(a) => (a.as_ref(), Step::Key(k.clone())),
+                        None => continue,
+                    },
+                };
+                let old = old.and_then(|o| o.get(k));
+                out.push(Child {
+                    schema,
+                    value: x,
+                    old,
+                    path: at.child(step),
+                });
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = &s.items {
+                for (i, x) in items.iter().enumerate() {
+                    let old = correlate_item(s, old, x);
+                    let path = at.child(Step::Index(i));
+                    out.push(Child {
+                        schema: item,
+                        value: x,
+                        old,
+                        path,
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// The old item `item` pairs up with: in a `map` list, the old item with the same keys;

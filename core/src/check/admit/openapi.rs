@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::error::{FieldError, Reason, go_float};
 use super::path::{Path, Step};
-use super::{Compiled, Found, correlate, formats};
+use super::{Compiled, Found, formats};
 use crate::model::{ListType, Schema};
 
 /// Validates `v` (with `old`, its value before an update, for ratcheting) against `s`.
@@ -38,32 +38,16 @@ pub(super) fn validate(
     if !fits_type(s, v) {
         return;
     }
-    let resource = resource || s.x_embedded_resource;
-    match v {
-        Value::Object(map) => {
-            for (k, x) in map {
-                let implicit = resource && ["apiVersion", "kind", "metadata"].contains(&k.as_str());
-                let (child, step) = match s.properties.get(k) {
-                    Some(p) if !(implicit && k == "metadata") => (p, Step::Field(k.clone())),
-                    Some(_) => continue,
-                    None => match &s.additional_properties {
-                        Some(a) => (a.as_ref(), Step::Key(k.clone())),
-                        None => continue,
-                    },
-                };
-                let o = correlate(old, |o| o.get(k));
-                validate(c, child, x, o, &path.child(step), false, out);
-            }
-        }
-        Value::Array(items) => {
-            if let Some(item) = &s.items {
-                for (i, x) in items.iter().enumerate() {
-                    let o = super::correlate_item(s, old, x);
-                    validate(c, item, x, o, &path.child(Step::Index(i)), false, out);
-                }
-            }
-        }
-        _ => {}
+    for child in super::children(s, v, old, path, resource) {
+        validate(
+            c,
+            child.schema,
+            child.value,
+            child.old,
+            &child.path,
+            false,
+            out,
+        );
     }
 }
 

@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::convert::to_cel;
 use super::error::{FieldError, Reason};
-use super::path::{Path, Step};
-use super::{Compiled, Found, correlate};
+use super::path::Path;
+use super::{Compiled, Found};
 use crate::model::{Rule, Schema};
 
 /// The compiled rules and the context they are evaluated in.
@@ -87,31 +87,15 @@ impl<'c> Rules<'c> {
                 }
             }
         }
-        let resource = resource || s.x_embedded_resource;
-        match v {
-            Value::Object(map) => {
-                for (k, x) in map {
-                    let (child, step) = match s.properties.get(k) {
-                        Some(_) if resource && k == "metadata" => continue,
-                        Some(p) => (p, Step::Field(k.clone())),
-                        None => match &s.additional_properties {
-                            Some(a) => (a.as_ref(), Step::Key(k.clone())),
-                            None => continue,
-                        },
-                    };
-                    let o = correlate(old, |o| o.get(k));
-                    self.evaluate(child, x, o, &path.child(step), false, out);
-                }
-            }
-            Value::Array(items) => {
-                if let Some(item) = &s.items {
-                    for (i, x) in items.iter().enumerate() {
-                        let o = super::correlate_item(s, old, x);
-                        self.evaluate(item, x, o, &path.child(Step::Index(i)), false, out);
-                    }
-                }
-            }
-            _ => {}
+        for child in super::children(s, v, old, path, resource) {
+            self.evaluate(
+                child.schema,
+                child.value,
+                child.old,
+                &child.path,
+                false,
+                out,
+            );
         }
     }
 }
@@ -198,6 +182,7 @@ fn relative(path: &Path, field_path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::admit::Step;
 
     #[test]
     fn field_paths_extend_the_rule_s_path() {
