@@ -33,7 +33,8 @@ use crate::validate::ValidateArgs;
         kubegen docs --check                   CI: the API reference (docs/api/) is fresh\n  \
         kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n  \
         kubegen diff --base-ref origin/main    CI: exit 1 if a CRD changes in a way that breaks upgrades\n  \
-        kubegen import crd --out my-api crds/  Rust types with markers from existing CRDs\n\n\
+        kubegen import crd --out my-api crds/  Rust types with markers from existing CRDs\n  \
+        kubegen validate config/samples/       admit objects as the API server would (exit 1 if refused)\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \

@@ -2,7 +2,8 @@
 //! (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`), regex (`find`, `findAll`),
 //! IP addresses (`ip`, `isIP`, `ip.isCanonical`, `family`, `isUnspecified`, `isLoopback`,
 //! `isLinkLocalMulticast`, `isLinkLocalUnicast`, `isGlobalUnicast`) and CIDRs (`cidr`,
-//! `isCIDR`, `containsIP`, `containsCIDR`, `ip`, `masked`, `prefixLength`). What the `cel`
+//! `isCIDR`, `containsIP`, `containsCIDR`, `ip`, `masked`, `prefixLength`) and quantities
+//! (`quantity`, `isQuantity` and the methods of `quantity`). What the `cel`
 //! crate has itself (the standard library with `matches`, cel-go's strings and lists
 //! extensions, optionals) is used as it is.
 
@@ -14,6 +15,8 @@ use cel::common::types::DYN_TYPE;
 use cel::common::value::{CowVal, Val};
 use cel::objects::Opaque;
 use cel::{DeclarationError, Env, ExecutionError, Value};
+
+use super::quantity;
 
 /// The environment rules are evaluated in.
 pub fn env() -> Result<Env, DeclarationError> {
@@ -79,6 +82,18 @@ const MEMBERS: &[(&str, usize, Lifted)] = &[
     ("ip", 0, lift!(cidr_ip)),
     ("masked", 0, lift!(masked)),
     ("prefixLength", 0, lift!(prefix_length)),
+    ("isInteger", 0, lift!(quantity::is_integer)),
+    ("asInteger", 0, lift!(quantity::as_integer)),
+    (
+        "asApproximateFloat",
+        0,
+        lift!(quantity::as_approximate_float),
+    ),
+    ("add", 1, lift!(quantity::add)),
+    ("sub", 1, lift!(quantity::sub)),
+    ("compareTo", 1, lift!(quantity::compare_to)),
+    ("isGreaterThan", 1, lift!(quantity::is_greater_than)),
+    ("isLessThan", 1, lift!(quantity::is_less_than)),
 ];
 
 /// Global functions.
@@ -88,6 +103,8 @@ const GLOBALS: &[(&str, usize, Lifted)] = &[
     ("ip.isCanonical", 1, lift!(ip_is_canonical)),
     ("isCIDR", 1, lift!(is_cidr)),
     ("cidr", 1, lift!(cidr)),
+    ("quantity", 1, lift!(quantity::quantity)),
+    ("isQuantity", 1, lift!(quantity::is_quantity)),
 ];
 
 fn fail(function: &str, message: impl ToString) -> ExecutionError {
@@ -421,6 +438,11 @@ mod tests {
             "cidr('10.1.2.3/8').masked() == cidr('10.0.0.0/8') && cidr('10.1.2.3/8').prefixLength() == 8",
             "cidr('10.1.2.3/8').ip() == ip('10.1.2.3') && isCIDR('::/0') && !isCIDR('10.0.0.0/40')",
             "['a', 'b'].join('-') == 'a-b' && 'ABC'.lowerAscii() == 'abc'",
+            "quantity('1Gi') == quantity('1024Mi') && isQuantity('500m') && !isQuantity('5 m')",
+            "quantity('1.5').isGreaterThan(quantity('1')) && quantity('1').isLessThan(quantity('2k'))",
+            "quantity('2').asInteger() == 2 && quantity('500m').asApproximateFloat() == 0.5",
+            "!quantity('500m').isInteger() && quantity('1').add(quantity('500m')) == quantity('1500m')",
+            "quantity('1').sub(1) == quantity('0') && quantity('1k').compareTo(quantity('1')) == 1",
         ];
         for expr in truths {
             assert_eq!(eval(expr), Ok(Value::Bool(true)), "{expr}");

@@ -20,6 +20,7 @@ mod formats;
 mod library;
 mod openapi;
 mod path;
+mod quantity;
 mod rules;
 
 use std::collections::HashMap;

@@ -375,12 +375,13 @@ fn type_name(s: &Schema) -> &str {
     }
 }
 
-/// The JSON type of a value, as kube-openapi names it.
+/// The JSON type of a value, as kube-openapi names it: a number written with a fraction or an
+/// exponent (`2.0`, `2e3`) is a `number`, even where an `integer` accepts it.
 fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() != 0.0) => "number",
+        Value::Number(n) if n.is_f64() => "number",
         Value::Number(_) => "integer",
         Value::String(_) => "string",
         Value::Array(_) => "array",

@@ -258,7 +258,7 @@ properties:
     properties:
       q: {type: string}
     x-kubernetes-validations:
-      - rule: "quantity(self.q).isInteger()"
+      - rule: "url(self.q).getScheme() == 'https'"
 "#,
     );
     let a = v.admit(
@@ -268,7 +268,7 @@ properties:
     assert_eq!(
         messages(&a),
         [
-            r#"spec: Invalid value: "object": Undeclared reference to 'quantity' evaluating rule: quantity(self.q).isInteger()"#
+            r#"spec: Invalid value: "object": Undeclared reference to 'url' evaluating rule: url(self.q).getScheme() == 'https'"#
         ]
     );
 }
