@@ -43,7 +43,8 @@
 
 // Layers, lowest first: a module uses only modules of the layers before its own
 // (`gen-cli/tests/layers.rs` checks this list).
-// 1. apply, https, testing: typed server-side apply; the TLS both servers serve; test clusters
+// 1. apply, https, testing, validate: typed server-side apply; the TLS both servers serve; test
+//    clusters; admission of objects
 // 2. webhook: the admission and conversion webhook server
 // 3. runtime: the operator runtime (which serves the webhooks)
 #[cfg(feature = "apply")]
@@ -54,8 +55,13 @@ mod https;
 pub mod runtime;
 #[cfg(feature = "testing")]
 pub mod testing;
+#[cfg(feature = "validate")]
+mod validate;
 #[cfg(feature = "webhook")]
 pub mod webhook;
+
+#[cfg(feature = "validate")]
+pub use validate::{FieldError, Invalid, Reason, Validate};
 
 pub mod markers {
     #![doc = include_str!("../docs/markers.md")]

@@ -8,11 +8,15 @@
 //! - `apply`: rebuild of an API crate of 100 kinds × 20 fields with kubegen's `apply` feature
 //!   off and on (what the apply configurations add).
 //!
-//! `cargo run --release -p kubegen-bench -- compile` (or `cli`, `apply`). Generated crates live in
+//! - `validate`: objects admitted per second in process (`check::admit`) against the bundled
+//!   operator's CRD.
+//!
+//! `cargo run --release -p kubegen-bench -- compile` (or `cli`, `apply`, `validate`). Generated crates live in
 //! `target/kubegen-bench/`; their dependencies are built once, before timing starts.
 
 mod generate;
 mod measure;
+mod validate;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,6 +73,12 @@ enum Bench {
         #[arg(long)]
         go_mod_init: Option<String>,
     },
+    /// Objects admitted per second against the operator's CRD, in process.
+    Validate {
+        /// Objects per run.
+        #[arg(long, default_value_t = 10_000)]
+        objects: usize,
+    },
     /// Rebuild of an API crate with kubegen's `apply` feature off vs on.
     Apply {
         /// Kinds in the API crate.
@@ -107,6 +117,7 @@ fn main() {
                 controller_gen_bench(&repo, &dir, kinds, fields, &go, args.runs);
             }
         }
+        Bench::Validate { objects } => validate::run(&repo, objects, args.runs),
         Bench::Apply { kinds, fields } => {
             apply(&repo, &work.join("apply"), kinds, fields, args.runs)
         }

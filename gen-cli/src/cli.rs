@@ -11,6 +11,7 @@ use crate::report::{Color, MessageFormat};
 use crate::scaffold::api::ApiArgs;
 use crate::scaffold::init::InitArgs;
 use crate::scaffold::webhook::WebhookArgs;
+use crate::validate::ValidateArgs;
 
 /// kubegen: controller-gen for Rust. Reads a crate's sources (it never compiles them) and
 /// writes its `config/` tree: CRDs from `#[derive(CustomResource)]` spec structs, the RBAC
@@ -33,7 +34,8 @@ use crate::scaffold::webhook::WebhookArgs;
         kubegen markers min_length             a marker key's reference (`kubegen markers`: all keys)\n  \
         kubegen diff --base-ref origin/main    CI: exit 1 if a CRD changes in a way that breaks upgrades\n  \
         kubegen import crd --out my-api crds/  Rust types with markers from existing CRDs\n  \
-        kubegen import go --out my-api api/v1  Rust types with markers from Go API types\n\n\
+        kubegen import go --out my-api api/v1  Rust types with markers from Go API types\n  \
+        kubegen validate config/samples/       admit objects as the API server would (exit 1 if refused)\n\n\
         Start a new operator:\n  \
         kubegen init --domain my.domain --name guestbook-operator guestbook-operator\n  \
         kubegen create api --group webapp --version v1 --kind Guestbook\n  \
@@ -93,6 +95,10 @@ pub enum Command {
     /// Rust types with markers from existing CRDs (`import crd`) or Go API types (`import go`).
     #[command(subcommand)]
     Import(Import),
+    /// Objects (YAML or JSON files, folders, `-`) admitted as the API server would admit them
+    /// against the package's CRDs (or `--crd` files): each refusal in the server's words at
+    /// the value's `file:line:col`; exit 1 when one would be refused.
+    Validate(ValidateArgs),
 }
 
 /// `kubegen import ...`.

@@ -23,7 +23,8 @@
 // 8. manifests: `kubegen manifests` and its parts
 // 9. scaffold: `kubegen init` and `kubegen create`
 // 10. import: `kubegen import crd` (with `init`'s dependency writer)
-// 11. cli: the command line
+// 11. validate: `kubegen validate` (with import's reading of files)
+// 12. cli: the command line
 pub mod cli;
 pub mod collect;
 pub mod config;
@@ -44,6 +45,7 @@ pub mod paths;
 pub mod report;
 pub mod scaffold;
 pub mod source;
+pub mod validate;
 pub mod version;
 pub mod workspace;
 
@@ -70,6 +72,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Markers(args) => markers::run(&args, &reporter),
         Command::Import(Import::Crd(args)) => import::run(&args, &reporter),
         Command::Import(Import::Go(args)) => import::run_go(&args, &reporter),
+        Command::Validate(args) => validate::run(&args, &reporter),
         Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),

@@ -49,7 +49,10 @@ pub fn admit(schema: &Schema, object: &Value, how: Admission) -> Result<Value, S
     if how.strict
         && let Some(loss) = dropped.into_iter().next()
     {
-        return Err(loss);
+        return Err(match loss {
+            Dropped::Unknown(at) => format!("unknown field `{at}` is dropped"),
+            Dropped::NullEntry(at) => format!("the null map value at `{at}` is dropped"),
+        });
     }
     check(schema, &stored, how.root, "")?;
     Ok(stored)
@@ -71,8 +74,23 @@ fn field<'s>(s: &'s Schema, key: &str) -> Option<(&'s Schema, bool)> {
     }
 }
 
+/// What pruning dropped that strict mode rejects, at a path written `.a.b[0]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Dropped {
+    /// A field the schema does not know.
+    Unknown(String),
+    /// A null map value.
+    NullEntry(String),
+}
+
 /// Steps 1 and 2 of [`admit`], recording in `dropped` each loss that strict mode rejects.
-fn prune(s: &Schema, v: &mut Value, resource: bool, path: &str, dropped: &mut Vec<String>) {
+pub(crate) fn prune(
+    s: &Schema,
+    v: &mut Value,
+    resource: bool,
+    path: &str,
+    dropped: &mut Vec<Dropped>,
+) {
     match v {
         Value::Object(map) => {
             let resource = resource || s.x_embedded_resource;
@@ -84,7 +102,7 @@ fn prune(s: &Schema, v: &mut Value, resource: bool, path: &str, dropped: &mut Ve
                     // Kept for defaulting (step 3) when there is a default.
                     Some((child, entry)) if x.is_null() && !child.nullable => {
                         if child.default.is_none() && entry {
-                            dropped.push(format!("the null map value at `{at}` is dropped"));
+                            dropped.push(Dropped::NullEntry(at.clone()));
                         }
                         child.default.is_some()
                     }
@@ -94,7 +112,7 @@ fn prune(s: &Schema, v: &mut Value, resource: bool, path: &str, dropped: &mut Ve
                     }
                     None if implicit || s.x_preserve_unknown_fields => true,
                     None => {
-                        dropped.push(format!("unknown field `{at}` is dropped"));
+                        dropped.push(Dropped::Unknown(at.clone()));
                         false
                     }
                 }

@@ -34,6 +34,13 @@ pub struct Built {
     pub warnings: Vec<Warning>,
 }
 
+/// The `openAPIV3Schema` of one version alone, as [`build`] makes it (to admit its objects).
+pub fn version_schema(def: &ResourceDef, options: &Options) -> Result<Schema, Errors> {
+    let mut builder = Builder::for_kubernetes(options.kubernetes.clone());
+    let schema = root_schema(def, &mut builder);
+    builder.finish().map(|_| schema)
+}
+
 /// The CRD for the versions of one kind (one entry per spec struct).
 pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
     let merged = versions::merge(defs)?;

@@ -11,7 +11,7 @@ pub mod size;
 mod versions;
 
 #[cfg(feature = "k8s")]
-pub use assemble::{Built, Options, VERSION_ANNOTATION, build, checked, to_props};
+pub use assemble::{Built, Options, VERSION_ANNOTATION, build, checked, to_props, version_schema};
 
 use std::collections::BTreeMap;
 

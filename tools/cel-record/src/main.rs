@@ -28,6 +28,8 @@ const VERDICTS: &str = "core/tests/cel/verdicts.json";
 const GROUP: &str = "cel.kubegen.test";
 /// The group of the run-time cases' CRDs, which are created for real (and deleted after).
 const RUNTIME_GROUP: &str = "runtime.cel.kubegen.test";
+/// The group of the admission cases' CRDs (created for real, deleted after).
+const ADMIT_GROUP: &str = "admit.kubegen.test";
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn Error>> {
@@ -39,11 +41,31 @@ async fn main() -> Result<(), Box<dyn Error>> {
         .as_array()
         .ok_or("the corpus has no `cases` list")?;
 
-    let client = kube::Client::try_default().await?;
+    // A local etcd and kube-apiserver (`kubegen::testing`) when their binaries are given and
+    // no cluster is; it stops when the recording ends.
+    let local =
+        if env::var_os("KUBECONFIG").is_none() && env::var_os("KUBEBUILDER_ASSETS").is_some() {
+            Some(kubegen::testing::ControlPlane::start().await?)
+        } else {
+            None
+        };
+    let client = match &local {
+        Some(cp) => cp.client(),
+        None => kube::Client::try_default().await?,
+    };
     let version = client.apiserver_version().await?;
     let mut verdicts = Map::new();
     for (index, case) in cases.iter().enumerate() {
         let name = case["name"].as_str().ok_or("a case without a `name`")?;
+        if case.get("admission").is_some() {
+            let verdict = admission(&client, index, case).await?;
+            eprintln!(
+                "{index:3} {name}: {} objects",
+                verdict.as_object().map_or(0, Map::len)
+            );
+            verdicts.insert(name.to_string(), verdict);
+            continue;
+        }
         if case.get("objects").is_some() {
             let verdict = objects(&client, index, case).await?;
             eprintln!("{index:3} {name}: {verdict}");
@@ -119,54 +141,7 @@ async fn objects(
     index: usize,
     case: &Value,
 ) -> Result<Value, Box<dyn Error>> {
-    let crd = crd(index, case, RUNTIME_GROUP)?;
-    let name = crd["metadata"]["name"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-    let by_name = format!("{crds}/{name}");
-    let send = |method: http::Method, uri: &str, body: Option<&Value>| {
-        let request = http::Request::builder()
-            .method(method)
-            .uri(uri)
-            .header(http::header::CONTENT_TYPE, "application/json");
-        let body = body.map_or_else(Vec::new, |b| serde_json::to_vec(b).unwrap_or_default());
-        request.body(kube::client::Body::from(body))
-    };
-    let answer = |response: http::Response<kube::client::Body>| async move {
-        let status = response.status();
-        let body = response.into_body().collect_bytes().await?;
-        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        Ok::<_, Box<dyn Error>>((status, body))
-    };
-    let gone = |client: kube::Client, uri: String| async move {
-        for _ in 0..100 {
-            let (status, _) =
-                answer(client.send(send(http::Method::GET, &uri, None)?).await?).await?;
-            if status == http::StatusCode::NOT_FOUND {
-                return Ok(());
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
-        Err::<(), Box<dyn Error>>(format!("{uri} is still there").into())
-    };
-    answer(
-        client
-            .send(send(http::Method::DELETE, &by_name, None)?)
-            .await?,
-    )
-    .await?;
-    gone(client.clone(), by_name.clone()).await?;
-    let (status, body) = answer(
-        client
-            .send(send(http::Method::POST, crds, Some(&crd))?)
-            .await?,
-    )
-    .await?;
-    if !status.is_success() {
-        return Err(format!("case {index}: the CRD was refused: {body}").into());
-    }
+    let (crd, name) = install(client, crd(index, case, RUNTIME_GROUP)?).await?;
     let plural = crd["spec"]["names"]["plural"].as_str().unwrap_or_default();
     let kind = crd["spec"]["names"]["kind"].clone();
     let objects_uri = format!(
@@ -180,17 +155,8 @@ async fn objects(
             "metadata": {"name": object},
             "spec": spec,
         });
-        // Until the new CRD is served, the server answers 404.
-        let mut tries = 0;
-        let (status, answer_body) = loop {
-            let request = send(http::Method::POST, &objects_uri, Some(&body))?;
-            let (status, answer_body) = answer(client.send(request).await?).await?;
-            tries += 1;
-            if status != http::StatusCode::NOT_FOUND || tries == 100 {
-                break (status, answer_body);
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        };
+        let (status, answer_body, _) =
+            served(client, http::Method::POST, &objects_uri, &body).await?;
         let verdict = if status.is_success() {
             json!({"verdict": "accepted"})
         } else {
@@ -202,14 +168,171 @@ async fn objects(
         };
         verdicts.insert(object.clone(), verdict);
     }
-    answer(
-        client
-            .send(send(http::Method::DELETE, &by_name, None)?)
-            .await?,
-    )
-    .await?;
-    gone(client.clone(), by_name).await?;
+    remove(client, &name).await?;
     Ok(Value::Object(verdicts))
+}
+
+/// What the server says of each object of an admission case (`core/tests/admit/corpus.yaml`):
+/// the case's CRD is created for real, each object created with `dryRun=All`, or, with an
+/// `old` object, `old` created and the object written over it with `dryRun=All` (then `old`
+/// deleted). Recorded: the HTTP status, every cause (field, message, type), the warnings, and
+/// the `spec` the server would store.
+async fn admission(
+    client: &kube::Client,
+    index: usize,
+    case: &Value,
+) -> Result<Value, Box<dyn Error>> {
+    let (crd, name) = install(client, crd(index, case, ADMIT_GROUP)?).await?;
+    let plural = crd["spec"]["names"]["plural"].as_str().unwrap_or_default();
+    let collection = format!("/apis/{ADMIT_GROUP}/v1/namespaces/default/{plural}");
+    let dry = "dryRun=All&fieldManager=cel-record";
+    let mut verdicts = Map::new();
+    for (key, entry) in case["admission"].as_object().into_iter().flatten() {
+        let object = entry["name"].as_str().unwrap_or(key);
+        let body = |spec: &Value| {
+            json!({
+                "apiVersion": format!("{ADMIT_GROUP}/v1"),
+                "kind": crd["spec"]["names"]["kind"],
+                "metadata": {"name": object},
+                "spec": spec,
+            })
+        };
+        let (status, answer_body, warnings) = match entry.get("old") {
+            None => {
+                served(
+                    client,
+                    http::Method::POST,
+                    &format!("{collection}?{dry}"),
+                    &body(&entry["spec"]),
+                )
+                .await?
+            }
+            Some(old) => {
+                let (status, created, _) = served(
+                    client,
+                    http::Method::POST,
+                    &format!("{collection}?fieldManager=cel-record"),
+                    &body(old),
+                )
+                .await?;
+                if !status.is_success() {
+                    return Err(format!(
+                        "case {index}: old object {object} was refused: {created}"
+                    )
+                    .into());
+                }
+                let mut new = body(&entry["spec"]);
+                new["metadata"]["resourceVersion"] = created["metadata"]["resourceVersion"].clone();
+                let uri = format!("{collection}/{object}");
+                let answer =
+                    served(client, http::Method::PUT, &format!("{uri}?{dry}"), &new).await?;
+                send_json(client, http::Method::DELETE, &uri, None).await?;
+                gone(client, &uri).await?;
+                answer
+            }
+        };
+        let causes: Vec<Value> = answer_body["details"]["causes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| json!({"field": c["field"], "message": c["message"], "reason": c["reason"]}))
+            .collect();
+        let verdict = if status.is_success() {
+            json!({"verdict": "accepted", "code": status.as_u16(), "warnings": warnings, "spec": answer_body["spec"]})
+        } else {
+            json!({
+                "verdict": "refused",
+                "code": status.as_u16(),
+                "message": answer_body["message"],
+                "causes": causes,
+                "warnings": warnings,
+            })
+        };
+        verdicts.insert(key.clone(), verdict);
+    }
+    remove(client, &name).await?;
+    Ok(Value::Object(verdicts))
+}
+
+/// The CRDs' collection.
+const CRDS: &str = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+
+/// Creates `crd` for real, after deleting one left by an earlier run; the CRD and its name.
+async fn install(client: &kube::Client, crd: Value) -> Result<(Value, String), Box<dyn Error>> {
+    let name = crd["metadata"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    remove(client, &name).await?;
+    let (status, body, _) = send_json(client, http::Method::POST, CRDS, Some(&crd)).await?;
+    if !status.is_success() {
+        return Err(format!("{name}: the CRD was refused: {body}").into());
+    }
+    Ok((crd, name))
+}
+
+/// Deletes the CRD `name` (if there is one) and waits until it is gone.
+async fn remove(client: &kube::Client, name: &str) -> Result<(), Box<dyn Error>> {
+    let by_name = format!("{CRDS}/{name}");
+    send_json(client, http::Method::DELETE, &by_name, None).await?;
+    gone(client, &by_name).await
+}
+
+/// A JSON request's status, body and warnings.
+async fn send_json(
+    client: &kube::Client,
+    method: http::Method,
+    uri: &str,
+    body: Option<&Value>,
+) -> Result<(http::StatusCode, Value, Vec<String>), Box<dyn Error>> {
+    let body = body.map_or_else(Vec::new, |b| serde_json::to_vec(b).unwrap_or_default());
+    let request = http::Request::builder()
+        .method(method)
+        .uri(uri)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .body(kube::client::Body::from(body))?;
+    let response = client.send(request).await?;
+    let status = response.status();
+    let warnings = response
+        .headers()
+        .get_all("warning")
+        .iter()
+        .filter_map(|w| w.to_str().ok().map(str::to_string))
+        .collect();
+    let body = response.into_body().collect_bytes().await?;
+    Ok((
+        status,
+        serde_json::from_slice(&body).unwrap_or(Value::Null),
+        warnings,
+    ))
+}
+
+/// [`send_json`], again while the answer is 404 (a new CRD not yet served).
+async fn served(
+    client: &kube::Client,
+    method: http::Method,
+    uri: &str,
+    body: &Value,
+) -> Result<(http::StatusCode, Value, Vec<String>), Box<dyn Error>> {
+    for _ in 0..100 {
+        let answer = send_json(client, method.clone(), uri, Some(body)).await?;
+        if answer.0 != http::StatusCode::NOT_FOUND {
+            return Ok(answer);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Err(format!("{uri} is not served").into())
+}
+
+/// Waits until `uri` answers 404.
+async fn gone(client: &kube::Client, uri: &str) -> Result<(), Box<dyn Error>> {
+    for _ in 0..100 {
+        if send_json(client, http::Method::GET, uri, None).await?.0 == http::StatusCode::NOT_FOUND {
+            return Ok(());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Err(format!("{uri} is still there").into())
 }
 
 /// `no-such-key` (the rule failed reading an absent field), `refused` (the rule is false: the
@@ -232,9 +355,10 @@ fn crd(index: usize, case: &Value, group: &str) -> Result<Value, Box<dyn Error>>
     let node = spec
         .pointer_mut(at)
         .ok_or_else(|| format!("case {index}: no node at `{at}`"))?;
-    let rules = match case.get("rules") {
-        Some(Value::Array(rules)) => rules.clone(),
-        _ => vec![case.clone()],
+    let rules = match (case.get("rules"), case.get("rule")) {
+        (Some(Value::Array(rules)), _) => rules.clone(),
+        (_, Some(_)) => vec![case.clone()],
+        _ => Vec::new(),
     };
     let mut validations = node["x-kubernetes-validations"]
         .as_array()
@@ -256,7 +380,9 @@ fn crd(index: usize, case: &Value, group: &str) -> Result<Value, Box<dyn Error>>
         }
         validations.push(Value::Object(v));
     }
-    node["x-kubernetes-validations"] = Value::Array(validations);
+    if !validations.is_empty() {
+        node["x-kubernetes-validations"] = Value::Array(validations);
+    }
     let plural = format!("c{index}");
     Ok(json!({
         "apiVersion": "apiextensions.k8s.io/v1",

@@ -1,0 +1,453 @@
+//! The Kubernetes CEL libraries, registered on the `cel` crate's environment: lists
+//! (`isSorted`, `sum`, `min`, `max`, `indexOf`, `lastIndexOf`), regex (`find`, `findAll`),
+//! IP addresses (`ip`, `isIP`, `ip.isCanonical`, `family`, `isUnspecified`, `isLoopback`,
+//! `isLinkLocalMulticast`, `isLinkLocalUnicast`, `isGlobalUnicast`) and CIDRs (`cidr`,
+//! `isCIDR`, `containsIP`, `containsCIDR`, `ip`, `masked`, `prefixLength`) and quantities
+//! (`quantity`, `isQuantity` and the methods of `quantity`). What the `cel`
+//! crate has itself (the standard library with `matches`, cel-go's strings and lists
+//! extensions, optionals) is used as it is.
+
+use std::cmp::Ordering;
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use cel::common::types::DYN_TYPE;
+use cel::common::value::{CowVal, Val};
+use cel::objects::Opaque;
+use cel::{DeclarationError, Env, ExecutionError, Value};
+
+use super::quantity;
+
+/// The environment rules are evaluated in.
+pub fn env() -> Result<Env, DeclarationError> {
+    let mut env = Env::stdlib();
+    env.add_extension(cel::extensions::strings)?;
+    env.add_extension(cel::extensions::lists)?;
+    for (name, arity, f) in MEMBERS {
+        env.add_member_overload(
+            name,
+            &format!("kubegen.{name}.{arity}"),
+            DYN_TYPE,
+            (0..*arity).map(|_| DYN_TYPE).collect(),
+            *f,
+        )?;
+    }
+    for (name, arity, f) in GLOBALS {
+        env.add_overload(
+            name,
+            &format!("kubegen.{name}.{arity}"),
+            (0..*arity).map(|_| DYN_TYPE).collect(),
+            *f,
+        )?;
+    }
+    Ok(env)
+}
+
+type Lifted = for<'b, 'v> fn(Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError>;
+
+/// A function over [`Value`]s as an overload of the environment.
+macro_rules! lift {
+    ($f:path) => {{
+        fn lifted<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+            let values = args
+                .iter()
+                .map(|a| Value::try_from(a.as_ref()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let out: Box<dyn Val> = $f(&values)?.try_into()?;
+            Ok(CowVal::from(out))
+        }
+        lifted as Lifted
+    }};
+}
+
+/// Member functions: name, arguments after the receiver, implementation.
+const MEMBERS: &[(&str, usize, Lifted)] = &[
+    ("isSorted", 0, lift!(is_sorted)),
+    ("sum", 0, lift!(sum)),
+    ("min", 0, lift!(min)),
+    ("max", 0, lift!(max)),
+    ("indexOf", 1, lift!(index_of)),
+    ("lastIndexOf", 1, lift!(last_index_of)),
+    ("find", 1, lift!(find)),
+    ("findAll", 1, lift!(find_all)),
+    ("findAll", 2, lift!(find_all)),
+    ("family", 0, lift!(family)),
+    ("isUnspecified", 0, lift!(is_unspecified)),
+    ("isLoopback", 0, lift!(is_loopback)),
+    ("isLinkLocalMulticast", 0, lift!(is_link_local_multicast)),
+    ("isLinkLocalUnicast", 0, lift!(is_link_local_unicast)),
+    ("isGlobalUnicast", 0, lift!(is_global_unicast)),
+    ("containsIP", 1, lift!(contains_ip)),
+    ("containsCIDR", 1, lift!(contains_cidr)),
+    ("ip", 0, lift!(cidr_ip)),
+    ("masked", 0, lift!(masked)),
+    ("prefixLength", 0, lift!(prefix_length)),
+    ("isInteger", 0, lift!(quantity::is_integer)),
+    ("asInteger", 0, lift!(quantity::as_integer)),
+    (
+        "asApproximateFloat",
+        0,
+        lift!(quantity::as_approximate_float),
+    ),
+    ("add", 1, lift!(quantity::add)),
+    ("sub", 1, lift!(quantity::sub)),
+    ("compareTo", 1, lift!(quantity::compare_to)),
+    ("isGreaterThan", 1, lift!(quantity::is_greater_than)),
+    ("isLessThan", 1, lift!(quantity::is_less_than)),
+];
+
+/// Global functions.
+const GLOBALS: &[(&str, usize, Lifted)] = &[
+    ("isIP", 1, lift!(is_ip)),
+    ("ip", 1, lift!(ip)),
+    ("ip.isCanonical", 1, lift!(ip_is_canonical)),
+    ("isCIDR", 1, lift!(is_cidr)),
+    ("cidr", 1, lift!(cidr)),
+    ("quantity", 1, lift!(quantity::quantity)),
+    ("isQuantity", 1, lift!(quantity::is_quantity)),
+];
+
+fn fail(function: &str, message: impl ToString) -> ExecutionError {
+    ExecutionError::function_error(function, message)
+}
+
+fn list<'a>(f: &str, v: &'a [Value]) -> Result<&'a [Value], ExecutionError> {
+    match v.first() {
+        Some(Value::List(items)) => Ok(items),
+        _ => Err(fail(f, "no such overload")),
+    }
+}
+
+fn text<'a>(f: &str, v: Option<&'a Value>) -> Result<&'a str, ExecutionError> {
+    match v {
+        Some(Value::String(s)) => Ok(s),
+        _ => Err(fail(f, "no such overload")),
+    }
+}
+
+fn compare(f: &str, a: &Value, b: &Value) -> Result<Ordering, ExecutionError> {
+    a.partial_cmp(b)
+        .ok_or_else(|| fail(f, "values are not comparable"))
+}
+
+fn is_sorted(v: &[Value]) -> Result<Value, ExecutionError> {
+    let items = list("isSorted", v)?;
+    for pair in items.windows(2) {
+        if compare("isSorted", &pair[0], &pair[1])? == Ordering::Greater {
+            return Ok(Value::Bool(false));
+        }
+    }
+    Ok(Value::Bool(true))
+}
+
+fn sum(v: &[Value]) -> Result<Value, ExecutionError> {
+    let items = list("sum", v)?;
+    let mut ints: i64 = 0;
+    let mut floats = 0.0;
+    let mut is_float = false;
+    for x in items {
+        match x {
+            Value::Int(i) => {
+                ints = ints
+                    .checked_add(*i)
+                    .ok_or_else(|| fail("sum", "integer overflow"))?
+            }
+            Value::UInt(u) => ints = ints.saturating_add(*u as i64),
+            Value::Float(f) => {
+                is_float = true;
+                floats += f
+            }
+            _ => return Err(fail("sum", "no such overload")),
+        }
+    }
+    Ok(if is_float {
+        Value::Float(floats + ints as f64)
+    } else {
+        Value::Int(ints)
+    })
+}
+
+fn extreme(f: &str, v: &[Value], want: Ordering) -> Result<Value, ExecutionError> {
+    let items = list(f, v)?;
+    let mut best = items
+        .first()
+        .ok_or_else(|| fail(f, format!("{f}(list) called on an empty list")))?;
+    for x in &items[1..] {
+        if compare(f, x, best)? == want {
+            best = x;
+        }
+    }
+    Ok(best.clone())
+}
+
+fn min(v: &[Value]) -> Result<Value, ExecutionError> {
+    extreme("min", v, Ordering::Less)
+}
+
+fn max(v: &[Value]) -> Result<Value, ExecutionError> {
+    extreme("max", v, Ordering::Greater)
+}
+
+fn index_of(v: &[Value]) -> Result<Value, ExecutionError> {
+    let items = list("indexOf", v)?;
+    let i = items.iter().position(|x| Some(x) == v.get(1));
+    Ok(Value::Int(i.map_or(-1, |i| i as i64)))
+}
+
+fn last_index_of(v: &[Value]) -> Result<Value, ExecutionError> {
+    let items = list("lastIndexOf", v)?;
+    let i = items.iter().rposition(|x| Some(x) == v.get(1));
+    Ok(Value::Int(i.map_or(-1, |i| i as i64)))
+}
+
+fn regex(f: &str, pattern: &str) -> Result<regex::Regex, ExecutionError> {
+    regex::Regex::new(pattern).map_err(|e| fail(f, e))
+}
+
+fn find(v: &[Value]) -> Result<Value, ExecutionError> {
+    let s = text("find", v.first())?;
+    let re = regex("find", text("find", v.get(1))?)?;
+    let found = re.find(s).map_or("", |m| m.as_str());
+    Ok(Value::String(Arc::new(found.to_string())))
+}
+
+fn find_all(v: &[Value]) -> Result<Value, ExecutionError> {
+    let s = text("findAll", v.first())?;
+    let re = regex("findAll", text("findAll", v.get(1))?)?;
+    let limit = match v.get(2) {
+        Some(Value::Int(n)) if *n >= 0 => *n as usize,
+        _ => usize::MAX,
+    };
+    let all = re
+        .find_iter(s)
+        .take(limit)
+        .map(|m| Value::String(Arc::new(m.as_str().to_string())))
+        .collect();
+    Ok(Value::List(Arc::new(all)))
+}
+
+/// A Kubernetes `net.IP`.
+#[derive(Debug, PartialEq, Eq)]
+struct Ip(IpAddr);
+
+impl Opaque for Ip {
+    fn runtime_type_name(&self) -> &str {
+        "net.IP"
+    }
+}
+
+/// A Kubernetes `net.CIDR`: an address and a prefix length.
+#[derive(Debug, PartialEq, Eq)]
+struct Cidr(IpAddr, u8);
+
+impl Opaque for Cidr {
+    fn runtime_type_name(&self) -> &str {
+        "net.CIDR"
+    }
+}
+
+/// An address as Kubernetes' `ip()` parses it: no zone, no IPv4-mapped IPv6 form.
+fn parse_ip(s: &str) -> Option<IpAddr> {
+    let ip: IpAddr = s.parse().ok()?;
+    match ip {
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() && s.contains('.') => None,
+        _ => Some(ip),
+    }
+}
+
+fn parse_cidr(s: &str) -> Option<Cidr> {
+    let (ip, bits) = s.split_once('/')?;
+    let ip = parse_ip(ip)?;
+    let bits: u8 = bits.parse().ok()?;
+    let max = if ip.is_ipv4() { 32 } else { 128 };
+    (bits <= max).then_some(Cidr(ip, bits))
+}
+
+fn opaque<T: 'static>(v: Option<&Value>) -> Option<&T> {
+    match v {
+        Some(Value::Opaque(o)) => o.downcast_ref::<T>(),
+        _ => None,
+    }
+}
+
+fn this_ip(f: &str, v: &[Value]) -> Result<IpAddr, ExecutionError> {
+    opaque::<Ip>(v.first())
+        .map(|ip| ip.0)
+        .ok_or_else(|| fail(f, "no such overload"))
+}
+
+fn is_ip(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(parse_ip(text("isIP", v.first())?).is_some()))
+}
+
+fn ip(v: &[Value]) -> Result<Value, ExecutionError> {
+    let s = text("ip", v.first())?;
+    let ip = parse_ip(s).ok_or_else(|| fail("ip", format!("IP Address {s:?} parse error")))?;
+    Ok(Value::Opaque(Arc::new(Ip(ip))))
+}
+
+fn ip_is_canonical(v: &[Value]) -> Result<Value, ExecutionError> {
+    let s = text("ip.isCanonical", v.first())?;
+    let ip = parse_ip(s)
+        .ok_or_else(|| fail("ip.isCanonical", format!("IP Address {s:?} parse error")))?;
+    Ok(Value::Bool(ip.to_string() == s))
+}
+
+fn family(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Int(if this_ip("family", v)?.is_ipv4() {
+        4
+    } else {
+        6
+    }))
+}
+
+fn is_unspecified(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(this_ip("isUnspecified", v)?.is_unspecified()))
+}
+
+fn is_loopback(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(this_ip("isLoopback", v)?.is_loopback()))
+}
+
+fn is_link_local_multicast(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(match this_ip("isLinkLocalMulticast", v)? {
+        IpAddr::V4(a) => a.octets()[..3] == [224, 0, 0],
+        IpAddr::V6(a) => a.segments()[0] & 0xff0f == 0xff02,
+    }))
+}
+
+fn is_link_local_unicast(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(match this_ip("isLinkLocalUnicast", v)? {
+        IpAddr::V4(a) => a.is_link_local(),
+        IpAddr::V6(a) => a.segments()[0] & 0xffc0 == 0xfe80,
+    }))
+}
+
+/// Go's `IP.IsGlobalUnicast`: not unspecified, loopback, multicast, link-local or broadcast.
+fn is_global_unicast(v: &[Value]) -> Result<Value, ExecutionError> {
+    let ip = this_ip("isGlobalUnicast", v)?;
+    let local = is_link_local_unicast(v)? == Value::Bool(true);
+    let broadcast = matches!(ip, IpAddr::V4(a) if a.is_broadcast());
+    Ok(Value::Bool(
+        !(ip.is_unspecified() || ip.is_loopback() || ip.is_multicast() || local || broadcast),
+    ))
+}
+
+fn is_cidr(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(
+        parse_cidr(text("isCIDR", v.first())?).is_some(),
+    ))
+}
+
+fn cidr(v: &[Value]) -> Result<Value, ExecutionError> {
+    let s = text("cidr", v.first())?;
+    let c =
+        parse_cidr(s).ok_or_else(|| fail("cidr", format!("network address {s:?} parse error")))?;
+    Ok(Value::Opaque(Arc::new(c)))
+}
+
+fn this_cidr<'a>(f: &str, v: &'a [Value]) -> Result<&'a Cidr, ExecutionError> {
+    opaque::<Cidr>(v.first()).ok_or_else(|| fail(f, "no such overload"))
+}
+
+/// The bits of `ip` kept by a prefix of `bits`.
+fn mask(ip: IpAddr, bits: u8) -> u128 {
+    let (n, width) = match ip {
+        IpAddr::V4(a) => (u32::from(a) as u128, 32),
+        IpAddr::V6(a) => (u128::from(a), 128),
+    };
+    let keep = width - u32::from(bits);
+    if keep >= 128 { 0 } else { (n >> keep) << keep }
+}
+
+fn contains_ip(v: &[Value]) -> Result<Value, ExecutionError> {
+    let c = this_cidr("containsIP", v)?;
+    let ip = match v.get(1) {
+        Some(Value::String(s)) => parse_ip(s)
+            .ok_or_else(|| fail("containsIP", format!("IP Address {s:?} parse error")))?,
+        other => opaque::<Ip>(other)
+            .map(|ip| ip.0)
+            .ok_or_else(|| fail("containsIP", "no such overload"))?,
+    };
+    let same_family = ip.is_ipv4() == c.0.is_ipv4();
+    Ok(Value::Bool(same_family && mask(ip, c.1) == mask(c.0, c.1)))
+}
+
+fn contains_cidr(v: &[Value]) -> Result<Value, ExecutionError> {
+    let c = this_cidr("containsCIDR", v)?;
+    let other = match v.get(1) {
+        Some(Value::String(s)) => parse_cidr(s)
+            .ok_or_else(|| fail("containsCIDR", format!("network address {s:?} parse error")))?,
+        other => {
+            let o =
+                opaque::<Cidr>(other).ok_or_else(|| fail("containsCIDR", "no such overload"))?;
+            Cidr(o.0, o.1)
+        }
+    };
+    let same_family = other.0.is_ipv4() == c.0.is_ipv4();
+    Ok(Value::Bool(
+        same_family && other.1 >= c.1 && mask(other.0, c.1) == mask(c.0, c.1),
+    ))
+}
+
+fn cidr_ip(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Opaque(Arc::new(Ip(this_cidr("ip", v)?.0))))
+}
+
+fn masked(v: &[Value]) -> Result<Value, ExecutionError> {
+    let c = this_cidr("masked", v)?;
+    let n = mask(c.0, c.1);
+    let ip = match c.0 {
+        IpAddr::V4(_) => IpAddr::V4((n as u32).into()),
+        IpAddr::V6(_) => IpAddr::V6(n.into()),
+    };
+    Ok(Value::Opaque(Arc::new(Cidr(ip, c.1))))
+}
+
+fn prefix_length(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Int(i64::from(this_cidr("prefixLength", v)?.1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(expr: &str) -> Result<Value, ExecutionError> {
+        let env = Arc::new(env().unwrap());
+        let program = env.compile(expr).unwrap();
+        program.execute(&cel::Context::with_env(env))
+    }
+
+    #[test]
+    fn the_kubernetes_libraries_evaluate() {
+        let truths = [
+            "[1, 2, 2].isSorted() && ![2, 1].isSorted()",
+            "[1, 2, 3].sum() == 6 && [1.5, 2.0].sum() == 3.5",
+            "[3, 1, 2].min() == 1 && ['b', 'c', 'a'].max() == 'c'",
+            "[1, 2, 1].indexOf(1) == 0 && [1, 2, 1].lastIndexOf(1) == 2 && [1].indexOf(5) == -1",
+            "'abc'.indexOf('c') == 2",
+            "'a1b22'.find('[0-9]+') == '1' && 'a1b22'.findAll('[0-9]+') == ['1', '22']",
+            "'a1b22c3'.findAll('[0-9]+', 2) == ['1', '22']",
+            "'abc'.matches('^a')",
+            "isIP('10.0.0.1') && !isIP('10.0.0.300') && !isIP('::ffff:1.2.3.4')",
+            "ip('10.0.0.1').family() == 4 && ip('::1').isLoopback() && ip('::1').family() == 6",
+            "ip.isCanonical('2001:db8::1') && !ip.isCanonical('2001:DB8::1')",
+            "ip('8.8.8.8').isGlobalUnicast() && !ip('127.0.0.1').isGlobalUnicast()",
+            "cidr('10.0.0.0/8').containsIP('10.1.2.3') && !cidr('10.0.0.0/8').containsIP(ip('11.0.0.1'))",
+            "cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16') && !cidr('10.1.0.0/16').containsCIDR('10.0.0.0/8')",
+            "cidr('10.1.2.3/8').masked() == cidr('10.0.0.0/8') && cidr('10.1.2.3/8').prefixLength() == 8",
+            "cidr('10.1.2.3/8').ip() == ip('10.1.2.3') && isCIDR('::/0') && !isCIDR('10.0.0.0/40')",
+            "['a', 'b'].join('-') == 'a-b' && 'ABC'.lowerAscii() == 'abc'",
+            "quantity('1Gi') == quantity('1024Mi') && isQuantity('500m') && !isQuantity('5 m')",
+            "quantity('1.5').isGreaterThan(quantity('1')) && quantity('1').isLessThan(quantity('2k'))",
+            "quantity('2').asInteger() == 2 && quantity('500m').asApproximateFloat() == 0.5",
+            "!quantity('500m').isInteger() && quantity('1').add(quantity('500m')) == quantity('1500m')",
+            "quantity('1').sub(1) == quantity('0') && quantity('1k').compareTo(quantity('1')) == 1",
+        ];
+        for expr in truths {
+            assert_eq!(eval(expr), Ok(Value::Bool(true)), "{expr}");
+        }
+        assert!(eval("[].min()").is_err());
+        assert!(eval("ip('nope')").is_err());
+    }
+}

@@ -1,0 +1,253 @@
+//! Admission of a custom resource as kube-apiserver admits it (feature `admit`), in its
+//! order: unknown fields pruned (and reported), defaults applied, the OpenAPI value
+//! validation (`openapi`, with `formats`), then the `x-kubernetes-validations` rules (`rules`,
+//! in the `cel` crate's evaluator with the Kubernetes libraries of `library`, on values
+//! `convert` gives CEL's types). An error the server counts as making the object unfit for
+//! rules (`Unsupported value`, `Required value`, `Too long`, `Too many`, a wrong type) skips
+//! every rule and, when the schema has rules, adds the server's "some validation rules were
+//! not checked" cause.
+//!
+//! On update, the old object is pruned and defaulted too, values pair up as the server pairs
+//! them (object fields, map entries, `map` list items by their keys) for `oldSelf`, and what
+//! fails on a value equal to its old one is ratcheted (KEP-4008): reported as a warning, not
+//! an error; transition rules are never ratcheted.
+//!
+//! Errors are [`FieldError`]s worded as the server words them.
+
+mod convert;
+mod error;
+mod formats;
+mod library;
+mod openapi;
+mod path;
+mod quantity;
+mod rules;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+pub use error::{FieldError, Reason};
+pub use path::{Path, Step};
+
+use super::value::{Dropped, prune};
+use crate::model::{ListType, Schema};
+
+/// A version's schema, ready to admit objects: its patterns and rules compiled once.
+pub struct Validator {
+    schema: Schema,
+    compiled: Compiled,
+}
+
+impl Compiled {
+    /// Whether the schema has rules (the server says it skipped them only then).
+    fn has_rules(&self) -> bool {
+        !self.programs.is_empty()
+    }
+}
+
+/// What [`Validator::admit`] found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Admitted {
+    /// The object as the server would store it: pruned and defaulted.
+    pub object: Value,
+    /// Why the server would refuse it; empty if it would accept it.
+    pub errors: Vec<FieldError>,
+    /// Errors ratcheted on update (the value did not change): the server lets them through.
+    pub ratcheted: Vec<FieldError>,
+    /// The fields pruning dropped (`spec.foo`), which `fieldValidation=Strict` refuses and
+    /// `Warn` warns about as `unknown field "spec.foo"`.
+    pub unknown_fields: Vec<String>,
+}
+
+/// What the walks share: compiled patterns, the CEL environment and compiled expressions.
+struct Compiled {
+    patterns: HashMap<String, regex::Regex>,
+    env: Arc<cel::Env>,
+    programs: HashMap<String, cel::Program>,
+}
+
+/// Errors and ratcheted errors, as the walks collect them.
+#[derive(Default)]
+struct Found {
+    errors: Vec<FieldError>,
+    ratcheted: Vec<FieldError>,
+}
+
+impl Validator {
+    /// A validator for a version's `openAPIV3Schema`. Fails with the first rule or message
+    /// expression that does not parse.
+    pub fn new(schema: Schema) -> Result<Validator, String> {
+        let env = library::env().map_err(|e| e.to_string())?;
+        let mut compiled = Compiled {
+            patterns: HashMap::new(),
+            env: Arc::new(env),
+            programs: HashMap::new(),
+        };
+        compile(&schema, &mut compiled)?;
+        Ok(Validator { schema, compiled })
+    }
+
+    /// A validator for the `openAPIV3Schema` of a CRD version as JSON (`apiextensions.k8s.io/v1`).
+    pub fn from_json(schema: &Value) -> Result<Validator, String> {
+        let schema: Schema = serde_json::from_value(schema.clone()).map_err(|e| e.to_string())?;
+        Validator::new(schema)
+    }
+
+    /// The schema it validates against.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// Admits `object` as a create, or as an update of `old`.
+    pub fn admit(&self, object: &Value, old: Option<&Value>) -> Admitted {
+        let (stored, dropped) = self.store(object);
+        let old = old.map(|o| self.store(o).0);
+        let c = &self.compiled;
+        let mut found = Found::default();
+        let root = path::Path::default();
+        openapi::validate(
+            c,
+            &self.schema,
+            &stored,
+            old.as_ref(),
+            &root,
+            true,
+            &mut found,
+        );
+        if found.errors.iter().any(|e| e.reason.skips_rules()) {
+            if c.has_rules() {
+                found.errors.push(FieldError::rules_not_checked());
+            }
+        } else {
+            let rules = rules::Rules::new(c);
+            rules.evaluate(&self.schema, &stored, old.as_ref(), &root, true, &mut found);
+        }
+        let unknown_fields = dropped
+            .into_iter()
+            .filter_map(|d| match d {
+                Dropped::Unknown(at) => Some(at.trim_start_matches('.').to_string()),
+                Dropped::NullEntry(_) => None,
+            })
+            .collect();
+        Admitted {
+            object: stored,
+            errors: found.errors,
+            ratcheted: found.ratcheted,
+            unknown_fields,
+        }
+    }
+
+    /// `object` pruned and defaulted, with what pruning dropped.
+    fn store(&self, object: &Value) -> (Value, Vec<Dropped>) {
+        let mut stored = object.clone();
+        let mut dropped = Vec::new();
+        prune(&self.schema, &mut stored, true, "", &mut dropped);
+        super::defaults::apply(&self.schema, &mut stored);
+        (stored, dropped)
+    }
+}
+
+/// Compiles every pattern (with Rust's `regex`, once Go's syntax accepts it) and every rule
+/// and message expression of `s` and below.
+fn compile(s: &Schema, c: &mut Compiled) -> Result<(), String> {
+    if let Some(p) = &s.pattern
+        && !c.patterns.contains_key(p)
+        && super::re2::compile(p).is_ok()
+        && let Ok(re) = regex::Regex::new(p)
+    {
+        c.patterns.insert(p.clone(), re);
+    }
+    for rule in &s.x_validations {
+        for expr in std::iter::once(&rule.rule).chain(&rule.message_expression) {
+            if !c.programs.contains_key(expr) {
+                let program = c
+                    .env
+                    .compile(expr)
+                    .map_err(|e| format!("rule `{expr}`: {e}"))?;
+                c.programs.insert(expr.clone(), program);
+            }
+        }
+    }
+    let mut children = s
+        .properties
+        .values()
+        .chain(s.additional_properties.as_deref())
+        .chain(s.items.as_deref())
+        .chain(s.junctors());
+    children.try_for_each(|child| compile(child, c))
+}
+
+/// One child of a value the walks go into: its schema, value, old value and path.
+struct Child<'a> {
+    schema: &'a Schema,
+    value: &'a Value,
+    old: Option<&'a Value>,
+    path: Path,
+}
+
+/// The children of `v` (of schema `s`, `old` its old value) that have a schema: declared
+/// properties (a resource's `metadata` left to the server), map entries and list items.
+fn children<'a>(
+    s: &'a Schema,
+    v: &'a Value,
+    old: Option<&'a Value>,
+    at: &Path,
+    resource: bool,
+) -> Vec<Child<'a>> {
+    let resource = resource || s.x_embedded_resource;
+    let mut out = Vec::new();
+    match v {
+        Value::Object(map) => {
+            for (k, x) in map {
+                let (schema, step) = match s.properties.get(k) {
+                    Some(_) if resource && k == "metadata" => continue,
+                    Some(p) => (p, Step::Field(k.clone())),
+                    None => match &s.additional_properties {
+                        Some(a) => (a.as_ref(), Step::Key(k.clone())),
+                        None => continue,
+                    },
+                };
+                let old = old.and_then(|o| o.get(k));
+                out.push(Child {
+                    schema,
+                    value: x,
+                    old,
+                    path: at.child(step),
+                });
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = &s.items {
+                for (i, x) in items.iter().enumerate() {
+                    let old = correlate_item(s, old, x);
+                    let path = at.child(Step::Index(i));
+                    out.push(Child {
+                        schema: item,
+                        value: x,
+                        old,
+                        path,
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// The old item `item` pairs up with: in a `map` list, the old item with the same keys;
+/// items of other lists do not pair up.
+fn correlate_item<'o>(list: &Schema, old: Option<&'o Value>, item: &Value) -> Option<&'o Value> {
+    let keys = match (&list.x_list_type, &list.x_list_map_keys) {
+        (Some(ListType::Map), Some(keys)) => keys,
+        _ => return None,
+    };
+    old?.as_array()?
+        .iter()
+        .find(|o| keys.iter().all(|k| o.get(k) == item.get(k)))
+}
+
+#[cfg(test)]
+mod tests;
