@@ -6,6 +6,7 @@ use crate::diff::DiffArgs;
 use crate::docs::DocsArgs;
 use crate::import::ImportArgs;
 use crate::markers::MarkersArgs;
+use crate::migrate::MigrateArgs;
 use crate::options::Options;
 use crate::report::{Color, MessageFormat};
 use crate::scaffold::api::ApiArgs;
@@ -92,6 +93,9 @@ pub enum Command {
     /// Rust types with markers from existing CRDs (`import crd`).
     #[command(subcommand)]
     Import(Import),
+    /// A kube-derive crate moved to kubegen: its `#[kube]`, `#[x_kube]`, `#[schemars]` (and
+    /// garde's and validator's lengths, ranges and patterns) rewritten as kubegen's markers.
+    Migrate(MigrateArgs),
 }
 
 /// `kubegen import ...`.

@@ -22,7 +22,7 @@
 // 7. diff: `kubegen diff`
 // 8. manifests: `kubegen manifests` and its parts
 // 9. scaffold: `kubegen init` and `kubegen create`
-// 10. import: `kubegen import crd` (with `init`'s dependency writer)
+// 10. import, migrate: `kubegen import crd`, `kubegen migrate` (with `init`'s dependency writer)
 // 11. cli: the command line
 pub mod cli;
 pub mod collect;
@@ -37,6 +37,7 @@ pub mod import;
 mod kubernetes;
 pub mod manifests;
 pub mod markers;
+pub mod migrate;
 pub mod options;
 pub mod output;
 mod parallel;
@@ -69,6 +70,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }
         Command::Markers(args) => markers::run(&args, &reporter),
         Command::Import(Import::Crd(args)) => import::run(&args, &reporter),
+        Command::Migrate(args) => migrate::run(&args, &reporter),
         Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),
