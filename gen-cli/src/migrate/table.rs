@@ -43,10 +43,11 @@ pub fn markdown() -> String {
         .filter(|f| f.stays())
         .map(|f| format!("`#[{}]`", f.name()))
         .collect();
+    let (last, others) = stay.split_last().expect("attributes that stay");
     out += &format!(
-        "\nThe other keys of {} are kept as they are: they check values at run time and add \
-         nothing kubegen reads.\n",
-        stay.join(" and ")
+        "\nThe attributes {} and {last} stay, and their other keys are kept as they are: they \
+         check or shape values at run time and add nothing kubegen reads.\n",
+        others.join(", ")
     );
     out
 }

@@ -123,12 +123,67 @@ pub(super) fn selectable(meta: &Meta, _: &Site, out: &mut Translation) -> Result
     Ok(())
 }
 
-/// A CEL rule: `"rule"`, or `Rule::new("rule")` with `.message(..)`, `.reason(Reason::..)`,
-/// `.field_path(..)` and `.optional_old_self(..)` calls, as `x_validation(...)`.
+/// `#[x_kube(validation = ...)]`: a rule on the node it stands on.
 pub(super) fn validation(meta: &Meta, _: &Site, out: &mut Translation) -> Result<(), String> {
+    rule(meta, &|text| Some(text.to_string()), out)
+}
+
+/// `#[kube(validation = ...)]`: a rule on the root object, which kubegen writes on the spec
+/// (`x_validation` on the spec struct): `self.spec.x` becomes `self.x`. A rule that reads
+/// anything else of the root (`self.metadata`, `self.status`) has no place there.
+pub(super) fn root_validation(meta: &Meta, _: &Site, out: &mut Translation) -> Result<(), String> {
+    rule(meta, &on_spec, out).map_err(|e| match e.as_str() {
+        ROOT => "the rule reads the root object beyond `spec` (`self.metadata`, `self.status`):                  kubegen's `x_validation` goes on the spec or a field; rewrite it there, or check                  it in a validating webhook"
+            .to_string(),
+        _ => e,
+    })
+}
+
+/// What [`rule`] says of a text [`on_spec`] cannot move.
+const ROOT: &str = "root";
+
+/// A CEL text of the root object (a rule, a message expression, a field path) as the spec's:
+/// `self.spec` → `self`, `oldSelf.spec` → `oldSelf`, `.spec.x` → `.x`; `None` when it reads
+/// more of the root.
+fn on_spec(text: &str) -> Option<String> {
+    if let Some(path) = text.strip_prefix(".spec") {
+        return (path.is_empty() || path.starts_with(['.', '['])).then(|| path.to_string());
+    }
+    let selves = text.matches("self").count() + text.matches("Self").count();
+    let on_spec = text.matches("self.spec").count() + text.matches("oldSelf.spec").count();
+    (selves == on_spec).then(|| {
+        text.replace("self.spec", "self")
+            .replace("oldSelf.spec", "oldSelf")
+    })
+}
+
+/// A CEL rule: `"rule"`, or `Rule::new("rule")` with `.message(..)`, `.reason(Reason::..)`,
+/// `.field_path(..)` and `.optional_old_self(..)` calls, as `x_validation(...)`; each CEL text
+/// passed through `place` (`None`: [`ROOT`]).
+fn rule(
+    meta: &Meta,
+    place: &dyn Fn(&str) -> Option<String>,
+    out: &mut Translation,
+) -> Result<(), String> {
+    let cel = |expr: &Expr| -> Result<Option<String>, String> {
+        match converted(expr) {
+            Expr::Lit(l) => match &l.lit {
+                Lit::Str(s) if place(&s.value()).as_deref() == Some(s.value().as_str()) => {
+                    Ok(literal(converted(expr)))
+                }
+                Lit::Str(s) => place(&s.value())
+                    .map(|t| Some(format!("{t:?}")))
+                    .ok_or_else(|| ROOT.to_string()),
+                _ => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    };
     let Meta::NameValue(nv) = meta else {
         return Err("expected `validation = ...`".into());
     };
+    let todo = "a rule built at run time: write `x_validation(rule = \"...\", ...)` with its literal \
+                parts";
     let mut args = Vec::new();
     let mut expr = &nv.value;
     let mut calls = Vec::new();
@@ -137,29 +192,36 @@ pub(super) fn validation(meta: &Meta, _: &Site, out: &mut Translation) -> Result
         expr = &call.receiver;
     }
     let rule = match expr {
-        Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => literal(expr),
+        Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => cel(expr)?,
+        // `("rule", "message")`
+        Expr::Tuple(t) if t.elems.len() == 2 => {
+            let message = literal(&t.elems[1]).ok_or(todo)?;
+            calls.clear();
+            args.push(format!("message = {message}"));
+            cel(&t.elems[0])?
+        }
         Expr::Call(call) if path_ends(&call.func, "new") && call.args.len() == 1 => {
-            call.args.first().and_then(literal)
+            match call.args.first() {
+                Some(arg) => cel(arg)?,
+                None => None,
+            }
         }
         _ => None,
     };
-    let todo = "a rule built at run time: write `x_validation(rule = \"...\", ...)` with its literal \
-                parts";
-    args.push(format!("rule = {}", rule.ok_or(todo)?));
+    args.insert(0, format!("rule = {}", rule.ok_or(todo)?));
     for call in calls.into_iter().rev() {
         let arg = call.args.first().ok_or(todo)?;
         let method = call.method.to_string();
         let written = match method.as_str() {
             "message" => match arg {
-                Expr::Call(c) if path_ends(&c.func, "Expression") => c
-                    .args
-                    .first()
-                    .and_then(literal)
-                    .map(|m| format!("message_expression = {m}")),
-                _ => literal(arg).map(|m| format!("message = {m}")),
+                Expr::Call(c) if path_ends(&c.func, "Expression") => match c.args.first() {
+                    Some(m) => cel(m)?.map(|m| format!("message_expression = {m}")),
+                    None => None,
+                },
+                _ => literal(converted(arg)).map(|m| format!("message = {m}")),
             },
             "reason" => last_segment(arg).map(|r| format!("reason = {r:?}")),
-            "field_path" => literal(arg).map(|p| format!("field_path = {p}")),
+            "field_path" => cel(arg)?.map(|p| format!("field_path = {p}")),
             "optional_old_self" => literal(arg).map(|b| format!("optional_old_self = {b}")),
             _ => None,
         };
@@ -168,6 +230,19 @@ pub(super) fn validation(meta: &Meta, _: &Site, out: &mut Translation) -> Result
     out.markers
         .push(format!("x_validation({})", args.join(", ")));
     Ok(())
+}
+
+/// `expr` without the conversions around a literal (`"a".into()`, `"a".to_string()`).
+fn converted(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::MethodCall(m)
+            if m.args.is_empty()
+                && ["into", "to_string", "to_owned"].contains(&m.method.to_string().as_str()) =>
+        {
+            converted(&m.receiver)
+        }
+        _ => expr,
+    }
 }
 
 /// Whether the path expression `expr` ends with `name`.
@@ -451,5 +526,43 @@ fn collect_strings(tokens: proc_macro2::TokenStream, out: &mut Vec<String>) {
             proc_macro2::TokenTree::Group(g) => collect_strings(g.stream(), out),
             _ => {}
         }
+    }
+}
+
+/// serde's `default` on a field: the value schemars writes as the schema's `default` (what
+/// `Default::default()` serializes to) for the types whose default the syntax shows, as
+/// kubegen's `default`; a field of another type, or a default function, is left to the user.
+pub(super) fn serde_default(meta: &Meta, site: &Site, out: &mut Translation) -> Result<(), String> {
+    if site.place != crate::parse::registry::Place::Field {
+        return Ok(()); // a container's default is its `Default` impl's, field by field
+    }
+    let todo = "schemars wrote the default serde fills in; kubegen writes a `default` only from \
+                `#[kube_marker(default = ...)]`: add it to keep the CRD's";
+    if !matches!(meta, Meta::Path(_)) {
+        return Err(todo.into());
+    }
+    let value = match counted(site.ty) {
+        "items" => "[]",
+        "properties" => return Ok(out.marker("default_json", "\"{}\"")),
+        _ => match last_ident(site.ty).as_deref() {
+            Some("String") => "\"\"",
+            Some("bool") => "false",
+            Some(
+                "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "isize" | "usize",
+            ) => "0",
+            Some("f32" | "f64") => "0.0",
+            Some("Option") => return Ok(()), // `None`: no default
+            _ => return Err(todo.into()),
+        },
+    };
+    out.marker("default", value);
+    Ok(())
+}
+
+/// The last segment of a path type.
+fn last_ident(ty: Option<&syn::Type>) -> Option<String> {
+    match ty? {
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
     }
 }

@@ -14,7 +14,7 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit, Meta, Token, UnOp};
 
-use super::markers::Place;
+use super::registry::Place;
 
 pub use table::ROWS;
 
@@ -31,16 +31,19 @@ pub enum Foreign {
     Garde,
     /// validator's `#[validate(...)]`, which schemars also reads.
     Validate,
+    /// serde's `#[serde(...)]`, whose defaults schemars writes into the schema.
+    Serde,
 }
 
 impl Foreign {
     /// Every one, in the table's order.
-    pub const ALL: [Foreign; 5] = [
+    pub const ALL: [Foreign; 6] = [
         Foreign::Kube,
         Foreign::XKube,
         Foreign::Schemars,
         Foreign::Garde,
         Foreign::Validate,
+        Foreign::Serde,
     ];
 
     /// The attribute's name.
@@ -51,6 +54,7 @@ impl Foreign {
             Foreign::Schemars => "schemars",
             Foreign::Garde => "garde",
             Foreign::Validate => "validate",
+            Foreign::Serde => "serde",
         }
     }
 
@@ -61,6 +65,7 @@ impl Foreign {
             Foreign::Schemars => "schemars",
             Foreign::Garde => "garde",
             Foreign::Validate => "validator",
+            Foreign::Serde => "serde",
         }
     }
 
@@ -72,10 +77,10 @@ impl Foreign {
     }
 
     /// Whether the attribute stays beside kubegen's markers: garde's and validator's check
-    /// values at run time, which kubegen does not replace. kube-derive's and schemars' are
-    /// read by nothing once the type derives kubegen's traits.
+    /// values at run time, which kubegen does not replace, and serde's is serde's. kube-derive's
+    /// and schemars' are read by nothing once the type derives kubegen's traits.
     pub fn stays(self) -> bool {
-        matches!(self, Foreign::Garde | Foreign::Validate)
+        matches!(self, Foreign::Garde | Foreign::Validate | Foreign::Serde)
     }
 }
 
@@ -201,10 +206,23 @@ impl Translation {
             let key = meta.path().to_token_stream().to_string();
             let done = match Row::of(foreign, &key) {
                 None if foreign.stays() => Ok(()),
-                None => Err(format!(
-                    "{} has no `{key}` that kubegen knows: translate it by hand",
-                    foreign.owner()
-                )),
+                None => {
+                    let known: Vec<&str> = ROWS
+                        .iter()
+                        .filter(|r| r.attribute == foreign)
+                        .map(|r| r.key)
+                        .collect();
+                    Err(match crate::names::nearest(&key, &known) {
+                        Some(near) => format!(
+                            "`#[{}]` has no key `{key}`; did you mean `{near}`?",
+                            foreign.name()
+                        ),
+                        None => format!(
+                            "{} has no `{key}` that kubegen knows: translate it by hand",
+                            foreign.owner()
+                        ),
+                    })
+                }
                 Some(row) => match row.how {
                     How::Marker(name) => value(meta)
                         .map(|v| {
@@ -272,7 +290,8 @@ pub fn translate(attr: &Attribute, site: &Site) -> Translation {
 
 /// The error at a kube-derive or schemars attribute left on a type deriving kubegen's
 /// `CustomResource` or `KubeSchema`, which reads neither: what kubegen writes instead, from the
-/// migration table. `None` for any other attribute (garde's and validator's stay).
+/// migration table, at the attribute's name (one token, which the derive and the CLI underline
+/// alike). `None` for any other attribute (garde's, validator's and serde's stay).
 pub fn leftover(attr: &Attribute, site: &Site) -> Option<darling::Error> {
     let foreign = Foreign::of(attr).filter(|f| !f.stays())?;
     let t = translate(attr, site);
@@ -292,13 +311,13 @@ pub fn leftover(attr: &Attribute, site: &Site) -> Option<darling::Error> {
     };
     Some(
         darling::Error::custom(format!(
-            "{}'s `#[{}(...)]` is not read by kubegen's derives: {instead} (`kubegen migrate` \
-             rewrites a package's {} attributes)",
-            foreign.owner(),
+            "`#[{}(...)]` is an attribute of {}, which kubegen's derives do not read: \
+             {instead} (`kubegen migrate` rewrites a package's {} attributes)",
             foreign.name(),
             foreign.owner(),
+            foreign.owner(),
         ))
-        .with_span(attr),
+        .with_span(attr.path()),
     )
 }
 
@@ -338,40 +357,44 @@ fn value(meta: &Meta) -> Option<Option<String>> {
 fn literal(expr: &Expr) -> Option<String> {
     match expr {
         Expr::Lit(l) => Some(l.lit.to_token_stream().to_string()),
-        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => {
-            literal(&u.expr).filter(|_| matches!(&*u.expr, Expr::Lit(l) if matches!(l.lit, Lit::Int(_) | Lit::Float(_)))).map(|n| format!("-{n}"))
-        }
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match &*u.expr {
+            Expr::Lit(l) if matches!(l.lit, Lit::Int(_) | Lit::Float(_)) => {
+                literal(&u.expr).map(|n| format!("-{n}"))
+            }
+            _ => None,
+        },
         Expr::Group(g) => literal(&g.expr),
         _ => None,
     }
 }
 
+/// The literal of `key = <literal>`.
+fn lit(meta: &Meta) -> Option<&Lit> {
+    let Meta::NameValue(nv) = meta else {
+        return None;
+    };
+    let Expr::Lit(l) = &nv.value else {
+        return None;
+    };
+    Some(&l.lit)
+}
+
 /// The string of `key = "..."`.
 fn string(meta: &Meta) -> Option<String> {
-    match meta {
-        Meta::NameValue(nv) => match &nv.value {
-            Expr::Lit(l) => match &l.lit {
-                Lit::Str(s) => Some(s.value()),
-                _ => None,
-            },
-            _ => None,
-        },
+    match lit(meta)? {
+        Lit::Str(s) => Some(s.value()),
         _ => None,
     }
 }
 
 /// A flag's value: `key` and `key = true` are `true`, `key = false` is `false`.
 fn flag(meta: &Meta) -> Option<bool> {
-    match meta {
-        Meta::Path(_) => Some(true),
-        Meta::NameValue(nv) => match &nv.value {
-            Expr::Lit(l) => match &l.lit {
-                Lit::Bool(b) => Some(b.value),
-                _ => None,
-            },
-            _ => None,
-        },
-        Meta::List(_) => None,
+    if let Meta::Path(_) = meta {
+        return Some(true);
+    }
+    match lit(meta)? {
+        Lit::Bool(b) => Some(b.value),
+        _ => None,
     }
 }
 

@@ -23,7 +23,7 @@ const fn row(
     }
 }
 
-use Foreign::{Garde, Kube, Schemars, Validate, XKube};
+use Foreign::{Garde, Kube, Schemars, Serde, Validate, XKube};
 
 /// Every row.
 pub static ROWS: &[Row] = &[
@@ -163,11 +163,13 @@ pub static ROWS: &[Row] = &[
         Kube,
         "validation",
         "`validation = \"rule\"` or `validation = Rule::new(..)...`, repeatable",
-        How::With(validation),
+        How::With(root_validation),
         "`x_validation(rule, message, message_expression, reason, field_path, optional_old_self)` \
-         (a rule built from literals; one computed at run time is left to you)",
+         on the spec: kube-derive puts the rule on the root object, kubegen on the spec, so \
+         `self.spec.x` becomes `self.x`; a rule reading `self.metadata` or `self.status`, or one \
+         built at run time, is left to you",
         (
-            r#"#[kube(validation = Rule::new("self.n > 0").message("n must be positive"))]"#,
+            r#"#[kube(validation = Rule::new("self.spec.n > 0").message("n must be positive"))]"#,
             r#"#[kube_marker(x_validation(rule = "self.n > 0", message = "n must be positive"))]"#,
         ),
     ),
@@ -687,6 +689,19 @@ pub static ROWS: &[Row] = &[
         (
             "#[validate(email)]",
             "#[validate(email)]\n#[kube_marker(format = \"email\")]",
+        ),
+    ),
+    row(
+        Serde,
+        "default",
+        "`default` on a field",
+        How::With(serde_default),
+        "the `default` schemars wrote for it (`Default::default()` of a list, map, string, \
+         number or bool) as `#[kube_marker(default = ...)]`; a `default = \"function\"` is left to \
+         you (its value is known at run time); the `#[serde]` stays",
+        (
+            "#[serde(default)]",
+            "#[serde(default)]\n#[kube_marker(default = \"\")]",
         ),
     ),
 ];

@@ -1,5 +1,4 @@
 use super::*;
-use crate::parse::markers;
 
 /// The attribute `src`.
 fn attr(src: &str) -> Attribute {
@@ -50,35 +49,6 @@ fn every_rows_example_becomes_what_the_row_shows() {
             t.untranslated
         );
     }
-}
-
-#[test]
-fn what_the_rows_write_parses_as_kubegens_markers() {
-    let ty: syn::Type = syn::parse_quote!(String);
-    let mut checked = 0;
-    for row in ROWS {
-        let s = site(row, &ty);
-        let t = translate(&attr(row.example.0), &s);
-        for line in t
-            .attributes()
-            .iter()
-            .filter(|l| l.starts_with("#[kube_marker"))
-        {
-            let (markers, errors) =
-                markers::parse_all(&[attr(line)], s.place, &quote::quote!(S), &|_| None);
-            drop(markers);
-            if let Err(e) = errors.finish() {
-                let real: Vec<String> = e
-                    .into_iter()
-                    .map(|e| e.to_string())
-                    .filter(|e| !e.starts_with("missing `"))
-                    .collect();
-                assert!(real.is_empty(), "{line}: {real:?}");
-            }
-            checked += 1;
-        }
-    }
-    assert!(checked >= 40, "{checked}");
 }
 
 #[test]
@@ -147,7 +117,7 @@ fn a_leftover_is_one_error_naming_the_replacement() {
     let e = leftover(&a, &Site::new(Place::Spec, None, std::slice::from_ref(&a))).unwrap();
     assert_eq!(
         e.to_string(),
-        "kube-derive's `#[kube(...)]` is not read by kubegen's derives: write \
+        "`#[kube(...)]` is an attribute of kube-derive, which kubegen's derives do not read: write \
          `#[kube_marker(group = \"a.io\", version = \"v1\", kind = \"A\")]` (`kubegen migrate` \
          rewrites a package's kube-derive attributes)"
     );
@@ -189,4 +159,45 @@ fn runtime_values_are_left_to_the_user() {
         &Site::new(Place::Spec, None, &[]),
     );
     assert!(t.untranslated[0].todo.contains("run time"), "{t:?}");
+}
+
+#[test]
+fn root_rules_move_to_the_spec_or_are_left() {
+    let spec = Site::new(Place::Spec, None, &[]);
+    let t = translate(
+        &attr(
+            r#"#[kube(validation = Rule::new("self.spec.a == oldSelf.spec.a").field_path(".spec.a"))]"#,
+        ),
+        &spec,
+    );
+    assert_eq!(
+        t.markers,
+        [r#"x_validation(rule = "self.a == oldSelf.a", field_path = ".a")"#]
+    );
+    let t = translate(
+        &attr(r#"#[kube(validation = "self.metadata.name == 'x'")]"#),
+        &spec,
+    );
+    assert!(t.markers.is_empty());
+    assert!(t.untranslated[0].todo.contains("beyond `spec`"), "{t:?}");
+    let t = translate(&attr(r#"#[x_kube(validation = "self.a > 0")]"#), &spec);
+    assert_eq!(t.markers, [r#"x_validation(rule = "self.a > 0")"#]);
+}
+
+#[test]
+fn rules_of_kube_rs_examples_translate() {
+    let field = Site::new(Place::Field, None, &[]);
+    let t = translate(
+        &attr(
+            r#"#[x_kube(validation = Rule::new("self != 'illegal'").message(Message::Expression("'no'".into())).reason(Reason::FieldValueForbidden), validation = ("self != 'x'", "not x"))]"#,
+        ),
+        &field,
+    );
+    assert_eq!(
+        t.markers,
+        [
+            r#"x_validation(rule = "self != 'illegal'", message_expression = "'no'", reason = "FieldValueForbidden")"#,
+            r#"x_validation(rule = "self != 'x'", message = "not x")"#,
+        ]
+    );
 }
