@@ -543,7 +543,10 @@ pub(super) fn serde_default(meta: &Meta, site: &Site, out: &mut Translation) -> 
     }
     let value = match counted(site.ty) {
         "items" => "[]",
-        "properties" => return Ok(out.marker("default_json", "\"{}\"")),
+        "properties" => {
+            out.marker("default_json", "\"{}\"");
+            return Ok(());
+        }
         _ => match last_ident(site.ty).as_deref() {
             Some("String") => "\"\"",
             Some("bool") => "false",
