@@ -50,7 +50,12 @@ fn guarded<T: From<proc_macro2::TokenStream>>(
 /// helper attributes (no import needed).
 /// With kubegen's `apply` feature, also `<Kind>Apply` (the root's apply configuration, with
 /// `new`, `extract` and `extract_status`) and the spec's `<Spec>Apply`.
-#[proc_macro_derive(CustomResource, attributes(kube_marker, rbac, webhook))]
+// `kube`, `x_kube` and `schemars` are declared so that one left from kube-derive or schemars
+// is the engine's error naming its kubegen equivalent, not rustc's "cannot find attribute".
+#[proc_macro_derive(
+    CustomResource,
+    attributes(kube_marker, rbac, webhook, kube, x_kube, schemars)
+)]
 pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     guarded(|| resource::expand(&input))
@@ -60,7 +65,7 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 /// `#[kube_marker(...)]`s, its doc comments and its serde attributes.
 /// With kubegen's `apply` feature, also its apply configuration `<Type>Apply`
 /// (`kubegen::apply`).
-#[proc_macro_derive(KubeSchema, attributes(kube_marker))]
+#[proc_macro_derive(KubeSchema, attributes(kube_marker, kube, x_kube, schemars))]
 pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     guarded(|| {

@@ -6,6 +6,7 @@ use crate::diff::DiffArgs;
 use crate::docs::DocsArgs;
 use crate::import::{ImportArgs, ImportGoArgs};
 use crate::markers::MarkersArgs;
+use crate::migrate::MigrateArgs;
 use crate::options::Options;
 use crate::report::{Color, MessageFormat};
 use crate::scaffold::api::ApiArgs;
@@ -99,6 +100,9 @@ pub enum Command {
     /// against the package's CRDs (or `--crd` files): each refusal in the server's words at
     /// the value's `file:line:col`; exit 1 when one would be refused.
     Validate(ValidateArgs),
+    /// A kube-derive crate moved to kubegen: its `#[kube]`, `#[x_kube]`, `#[schemars]` (and
+    /// garde's and validator's lengths, ranges and patterns) rewritten as kubegen's markers.
+    Migrate(MigrateArgs),
 }
 
 /// `kubegen import ...`.

@@ -22,7 +22,8 @@
 // 7. diff: `kubegen diff`
 // 8. manifests: `kubegen manifests` and its parts
 // 9. scaffold: `kubegen init` and `kubegen create`
-// 10. import: `kubegen import crd` (with `init`'s dependency writer)
+// 10. import, migrate: `kubegen import crd`/`go`, `kubegen migrate` (with `init`'s dependency
+//     writer)
 // 11. validate: `kubegen validate` (with import's reading of files)
 // 12. cli: the command line
 pub mod cli;
@@ -38,6 +39,7 @@ pub mod import;
 mod kubernetes;
 pub mod manifests;
 pub mod markers;
+pub mod migrate;
 pub mod options;
 pub mod output;
 mod parallel;
@@ -73,6 +75,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Import(Import::Crd(args)) => import::run(&args, &reporter),
         Command::Import(Import::Go(args)) => import::run_go(&args, &reporter),
         Command::Validate(args) => validate::run(&args, &reporter),
+        Command::Migrate(args) => migrate::run(&args, &reporter),
         Command::Diff(args) => diff::run(&args, &reporter),
         Command::Manifests(o) => manifests::run(&o, What::ALL, false, &reporter),
         Command::Docs(args) => manifests::run(&args.options(), What::DOCS, false, &reporter),

@@ -198,8 +198,23 @@ pub(crate) fn write_atomically(path: &Path, content: &str) -> std::io::Result<()
     result
 }
 
+/// Writes each file whole ([`write_atomically`]), after removing the temporary files a killed
+/// run left beside them: files a command rewrites in place (`kubegen migrate`'s sources),
+/// which the user wrote and [`Plan::apply`] would refuse.
+pub(crate) fn replace_all(files: &BTreeMap<PathBuf, String>) -> Result<(), WriteError> {
+    let folders: BTreeSet<&Path> = files.keys().filter_map(|p| p.parent()).collect();
+    for folder in folders {
+        remove_abandoned_temporaries(folder);
+    }
+    for (path, content) in files {
+        write_atomically(path, content)
+            .map_err(|e| WriteError(format!("{}: {e}", display(path))))?;
+    }
+    Ok(())
+}
+
 /// A unified diff from `old` to `new`, labelled with the path.
-fn diff(path: &Path, old: &str, new: &str) -> String {
+pub(crate) fn diff(path: &Path, old: &str, new: &str) -> String {
     let name = path.display().to_string();
     similar::TextDiff::from_lines(old, new)
         .unified_diff()

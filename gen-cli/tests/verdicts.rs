@@ -409,3 +409,62 @@ fn the_schema_wide_budget_is_refused_at_the_rules_that_contribute() {
         .collect();
     assert_eq!(labels, want, "{e}");
 }
+
+/// A kube-derive or schemars attribute left on a type deriving kubegen's traits is one error at
+/// the attribute, naming what kubegen writes instead (the derive gives the same, word for word, at the
+/// same place: `tests/ui/kube_derive_leftovers.stderr`, compared above).
+#[test]
+fn gen_cli_refuses_each_leftover_attribute_once_where_it_stands() {
+    let case = root().join("tests/ui/kube_derive_leftovers.rs");
+    let source = std::fs::read_to_string(&case).unwrap();
+    let Err(errors) = errors(&case) else {
+        panic!("gen-cli accepts {}", case.display());
+    };
+    let found: Vec<(usize, usize, String)> = errors
+        .iter()
+        .map(|e| {
+            let loc = e.loc.as_ref().expect("a location");
+            (loc.line, loc.column, e.message.clone())
+        })
+        .collect();
+    let at = |attribute: &str| {
+        let (i, line) = source
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.trim_start().starts_with(attribute))
+            .unwrap();
+        // Where the attribute's name starts, after `#[`.
+        (i + 1, line.find('#').unwrap() + 3)
+    };
+    let expected = [
+        (
+            at("#[kube("),
+            "`#[kube(...)]` is an attribute of kube-derive, which kubegen's derives do not read: write \
+             `#[kube_marker(group = \"example.com\", version = \"v1\", kind = \"Foo\", short_names = [\"fo\"])]` \
+             (`kubegen migrate` rewrites a package's kube-derive attributes)",
+        ),
+        (
+            at("#[schemars(length"),
+            "`#[schemars(...)]` is an attribute of schemars, which kubegen's derives do not read: write \
+             `#[kube_marker(min_length = 1, max_length = 63)]` (`kubegen migrate` rewrites a \
+             package's schemars attributes)",
+        ),
+        (
+            at("#[x_kube("),
+            "`#[x_kube(...)]` is an attribute of kube-derive, which kubegen's derives do not read: write \
+             `#[kube_marker(list_type = \"set\")]` (`kubegen migrate` rewrites a package's \
+             kube-derive attributes)",
+        ),
+    ];
+    for ((line, column), message) in expected {
+        assert!(
+            found.contains(&(line, column, message.to_string())),
+            "{line}:{column} {message}\nfound: {found:#?}"
+        );
+    }
+    let schema_with = at("#[schemars(schema_with");
+    assert!(found.iter().any(|(l, c, m)| (*l, *c) == schema_with
+        && m.contains("`schema_with = \"any_object\"` has no equivalent: write the function's schema as markers")));
+    // One error per attribute, nothing about missing keys.
+    assert_eq!(found.len(), 4, "{found:#?}");
+}

@@ -3,6 +3,7 @@
 
 pub mod diagnostics;
 pub mod docs;
+pub mod foreign;
 pub mod markers;
 pub mod rbac;
 pub mod registry;

@@ -6,6 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Data as SynData, DeriveInput, Fields};
 
+use super::foreign::{Site, leftovers};
 use super::markers::{self, ATTRIBUTE, Place};
 use super::{docs, serde_attrs};
 use crate::model::{Data, Field, Loc, ResourceMarkers, Style, TypeDef, Variant};
@@ -55,6 +56,9 @@ pub fn parse_all(
             .with_span(&input.generics),
         );
     }
+    for e in leftovers(&input.attrs, &Site::new(place, None, &input.attrs)) {
+        errors.push(e);
+    }
     let (m, marker_errors) = markers::parse_all(&input.attrs, place, &input.ident, loc);
     if let Err(e) = marker_errors.finish() {
         errors.push(e);
@@ -91,6 +95,9 @@ pub fn parse_all(
             let at = f.ident.as_ref().map_or_else(|| f.ty.span(), |i| i.span());
             sites.push((context, at));
             field_types.push(f.ty.clone());
+            for e in leftovers(&f.attrs, &Site::new(Place::Field, Some(&f.ty), &f.attrs)) {
+                errors.push(e);
+            }
             out.push(Field {
                 ident,
                 ty: quote::ToTokens::to_token_stream(&f.ty).to_string(),
@@ -120,6 +127,9 @@ pub fn parse_all(
             e.variants
                 .iter()
                 .map(|v| {
+                    for e in leftovers(&v.attrs, &Site::new(Place::Type, None, &v.attrs)) {
+                        errors.push(e);
+                    }
                     if let Some(a) = v.attrs.iter().find(|a| a.path().is_ident(ATTRIBUTE)) {
                         errors.push(
                             Error::custom(

@@ -27,24 +27,29 @@ pub fn begin(section: &Section) -> String {
 pub fn refresh(page: &str) -> Result<String, Diagnostic> {
     let mut out = page.to_string();
     for section in SECTIONS {
-        let begin = begin(section);
-        let start = match out
-            .match_indices(&begin)
-            .map(|(i, _)| i)
-            .collect::<Vec<_>>()[..]
-        {
-            [start] => start + begin.len(),
-            [] => return Err(problem(section, "has no place in the page")),
-            _ => return Err(problem(section, "has more than one place in the page")),
-        };
-        let Some(length) = out[start..].find(END) else {
-            return Err(problem(section, &format!("is not closed by `{END}`")));
-        };
-        out.replace_range(
-            start..start + length,
-            &format!("\n\n{}\n", markdown(section)),
-        );
+        out = replace_section(&out, &begin(section), &markdown(section))
+            .map_err(|what| problem(section, &what))?;
     }
+    Ok(out)
+}
+
+/// `page` with the text between the line `begin` (which it holds once) and the next [`END`]
+/// replaced by `content`; what is wrong with the page otherwise.
+pub fn replace_section(page: &str, begin: &str, content: &str) -> Result<String, String> {
+    let start = match page
+        .match_indices(begin)
+        .map(|(i, _)| i)
+        .collect::<Vec<_>>()[..]
+    {
+        [start] => start + begin.len(),
+        [] => return Err("has no place in the page".into()),
+        _ => return Err("has more than one place in the page".into()),
+    };
+    let Some(length) = page[start..].find(END) else {
+        return Err(format!("is not closed by `{END}`"));
+    };
+    let mut out = page.to_string();
+    out.replace_range(start..start + length, &format!("\n\n{content}\n"));
     Ok(out)
 }
 
@@ -58,6 +63,15 @@ fn problem(section: &Section, what: &str) -> Diagnostic {
 /// Rewrites the generated sections of the Markdown file `path`, leaving it untouched when
 /// they are fresh.
 pub fn write(path: &Path) -> Result<(), Diagnostic> {
+    write_with(path, refresh)
+}
+
+/// Rewrites the Markdown file `path` as `refresh` makes it, leaving it untouched when that
+/// changes nothing.
+pub fn write_with(
+    path: &Path,
+    refresh: impl Fn(&str) -> Result<String, Diagnostic>,
+) -> Result<(), Diagnostic> {
     let io = |e: std::io::Error| Diagnostic::plain(format!("{}: {e}", path.display()));
     let page = fs::read_to_string(path).map_err(io)?;
     let fresh = refresh(&page).map_err(|mut e| {
@@ -105,7 +119,7 @@ fn cells(section: &Section, entry: &Entry) -> Vec<String> {
 }
 
 /// A table row of `cells`, each `|` in them escaped.
-fn row(cells: impl IntoIterator<Item = String>) -> String {
+pub fn row(cells: impl IntoIterator<Item = String>) -> String {
     let mut out = String::from("|");
     for cell in cells {
         match cell.replace('|', "\\|") {

@@ -276,7 +276,7 @@ fn kubegen_source(args: &KubegenFlags, built_from: Option<&Path>) -> Result<Sour
 
 /// Whether `dir` still holds kubegen's workspace (the folder this binary was built in may have
 /// been deleted or replaced since).
-fn is_kubegen_checkout(dir: &Path) -> bool {
+pub(crate) fn is_kubegen_checkout(dir: &Path) -> bool {
     fs::read_to_string(dir.join("Cargo.toml"))
         .is_ok_and(|manifest| manifest.contains(&format!("name = \"{KUBEGEN_PACKAGE}\"")))
         && dir.join("gen-cli").join("Cargo.toml").is_file()

@@ -62,6 +62,12 @@ pub fn parse_all<T: ToTokens>(
 ) -> (Markers, darling::error::Accumulator) {
     let mut errors = Error::accumulator();
     let (metas, parsed) = collect(attrs, place, &mut errors);
+    // A kube-derive `#[kube(...)]` left on the item is its one error (`foreign::leftover`),
+    // which names the keys it holds: none is reported missing.
+    let parsed = parsed
+        && !attrs
+            .iter()
+            .any(|a| super::foreign::Foreign::of(a) == Some(super::foreign::Foreign::Kube));
     // Each key alone first: a bad one is reported once and left out, so the others still
     // count (an unknown key beside `group` must not make `group` look missing).
     let good: Vec<NestedMeta> = metas

@@ -1,0 +1,393 @@
+//! `kubegen migrate`: the README's table of attribute equivalents is the engine's migration
+//! table, and the command moves the corpus of kube-derive crates (`tests/kube_derive/`, ported
+//! from kube-rs's examples and kube-derive's tests) to kubegen in place, in this process.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition as Crd;
+use support::verdict::{manifests_and_docs, package};
+
+use gen_cli::migrate::table;
+use kubegen_core::parse::foreign::{Foreign, ROWS, Site, translate};
+use kubegen_core::parse::markers::{self, Place};
+
+mod support {
+    pub mod verdict;
+}
+
+/// The repository's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn the_readme_holds_the_migration_table() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let fresh = table::refresh(&readme).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(
+        fresh == readme,
+        "README.md's migration table is stale: run `cargo run -p gen-cli -- migrate --write-docs README.md`"
+    );
+    for row in ROWS {
+        assert!(
+            readme.contains(&format!("`{}`", row.example.0)),
+            "{}",
+            row.key
+        );
+    }
+}
+
+/// The attribute `src`.
+fn attr(src: &str) -> syn::Attribute {
+    let item: syn::ItemStruct = syn::parse_str(&format!("{src} struct S;")).unwrap();
+    item.attrs.into_iter().next().unwrap()
+}
+
+/// Every `#[kube_marker]` the table's examples become is one kubegen's parser takes where the
+/// example stands (the spec struct for `#[kube]`, a `String` field otherwise).
+#[test]
+fn what_the_table_writes_parses_as_kubegens_markers() {
+    let ty: syn::Type = syn::parse_quote!(String);
+    let mut checked = 0;
+    for row in ROWS {
+        let attrs = [attr(row.example.0)];
+        let site = match row.attribute {
+            Foreign::Kube => Site::new(Place::Spec, None, &attrs),
+            _ => Site::new(Place::Field, Some(&ty), &attrs),
+        };
+        let t = translate(&attrs[0], &site);
+        for line in t
+            .attributes()
+            .iter()
+            .filter(|l| l.starts_with("#[kube_marker"))
+        {
+            let (_, errors) =
+                markers::parse_all(&[attr(line)], site.place, &quote::quote!(S), &|_| None);
+            if let Err(e) = errors.finish() {
+                // A lone resource key misses the others, which the example does not give.
+                let real: Vec<String> = e
+                    .into_iter()
+                    .map(|e| e.to_string())
+                    .filter(|e| !e.starts_with("missing `"))
+                    .collect();
+                assert!(real.is_empty(), "{line}: {real:?}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "{checked}");
+}
+
+/// A temporary folder, removed when the test ends, pass or fail.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("kubegen-migrate-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(dir.join("src")).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The kube-derive crates of the corpus: `tests/kube_derive/<name>.rs`, each ported from kube-rs.
+const CORPUS: [&str; 5] = ["foo", "schema", "cel", "no_schema", "multi"];
+
+/// A kube-derive crate's `Cargo.toml`, as kube-rs's examples depend.
+const MANIFEST: &str = "[package]\nname = \"corpus\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[dependencies]\n# The API types.\nkube = { version = \"5.0.0\", default-features = false, features = [\"derive\"] }\nk8s-openapi = { version = \"0.29.0\", default-features = false, features = [\"std\", \"latest\"] }\nschemars = \"1.2.3\"\nserde = { version = \"1.0.228\", features = [\"derive\"] }\nserde_json = \"1.0.145\"\n\n[workspace]\n";
+
+/// The corpus crate `name` in a temporary folder: its manifest and `src/lib.rs`.
+fn corpus_crate(name: &str, test: &str) -> TempDir {
+    let dir = TempDir::new(&format!("{test}-{name}"));
+    fs::write(dir.0.join("Cargo.toml"), MANIFEST).unwrap();
+    let source = fs::read_to_string(corpus().join(format!("{name}.rs"))).unwrap();
+    fs::write(dir.0.join("src/lib.rs"), source).unwrap();
+    dir
+}
+
+fn corpus() -> PathBuf {
+    root().join("gen-cli/tests/kube_derive")
+}
+
+/// `kubegen args...`, in this process; its exit code.
+fn kubegen(args: &[&str]) -> std::process::ExitCode {
+    let cli =
+        gen_cli::cli::Cli::try_parse_from(std::iter::once("kubegen").chain(args.iter().copied()))
+            .unwrap_or_else(|e| panic!("{e}"));
+    gen_cli::run(cli)
+}
+
+/// `kubegen migrate` on the crate in `dir` with `extra` arguments, depending on kubegen by
+/// version unless they name a `--kubegen-path`.
+fn migrate(dir: &Path, extra: &[&str]) -> std::process::ExitCode {
+    let manifest = dir.join("Cargo.toml");
+    let mut args = vec!["migrate", "--manifest-path", manifest.to_str().unwrap()];
+    if !extra.contains(&"--kubegen-path") {
+        args.extend(["--kubegen-version", "0.1.0"]);
+    }
+    args.extend(extra);
+    kubegen(&args)
+}
+
+/// The lines a file's syntax gives to attributes, derives and imports (1-based): the only
+/// lines `migrate` may change.
+fn rewritable_lines(text: &str) -> BTreeSet<usize> {
+    struct Lines(BTreeSet<usize>);
+    impl<'a> syn::visit::Visit<'a> for Lines {
+        fn visit_attribute(&mut self, a: &'a syn::Attribute) {
+            let span = syn::spanned::Spanned::span(a);
+            self.0.extend(span.start().line..=span.end().line);
+        }
+        fn visit_item_use(&mut self, u: &'a syn::ItemUse) {
+            let span = syn::spanned::Spanned::span(u);
+            self.0.extend(span.start().line..=span.end().line);
+        }
+        fn visit_item_impl(&mut self, i: &'a syn::ItemImpl) {
+            // The line above a hand-written impl, for its comment.
+            let line = i.impl_token.span.start().line;
+            self.0.insert(line - 1);
+            syn::visit::visit_item_impl(self, i);
+        }
+    }
+    let mut lines = Lines(BTreeSet::new());
+    syn::visit::Visit::visit_file(&mut lines, &syn::parse_file(text).unwrap());
+    lines.0
+}
+
+/// Every corpus crate migrates in place: outside its attributes, derives and imports, each line
+/// of its source stays as it was (and in order), each new line is an attribute, an import or a
+/// `// kubegen migrate:` comment, and a second run changes nothing.
+#[test]
+fn migrate_rewrites_only_attributes_derives_and_imports() {
+    for name in CORPUS {
+        let dir = corpus_crate(name, "in-place");
+        let before = fs::read_to_string(dir.0.join("src/lib.rs")).unwrap();
+        assert_eq!(
+            migrate(&dir.0, &[]),
+            std::process::ExitCode::SUCCESS,
+            "{name}"
+        );
+        let after = fs::read_to_string(dir.0.join("src/lib.rs")).unwrap();
+        assert_ne!(after, before, "{name}: nothing migrated");
+        let rewritable = rewritable_lines(&before);
+        let diff = similar::TextDiff::from_lines(&before, &after);
+        for change in diff.iter_all_changes() {
+            let line = change.value().trim();
+            match change.tag() {
+                similar::ChangeTag::Delete => {
+                    let at = change.old_index().unwrap() + 1;
+                    assert!(rewritable.contains(&at), "{name}:{at}: `{line}` changed");
+                }
+                similar::ChangeTag::Insert => assert!(
+                    [
+                        "#[kube_marker(",
+                        "#[serde(",
+                        "#[derive(",
+                        "use ",
+                        "// kubegen migrate: "
+                    ]
+                    .iter()
+                    .any(|p| line.starts_with(p)),
+                    "{name}: `{line}` added"
+                ),
+                similar::ChangeTag::Equal => {}
+            }
+        }
+        let manifest = fs::read_to_string(dir.0.join("Cargo.toml")).unwrap();
+        assert!(manifest.contains("features = []"), "{name}: {manifest}");
+        assert!(
+            manifest.contains("kubegen = { package = \"kubegen-rs\", version = \"0.1.0\" }"),
+            "{manifest}"
+        );
+        assert!(manifest.contains("# The API types.\n"), "{manifest}");
+        // Run again: nothing changes.
+        assert_eq!(migrate(&dir.0, &[]), std::process::ExitCode::SUCCESS);
+        assert_eq!(
+            fs::read_to_string(dir.0.join("src/lib.rs")).unwrap(),
+            after,
+            "{name}"
+        );
+        assert_eq!(
+            fs::read_to_string(dir.0.join("Cargo.toml")).unwrap(),
+            manifest
+        );
+    }
+}
+
+/// `--dry-run` writes nothing.
+#[test]
+fn a_dry_run_writes_nothing() {
+    let dir = corpus_crate("foo", "dry-run");
+    let before = fs::read_to_string(dir.0.join("src/lib.rs")).unwrap();
+    assert_eq!(
+        migrate(&dir.0, &["--dry-run"]),
+        std::process::ExitCode::SUCCESS
+    );
+    assert_eq!(
+        fs::read_to_string(dir.0.join("src/lib.rs")).unwrap(),
+        before
+    );
+    assert_eq!(
+        fs::read_to_string(dir.0.join("Cargo.toml")).unwrap(),
+        MANIFEST
+    );
+}
+
+/// A source that does not parse refuses the migration: no file is written.
+#[test]
+fn a_crate_that_does_not_parse_is_refused_whole() {
+    let dir = corpus_crate("foo", "refused");
+    fs::write(dir.0.join("src/broken.rs"), "pub struct {").unwrap();
+    let before = fs::read_to_string(dir.0.join("src/lib.rs")).unwrap();
+    assert_eq!(migrate(&dir.0, &[]), std::process::ExitCode::FAILURE);
+    assert_eq!(
+        fs::read_to_string(dir.0.join("src/lib.rs")).unwrap(),
+        before
+    );
+}
+
+/// The CRD of the corpus crate `name` once migrated, compared with the one kube-derive gave
+/// (`<name>.before.json`): every change `kubegen diff` finds, one per line
+/// (`class rule place: message`).
+fn crd_changes(name: &str) -> String {
+    let dir = corpus_crate(name, "crd");
+    assert_eq!(migrate(&dir.0, &[]), std::process::ExitCode::SUCCESS);
+    let generated = manifests_and_docs(&package(&dir.0.join("src/lib.rs")))
+        .unwrap_or_else(|e| panic!("{name}: gen-cli refuses the migrated crate: {e:#?}"));
+    let crds: Vec<&String> = generated
+        .plan
+        .files
+        .iter()
+        .filter(|(path, _)| path.to_string_lossy().contains("/crd/bases/"))
+        .map(|(_, text)| text)
+        .collect();
+    let [crd] = crds[..] else {
+        panic!("{name}: {} CRDs", crds.len())
+    };
+    let new: serde_json::Value = serde_saphyr::from_str(crd).unwrap();
+    let before = fs::read_to_string(corpus().join(format!("{name}.before.json"))).unwrap();
+    let old: serde_json::Value = serde_json::from_str(&before).unwrap();
+    let changes = kubegen_core::diff::compare(&old, &new, &Default::default());
+    changes
+        .iter()
+        .map(|c| {
+            let place = c.place();
+            format!("{} {} {place}: {}\n", c.class.as_str(), c.rule, c.message)
+        })
+        .collect()
+}
+
+/// Each corpus crate's CRD after `migrate` differs from kube-derive's by exactly the changes
+/// its `<name>.changes` lists (reviewed; `KUBEGEN_BLESS=1` rewrites them from the code). The
+/// `<name>.before.json` files are kube-derive 5.0.0's `crd()` of the same sources, printed by a
+/// scratch crate that includes them (`serde_json::to_string_pretty(&Kind::crd())`, each
+/// source's `crd_json`).
+#[test]
+fn each_crd_differs_from_kube_derives_by_its_documented_changes() {
+    let bless = std::env::var_os("KUBEGEN_BLESS").is_some();
+    for name in CORPUS {
+        let found = crd_changes(name);
+        let file = corpus().join(format!("{name}.changes"));
+        if bless {
+            fs::write(&file, &found).unwrap();
+        }
+        let documented = fs::read_to_string(&file).unwrap_or_default();
+        assert_eq!(
+            found,
+            documented,
+            "{name}: the CRD's changes are not {}",
+            file.display()
+        );
+    }
+}
+
+/// `--base DIR` compares the migrated crate's CRD with the one it had (kube-derive's, as the
+/// crate committed it) through `kubegen diff`; `--strict` fails on a breaking change. The crate
+/// depends on this checkout and resolves offline with the workspace's lock.
+#[test]
+fn base_compares_the_crds_and_strict_fails_on_a_breaking_change() {
+    let dir = corpus_crate("foo", "base");
+    fs::copy(root().join("Cargo.lock"), dir.0.join("Cargo.lock")).unwrap();
+    fs::create_dir_all(dir.0.join(".cargo")).unwrap();
+    fs::write(dir.0.join(".cargo/config.toml"), "[net]\noffline = true\n").unwrap();
+    let base = dir.0.join("crds");
+    fs::create_dir_all(&base).unwrap();
+    fs::copy(
+        corpus().join("foo.before.json"),
+        base.join("fooz.clux.dev.yaml"),
+    )
+    .unwrap();
+    let checkout = root();
+    let args = [
+        "--kubegen-path",
+        checkout.to_str().unwrap(),
+        "--base",
+        base.to_str().unwrap(),
+    ];
+    let strict = [&args[..], &["--strict"]].concat();
+    assert_eq!(migrate(&dir.0, &strict), std::process::ExitCode::FAILURE);
+    // Migrated by the first run, compared again: breaking changes, reported, not fatal.
+    assert_eq!(migrate(&dir.0, &args), std::process::ExitCode::SUCCESS);
+    let manifest = fs::read_to_string(dir.0.join("Cargo.toml")).unwrap();
+    assert!(
+        manifest.contains("kubegen = { package = \"kubegen-rs\", path = "),
+        "{manifest}"
+    );
+}
+
+/// The slow tier: the migrated `foo` crate builds against this checkout (offline, with the
+/// workspace's lock and target folder), and its `crdgen` binary, untouched by `migrate`,
+/// prints the CRD gen-cli writes for it. About three minutes (kube and kubegen built for it).
+#[test]
+fn slow_a_migrated_crate_builds_and_its_crdgen_prints_gen_clis_crd() {
+    let dir = corpus_crate("foo", "build");
+    fs::create_dir_all(dir.0.join("src/bin")).unwrap();
+    let crdgen = "fn main() {\n    print!(\"{}\", corpus::crd_json());\n}\n";
+    fs::write(dir.0.join("src/bin/crdgen.rs"), crdgen).unwrap();
+    fs::copy(root().join("Cargo.lock"), dir.0.join("Cargo.lock")).unwrap();
+    let checkout = root();
+    let args = ["--kubegen-path", checkout.to_str().unwrap()];
+    assert_eq!(migrate(&dir.0, &args), std::process::ExitCode::SUCCESS);
+    assert_eq!(
+        fs::read_to_string(dir.0.join("src/bin/crdgen.rs")).unwrap(),
+        crdgen
+    );
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["run", "-q", "--bin", "crdgen"])
+        .env("CARGO_NET_OFFLINE", "true")
+        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
+        .env("CARGO_TARGET_DIR", target)
+        .current_dir(&dir.0)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the migrated crate does not build:\n{stderr}"
+    );
+    // As objects: `crd()` serializes `minimum: 0.0` where the YAML file says `0`.
+    let printed: Crd = serde_json::from_slice(&out.stdout).unwrap();
+    let generated = manifests_and_docs(&package(&dir.0.join("src/lib.rs"))).unwrap();
+    let crd = generated
+        .plan
+        .files
+        .iter()
+        .find(|(path, _)| path.to_string_lossy().contains("/crd/bases/"))
+        .map(|(_, text)| text)
+        .unwrap();
+    let written: Crd = serde_saphyr::from_str(crd).unwrap();
+    assert_eq!(printed, written);
+}
