@@ -138,3 +138,29 @@ fn yaml_is_deterministic_and_marked() {
     assert!(yaml.contains("\n          spec:\n            description: MemcachedSpec defines the desired state of Memcached.\n"), "{yaml}");
     assert_eq!(yaml, kubegen::to_yaml(&Memcached::crd()));
 }
+
+/// A spec that says `optional` (Go's `Spec T json:"spec,omitempty"`).
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kube_marker(group = "cache.example.com", version = "v1", kind = "Cache", optional)]
+#[kube_marker(derive = ["PartialEq"])]
+pub struct CacheSpec {
+    pub size: i32,
+}
+
+#[test]
+fn an_optional_spec_is_an_option_and_not_required() {
+    use kube::core::object::HasSpec;
+    let c = Cache::new("a", CacheSpec { size: 1 });
+    assert_eq!(c.spec(), &Some(CacheSpec { size: 1 }));
+    let bare: Cache = serde_json::from_value(json!({
+        "apiVersion": "cache.example.com/v1", "kind": "Cache", "metadata": {"name": "b"}
+    }))
+    .unwrap();
+    assert_eq!(bare.spec, None);
+    let v = serde_json::to_value(&bare).unwrap();
+    assert!(v.get("spec").is_none(), "{v}");
+    let crd = serde_json::to_value(Cache::crd()).unwrap();
+    let root = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+    assert!(root.get("required").is_none(), "{root}");
+    assert_eq!(root["properties"]["spec"]["required"], json!(["size"]));
+}

@@ -314,8 +314,13 @@ fn markers_key_prints_its_reference() {
         groups.contains("`#[rbac(...)]`") && groups.contains("`#[webhook(...)]`"),
         "{groups}"
     );
+    let required = reference(Some("required")).unwrap();
+    assert!(required.contains("goes on  a field\n"), "{required}");
     let optional = reference(Some("optional")).unwrap();
-    assert!(optional.contains("goes on  a field\n"), "{optional}");
+    assert!(
+        optional.contains("goes on  a field, or the spec struct"),
+        "{optional}"
+    );
 }
 
 /// What `kubegen markers KEY` prints is whole: the rules its section states after the key

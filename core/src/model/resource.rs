@@ -60,6 +60,9 @@ pub struct ResourceMarkers {
     pub short_names: Option<Vec<String>>,
     /// `categories`
     pub categories: Option<Vec<String>>,
+    /// `optional` on the spec struct: `spec` is not in the root's `required`, and the root
+    /// type's `spec` is an `Option`.
+    pub spec_optional: bool,
     /// `status = "TypePath"`: the status type as written.
     pub status: Option<String>,
     /// `scale(...)`

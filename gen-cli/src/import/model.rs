@@ -254,6 +254,13 @@ impl Walk<'_> {
             self.items.push(Item::Struct(s));
             resource.insert(3, marker("status", MarkerValue::Str(name)));
         }
+        let required = root.required.clone().unwrap_or_default();
+        if props.contains_key("spec") && !required.iter().any(|r| r == "spec") {
+            resource.insert(3, marker("optional", MarkerValue::Flag));
+        }
+        for r in required.iter().filter(|r| *r != "spec") {
+            self.lose("", format!("the root requires `{r}`"));
+        }
         if let Some(doc) = &root.description {
             resource.push(marker("doc", MarkerValue::Str(doc.clone())));
         }
@@ -1052,6 +1059,22 @@ mod tests {
             ("SlowStart".into(), Some("slow-start".into())),
         ];
         assert_eq!(mode.variants, variants);
+    }
+
+    #[test]
+    fn a_spec_the_root_does_not_require_is_optional() {
+        let optional = |crd: &CustomResourceDefinition| {
+            let Item::Struct(spec) = &import(crd).unwrap().modules[0].items[0] else {
+                panic!()
+            };
+            let resource = spec.resource.as_deref().unwrap_or_default();
+            resource.contains(&marker("optional", MarkerValue::Flag))
+        };
+        let mut crd = widget(serde_json::json!({"type": "object"}));
+        assert!(optional(&crd));
+        let root = crd.spec.versions[0].schema.as_mut().unwrap();
+        root.open_api_v3_schema.as_mut().unwrap().required = Some(vec!["spec".into()]);
+        assert!(!optional(&crd));
     }
 
     #[test]

@@ -93,6 +93,8 @@ pub fn parse_all<T: ToTokens>(
         markers.resource = errors
             .handle(resource::resource_markers(&raw, item, loc))
             .unwrap_or_default();
+        // On the spec struct, `optional` is about the root's `spec` property (a resource key).
+        markers.schema.optional = false;
     }
     (markers, errors)
 }
@@ -283,7 +285,8 @@ mod tests {
         for key in registry::SCHEMA.names() {
             assert!(places(key).iter().any(|&p| p != Place::Spec), "{key}");
         }
-        assert_eq!(places("optional"), [Place::Field]);
+        assert_eq!(places("optional"), [Place::Spec, Place::Field]);
+        assert_eq!(places("required"), [Place::Field]);
         assert_eq!(places("at_most_one_of"), [Place::Spec, Place::Type]);
         assert_eq!(places("minimum"), [Place::Spec, Place::Type, Place::Field]);
     }
@@ -293,7 +296,25 @@ mod tests {
         let e = parse_at("#[kube_marker(group = \"a.b\")]", Place::Field).unwrap_err();
         assert!(e.to_string().contains("spec struct"), "{e}");
         let e = parse_at("#[kube_marker(optional)]", Place::Type).unwrap_err();
-        assert!(e.to_string().contains("goes on a field"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("goes on a field, or on the spec struct"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn optional_on_the_spec_struct_is_about_the_roots_spec() {
+        let spec =
+            r#"#[kube_marker(group = "a.example.com", version = "v1", kind = "A", optional)]"#;
+        let m = parse_at(spec, Place::Spec).unwrap();
+        assert!(m.resource.spec_optional);
+        assert!(
+            !m.schema.optional,
+            "the spec type's own keys do not keep it"
+        );
+        let m = parse_at(&spec.replace(", optional", ""), Place::Spec).unwrap();
+        assert!(!m.resource.spec_optional);
     }
 
     #[test]

@@ -193,6 +193,7 @@ pub(super) fn resource_markers<T: ToTokens>(
         scope,
         short_names: raw.short_names.as_ref().map(|l| l.0.clone()),
         categories: raw.categories.as_ref().map(|l| l.0.clone()),
+        spec_optional: raw.optional.unwrap_or(false),
         status: raw.status.as_ref().map(|s| s.to_string()),
         scale: raw.scale.as_ref().map(|s| scale(s, loc)),
         printcolumns,

@@ -436,13 +436,14 @@ pub(super) const SCHEMA: &[Entry] = &[
     },
     Entry {
         keys: &[
-            schema("optional", Value::Flag).on(Goes::Field),
+            schema("optional", Value::Flag).on(Goes::Property),
             schema("required", Value::Flag).on(Goes::Field),
         ],
         form: "`optional`, `required`",
         marker: "`+optional`, `+required` (`+kubebuilder:validation:Optional`, `Required`)",
         emits: "whether the field is in its parent's `required` (`required` wins, even on an \
-            `Option`); fields only",
+            `Option`); `optional` on the spec struct leaves `spec` out of the root's `required` \
+            (Go's `Spec T json:\"spec,omitempty\"`), and the root type's `spec` is an `Option`",
         notes: "",
         examples: &["#[kube_marker(optional)]", "#[kube_marker(required)]"],
     },
