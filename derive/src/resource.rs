@@ -161,9 +161,14 @@ fn generate(
     let doc = m.doc.clone().unwrap_or_else(|| {
         format!("`{kind_str}` ({api_version}), the custom resource whose spec is [`{spec}`].")
     });
+    let status_doc = if m.has_status_subresource() {
+        "The observed state, written by the controller through the status subresource."
+    } else {
+        "The observed state (this version has no status subresource)."
+    };
     let status_field = status.map(|s| {
         quote! {
-            /// The observed state, written by the controller through the status subresource.
+            #[doc = #status_doc]
             #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
             pub status: ::core::option::Option<#s>,
         }

@@ -65,6 +65,8 @@ pub struct ResourceMarkers {
     pub spec_optional: bool,
     /// `status = "TypePath"`: the status type as written.
     pub status: Option<String>,
+    /// `status_subresource`; default: whether `status` is given.
+    pub status_subresource: Option<bool>,
     /// `scale(...)`
     pub scale: Option<Scale>,
     /// `printcolumn(...)`, in source order.
@@ -107,6 +109,12 @@ impl ResourceMarkers {
         self.singular
             .clone()
             .unwrap_or_else(|| self.kind.to_lowercase())
+    }
+
+    /// Whether the version has the status subresource: `status_subresource`, else whether it
+    /// has a status type.
+    pub fn has_status_subresource(&self) -> bool {
+        self.status_subresource.unwrap_or(self.status.is_some())
     }
 
     /// The scope, `Namespaced` by default.

@@ -247,17 +247,26 @@ impl Walk<'_> {
         };
         describe(&mut spec, props.get("spec"));
         let mut resource = resource_keys(crd, version, several);
+        // After the kind: whether the spec is required, the status and its subresource.
+        let mut root_keys = Vec::new();
+        let required = root.required.clone().unwrap_or_default();
+        if props.contains_key("spec") && !required.iter().any(|r| r == "spec") {
+            root_keys.push(marker("optional", MarkerValue::Flag));
+        }
+        let subresource = (version.subresources.as_ref()).is_some_and(|s| s.status.is_some());
         if let Some(status) = props.get("status") {
             let name = format!("{}Status", self.kind);
             let mut s = self.object(status, &name, ".status")?;
             describe(&mut s, Some(status));
             self.items.push(Item::Struct(s));
-            resource.insert(3, marker("status", MarkerValue::Str(name)));
+            root_keys.push(marker("status", MarkerValue::Str(name)));
+            if !subresource {
+                root_keys.push(marker("status_subresource", MarkerValue::False));
+            }
+        } else if subresource {
+            root_keys.push(marker("status_subresource", MarkerValue::Flag));
         }
-        let required = root.required.clone().unwrap_or_default();
-        if props.contains_key("spec") && !required.iter().any(|r| r == "spec") {
-            resource.insert(3, marker("optional", MarkerValue::Flag));
-        }
+        resource.splice(3..3, root_keys);
         for r in required.iter().filter(|r| *r != "spec") {
             self.lose("", format!("the root requires `{r}`"));
         }
@@ -1075,6 +1084,56 @@ mod tests {
         let root = crd.spec.versions[0].schema.as_mut().unwrap();
         root.open_api_v3_schema.as_mut().unwrap().required = Some(vec!["spec".into()]);
         assert!(!optional(&crd));
+    }
+
+    #[test]
+    fn the_status_subresource_is_written_where_it_and_the_status_go_apart() {
+        let keys = |crd: &CustomResourceDefinition| {
+            let Item::Struct(spec) = &import(crd).unwrap().modules[0].items[0] else {
+                panic!()
+            };
+            let resource = spec.resource.clone().unwrap_or_default();
+            resource
+                .into_iter()
+                .filter(|m| m.key.starts_with("status"))
+                .collect::<Vec<_>>()
+        };
+        let status = MarkerValue::Str("WidgetStatus".into());
+        let mut crd = widget(serde_json::json!({"type": "object"}));
+        let version = &mut crd.spec.versions[0];
+        let root = version
+            .schema
+            .as_mut()
+            .unwrap()
+            .open_api_v3_schema
+            .as_mut()
+            .unwrap();
+        let props = root.properties.as_mut().unwrap();
+        props.insert(
+            "status".into(),
+            serde_json::from_value(serde_json::json!({"type": "object"})).unwrap(),
+        );
+        let alone = [
+            marker("status", status.clone()),
+            marker("status_subresource", MarkerValue::False),
+        ];
+        assert_eq!(keys(&crd), alone);
+        crd.spec.versions[0].subresources =
+            Some(serde_json::from_value(serde_json::json!({"status": {}})).unwrap());
+        assert_eq!(keys(&crd), [marker("status", status)]);
+        let version = &mut crd.spec.versions[0];
+        let root = version
+            .schema
+            .as_mut()
+            .unwrap()
+            .open_api_v3_schema
+            .as_mut()
+            .unwrap();
+        root.properties.as_mut().unwrap().remove("status");
+        assert_eq!(
+            keys(&crd),
+            [marker("status_subresource", MarkerValue::Flag)]
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub(super) struct Raw {
     pub(super) short_names: Option<SpannedValue<List>>,
     pub(super) categories: Option<SpannedValue<List>>,
     pub(super) status: Option<SpannedValue<String>>,
+    pub(super) status_subresource: Option<bool>,
     pub(super) scale: Option<SpannedValue<RawScale>>,
     #[darling(multiple)]
     pub(super) printcolumn: Vec<SpannedValue<RawPrintColumn>>,

@@ -195,6 +195,7 @@ pub(super) fn resource_markers<T: ToTokens>(
         categories: raw.categories.as_ref().map(|l| l.0.clone()),
         spec_optional: raw.optional.unwrap_or(false),
         status: raw.status.as_ref().map(|s| s.to_string()),
+        status_subresource: raw.status_subresource,
         scale: raw.scale.as_ref().map(|s| scale(s, loc)),
         printcolumns,
         storage_version: raw.storage_version.unwrap_or(false),

@@ -80,9 +80,24 @@ pub(super) const RESOURCE: &[Entry] = &[
         keys: &[resource("status", Value::TypePath)],
         form: "`status = \"TypePath\"`",
         marker: "`+kubebuilder:subresource:status`",
-        emits: "`subresources.status: {}`, the `status` property",
+        emits: "the `status` property, and `subresources.status: {}` (unless \
+            `status_subresource = false`)",
         notes: "adds `status: Option<TypePath>` to the root type and `HasStatus`",
         examples: &[r#"#[kube_marker(status = "WidgetStatus")]"#],
+    },
+    Entry {
+        keys: &[resource("status_subresource", Value::Flag)],
+        form: "`status_subresource`, `status_subresource = false`",
+        marker: "`+kubebuilder:subresource:status`",
+        emits: "`subresources.status: {}`, or not",
+        notes: "default: when `status` is given; `status = \"T\", status_subresource = false` is a \
+            `status` property the main resource writes (Go's `Status` field without the marker), \
+            `status_subresource` alone the subresource without a `status` property (nor a \
+            `status` field in the root type)",
+        examples: &[
+            r#"#[kube_marker(status = "WidgetStatus", status_subresource = false)]"#,
+            "#[kube_marker(status_subresource)]",
+        ],
     },
     Entry {
         keys: &[resource("scale", Value::Nested)],
