@@ -196,3 +196,47 @@ fn the_status_subresource_and_the_status_type_are_given_apart() {
     let root = &version["schema"]["openAPIV3Schema"]["properties"];
     assert!(root.get("status").is_none(), "{root}");
 }
+
+/// Logical junctors on a type: Gateway API's address rule, and `not`.
+#[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kube_marker(
+    one_of(
+        property(name = "type", enum_values = ["IPAddress"]),
+        property(name = "value", any_of(format = "ipv4"), any_of(format = "ipv6"))
+    ),
+    one_of(property(name = "type", not(enum_values = ["IPAddress"])))
+)]
+pub struct Address {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub value: Option<String>,
+}
+
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kube_marker(group = "cache.example.com", version = "v1", kind = "Door")]
+#[kube_marker(not(required = ["addresses"]), all_of(min_properties = 1))]
+pub struct DoorSpec {
+    pub addresses: Option<Vec<Address>>,
+    #[kube_marker(any_of(min_length = 1), any_of(pattern = "^x"))]
+    pub name: Option<String>,
+}
+
+#[test]
+fn junctors_are_written_as_the_markers_give_them() {
+    let crd = serde_json::to_value(Door::crd()).unwrap();
+    let spec = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"];
+    assert_eq!(spec["not"], json!({"required": ["addresses"]}));
+    assert_eq!(spec["allOf"], json!([{"minProperties": 1}]));
+    assert_eq!(
+        spec["properties"]["name"]["anyOf"],
+        json!([{"minLength": 1}, {"pattern": "^x"}])
+    );
+    assert_eq!(
+        spec["properties"]["addresses"]["items"]["oneOf"],
+        json!([
+            {"properties": {"type": {"enum": ["IPAddress"]},
+                "value": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}},
+            {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}}
+        ])
+    );
+}

@@ -49,14 +49,6 @@ const ALLOWED: &[(&str, &str)] = &[
         "`required: [size, mode]` out of order (kubegen sorts `required`)",
     ),
     (
-        "gateway-api/config/crd/experimental/gateway.networking.k8s.io_gateways.yaml",
-        ONE_OF,
-    ),
-    (
-        "gateway-api/config/crd/standard/gateway.networking.k8s.io_gateways.yaml",
-        ONE_OF,
-    ),
-    (
         "gateway-api/config/crd/experimental/gateway.networking.k8s.io_referencegrants.yaml",
         EMPTY_SUBRESOURCES,
     ),
@@ -67,8 +59,6 @@ const ALLOWED: &[(&str, &str)] = &[
 ];
 
 const V1BETA1: &str = "`apiextensions.k8s.io/v1beta1`: the import reads v1 CRDs only (an error)";
-const ONE_OF: &str = "the `oneOf` (with `anyOf` and `not` inside) Gateway API's generator adds to \
-    addresses: no marker for `oneOf`, `anyOf`, `not`";
 const EMPTY_SUBRESOURCES: &str = "`subresources: {}` (no subresource, written empty): no key";
 
 /// The annotations a generator writes about itself.

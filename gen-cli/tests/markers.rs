@@ -117,7 +117,7 @@ fn sample(key: &str, value: Value) -> String {
             format!("{key} = \"a\"")
         }
         Value::JsonValues => format!("{key} = [1]"),
-        Value::Nested | Value::Schema => format!("{key}()"),
+        Value::Nested | Value::Schema | Value::Branch => format!("{key}()"),
     }
 }
 
@@ -125,7 +125,7 @@ fn sample(key: &str, value: Value) -> String {
 fn misfit(key: &str, value: Value) -> String {
     match value {
         Value::Flag | Value::Bool => format!("{key} = \"x\""),
-        Value::FlagOrNested | Value::Nested | Value::Schema => format!("{key} = 1"),
+        Value::FlagOrNested | Value::Nested | Value::Schema | Value::Branch => format!("{key} = 1"),
         _ => format!("{key}(a = 1)"),
     }
 }

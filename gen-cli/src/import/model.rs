@@ -585,44 +585,7 @@ impl Walk<'_> {
 
     /// The schema keys of a node, as its field (or type) carries them.
     fn keys(&mut self, n: &JSONSchemaProps, path: &str, shape: Shape) -> Vec<Marker> {
-        let mut m = Vec::new();
-        let num = |m: &mut Vec<Marker>, key, v: Option<f64>| {
-            if let Some(v) = v {
-                m.push(marker(key, MarkerValue::Number(v)));
-            }
-        };
-        let count = |m: &mut Vec<Marker>, key, v: Option<i64>| {
-            if let Some(v) = v {
-                m.push(marker(key, MarkerValue::Count(v)));
-            }
-        };
-        num(&mut m, "minimum", n.minimum);
-        num(&mut m, "maximum", n.maximum);
-        num(&mut m, "multiple_of", n.multiple_of);
-        if n.exclusive_minimum == Some(true) {
-            m.push(marker("exclusive_minimum", MarkerValue::Flag));
-        }
-        if n.exclusive_maximum == Some(true) {
-            m.push(marker("exclusive_maximum", MarkerValue::Flag));
-        }
-        count(&mut m, "min_length", n.min_length);
-        count(&mut m, "max_length", n.max_length);
-        if let Some(p) = &n.pattern {
-            m.push(marker("pattern", MarkerValue::Str(p.clone())));
-        }
-        if let Some(f) = &n.format {
-            m.push(marker("format", MarkerValue::Str(f.clone())));
-        }
-        if let Some(e) = &n.enum_ {
-            m.push(marker(
-                "enum_values",
-                MarkerValue::Json(Value::Array(e.iter().map(|j| j.0.clone()).collect())),
-            ));
-        }
-        count(&mut m, "min_items", n.min_items);
-        count(&mut m, "max_items", n.max_items);
-        count(&mut m, "min_properties", n.min_properties);
-        count(&mut m, "max_properties", n.max_properties);
+        let mut m = value_keys(n);
         for rule in n.x_kubernetes_validations.iter().flatten() {
             let mut args = vec![marker("rule", MarkerValue::Str(rule.rule.clone()))];
             for (key, v) in [
@@ -683,11 +646,30 @@ impl Walk<'_> {
         if n.unique_items == Some(true) {
             self.lose(path, "`uniqueItems: true`, which the API server refuses");
         }
+        let any_of = n.any_of.as_ref().filter(|_| shape != Shape::IntOrString);
+        let junctors = [
+            ("all_of", "allOf", n.all_of.as_ref()),
+            ("any_of", "anyOf", any_of),
+            ("one_of", "oneOf", n.one_of.as_ref()),
+        ];
+        for (key, keyword, branches) in junctors {
+            for b in branches.into_iter().flatten() {
+                match branch_keys(b) {
+                    Some(args) => m.push(marker(key, MarkerValue::Nested(args))),
+                    None => self.lose(
+                        path,
+                        format!("a `{keyword}` branch holds more than value validations"),
+                    ),
+                }
+            }
+        }
+        if let Some(b) = &n.not {
+            match branch_keys(b) {
+                Some(args) => m.push(marker("not", MarkerValue::Nested(args))),
+                None => self.lose(path, "`not` holds more than value validations"),
+            }
+        }
         let unmarked = [
-            ("oneOf", n.one_of.is_some()),
-            ("anyOf", n.any_of.is_some() && shape != Shape::IntOrString),
-            ("allOf", n.all_of.is_some()),
-            ("not", n.not.is_some()),
             ("patternProperties", n.pattern_properties.is_some()),
             ("dependencies", n.dependencies.is_some()),
             ("definitions", n.definitions.is_some()),
@@ -707,6 +689,110 @@ impl Walk<'_> {
         }
         m
     }
+}
+
+/// The value validations of a node (the keywords a junctor's branch may hold too).
+fn value_keys(n: &JSONSchemaProps) -> Vec<Marker> {
+    let mut m = Vec::new();
+    let num = |m: &mut Vec<Marker>, key, v: Option<f64>| {
+        if let Some(v) = v {
+            m.push(marker(key, MarkerValue::Number(v)));
+        }
+    };
+    let count = |m: &mut Vec<Marker>, key, v: Option<i64>| {
+        if let Some(v) = v {
+            m.push(marker(key, MarkerValue::Count(v)));
+        }
+    };
+    num(&mut m, "minimum", n.minimum);
+    num(&mut m, "maximum", n.maximum);
+    num(&mut m, "multiple_of", n.multiple_of);
+    if n.exclusive_minimum == Some(true) {
+        m.push(marker("exclusive_minimum", MarkerValue::Flag));
+    }
+    if n.exclusive_maximum == Some(true) {
+        m.push(marker("exclusive_maximum", MarkerValue::Flag));
+    }
+    count(&mut m, "min_length", n.min_length);
+    count(&mut m, "max_length", n.max_length);
+    if let Some(p) = &n.pattern {
+        m.push(marker("pattern", MarkerValue::Str(p.clone())));
+    }
+    if let Some(f) = &n.format {
+        m.push(marker("format", MarkerValue::Str(f.clone())));
+    }
+    if let Some(e) = &n.enum_ {
+        m.push(marker(
+            "enum_values",
+            MarkerValue::Json(Value::Array(e.iter().map(|j| j.0.clone()).collect())),
+        ));
+    }
+    count(&mut m, "min_items", n.min_items);
+    count(&mut m, "max_items", n.max_items);
+    count(&mut m, "min_properties", n.min_properties);
+    count(&mut m, "max_properties", n.max_properties);
+    m
+}
+
+/// The keys of a junctor's branch (`one_of(...)`'s arguments), or `None` when it holds more
+/// than a branch key says: value validations, `required`, properties, items and junctors.
+fn branch_keys(b: &JSONSchemaProps) -> Option<Vec<Marker>> {
+    let rest = JSONSchemaProps {
+        minimum: None,
+        maximum: None,
+        multiple_of: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: None,
+        enum_: None,
+        min_items: None,
+        max_items: None,
+        min_properties: None,
+        max_properties: None,
+        required: None,
+        properties: None,
+        items: None,
+        all_of: None,
+        any_of: None,
+        one_of: None,
+        not: None,
+        ..b.clone()
+    };
+    if rest != JSONSchemaProps::default() {
+        return None;
+    }
+    let mut m = value_keys(b);
+    if let Some(r) = &b.required {
+        m.push(marker("required", MarkerValue::List(r.clone())));
+    }
+    for (name, p) in b.properties.iter().flatten() {
+        let mut args = vec![marker("name", MarkerValue::Str(name.clone()))];
+        args.extend(branch_keys(p)?);
+        m.push(marker("property", MarkerValue::Nested(args)));
+    }
+    match &b.items {
+        Some(JSONSchemaPropsOrArray::Schema(i)) => {
+            m.push(marker("items", MarkerValue::Nested(branch_keys(i)?)))
+        }
+        Some(JSONSchemaPropsOrArray::Schemas(_)) => return None,
+        None => {}
+    }
+    for (key, branches) in [
+        ("all_of", &b.all_of),
+        ("any_of", &b.any_of),
+        ("one_of", &b.one_of),
+    ] {
+        for nested in branches.iter().flatten() {
+            m.push(marker(key, MarkerValue::Nested(branch_keys(nested)?)));
+        }
+    }
+    if let Some(not) = &b.not {
+        m.push(marker("not", MarkerValue::Nested(branch_keys(not)?)));
+    }
+    Some(m)
 }
 
 /// What a node is, for the keys that depend on it.

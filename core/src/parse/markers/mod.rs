@@ -137,6 +137,9 @@ fn collect(
             if key == "items" {
                 check_items(m, errors);
             }
+            if JUNCTORS.contains(&key.as_str()) && !check_branch(m, &key, errors) {
+                continue;
+            }
             if registered(&key).is_some_and(|k| k.repeatable) {
                 out.push(meta);
                 continue;
@@ -183,6 +186,71 @@ fn check_items(meta: &Meta, errors: &mut darling::error::Accumulator) {
             check_items(m, errors);
         }
     }
+}
+
+/// The keys of logical junctors: each takes a branch, value validations only.
+const JUNCTORS: &[&str] = &["all_of", "any_of", "one_of", "not"];
+
+/// The keys a branch takes besides the junctors (and `name`, in `property(...)`).
+const BRANCH_KEYS: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "multiple_of",
+    "min_length",
+    "max_length",
+    "pattern",
+    "format",
+    "enum_values",
+    "min_items",
+    "max_items",
+    "min_properties",
+    "max_properties",
+    "required",
+    "property",
+    "items",
+];
+
+/// A branch of `all_of`, `any_of`, `one_of`, `not` (or a `property(...)` or `items(...)` in
+/// one) holds value validations only: a schema key that sets anything else (`description`,
+/// `default`, a type, `nullable`, `x-kubernetes-*`) is an error here, as the API server refuses
+/// it in a structural schema. False when there is one (keys of no attribute are left to the
+/// grammar, which suggests a near one).
+fn check_branch(meta: &Meta, junctor: &str, errors: &mut darling::error::Accumulator) -> bool {
+    let Meta::List(list) = meta else {
+        return true; // the grammar reports it
+    };
+    let Ok(inner) = NestedMeta::parse_meta_list(list.tokens.clone()) else {
+        return true;
+    };
+    let mut ok = true;
+    for nested in &inner {
+        let NestedMeta::Meta(m) = nested else {
+            continue;
+        };
+        let key = m.path().to_token_stream().to_string();
+        if key == "name" && junctor == "property" {
+            continue;
+        }
+        if JUNCTORS.contains(&key.as_str()) || ["property", "items"].contains(&key.as_str()) {
+            ok &= check_branch(m, &key, errors);
+        } else if !BRANCH_KEYS.contains(&key.as_str())
+            && (registered(&key).is_some() || key == "name")
+        {
+            ok = false;
+            errors.push(
+                Error::custom(format!(
+                    "`{key}` does not go inside `{junctor}(...)`: a logical junctor holds value \
+                     validations only (`required`, `enum_values`, `pattern`, `format`, `minimum`, \
+                     ...), with `property(name = \"...\", ...)` and `items(...)` for what they \
+                     constrain; the API server refuses anything else there"
+                ))
+                .with_span(m.path()),
+            );
+        }
+    }
+    ok
 }
 
 fn same(a: &NestedMeta, b: &NestedMeta) -> bool {
@@ -315,6 +383,41 @@ mod tests {
         );
         let m = parse_at(&spec.replace(", optional", ""), Place::Spec).unwrap();
         assert!(!m.resource.spec_optional);
+    }
+
+    #[test]
+    fn junctor_branches_hold_value_validations_only() {
+        let m = parse_at(
+            r#"#[kube_marker(one_of(required = ["a"]), one_of(property(name = "b", not(enum_values = ["x"]))))]"#,
+            Place::Type,
+        )
+        .unwrap();
+        assert_eq!(m.schema.one_of.len(), 2);
+        assert_eq!(m.schema.one_of[0].required, ["a"]);
+        let b = &m.schema.one_of[1].properties["b"];
+        assert_eq!(b.not.as_ref().unwrap().enum_, Some(vec!["x".into()]));
+        for (src, wanted) in [
+            (
+                "one_of(description = \"d\")",
+                "`description` does not go inside `one_of(...)`",
+            ),
+            (
+                "any_of(property(name = \"a\", default = 1))",
+                "`default` does not go inside `property(...)`",
+            ),
+            (
+                "not(property(minimum = 1))",
+                "`property(...)` needs the property's `name",
+            ),
+            (
+                "all_of(name = \"a\")",
+                "`name` does not go inside `all_of(...)`",
+            ),
+            ("one_of(requird = [\"a\"])", "Did you mean `required`?"),
+        ] {
+            let e = parse_at(&format!("#[kube_marker({src})]"), Place::Field).unwrap_err();
+            assert!(e.to_string().contains(wanted), "{src}: {e}");
+        }
     }
 
     #[test]

@@ -526,6 +526,33 @@ pub(super) const SCHEMA: &[Entry] = &[
         ],
     },
     Entry {
+        keys: &[
+            schema("one_of", Value::Branch).repeatable(),
+            schema("any_of", Value::Branch).repeatable(),
+            schema("all_of", Value::Branch).repeatable(),
+            schema("not", Value::Branch),
+        ],
+        form: "`one_of(...)`, `any_of(...)`, `all_of(...)`, `not(...)`",
+        marker: "none (written by hand or by generators, as Gateway API's addresses)",
+        emits: "`oneOf`, `anyOf`, `allOf` (one branch per key, in order), `not`; a branch holds \
+            value validations only, as a structural schema requires: `required = [...]` (property \
+            names), `enum_values`, `pattern`, `format`, `minimum`, `maximum`, `multiple_of`, \
+            `exclusive_minimum`, `exclusive_maximum`, `min_length`, `max_length`, `min_items`, \
+            `max_items`, `min_properties`, `max_properties`, the junctors again, \
+            `property(name = \"...\", ...)` for a property and `items(...)` for the items, which \
+            must exist outside the junctor (not `metadata`); no `description`, `default`, type, \
+            `nullable`, `title` or `x_*` key. Where the type already has one (a data enum's \
+            `oneOf`), the key's goes in `allOf`",
+        notes: "",
+        examples: &[
+            r#"#[kube_marker(one_of(required = ["url"]), one_of(required = ["git"]))]"#,
+            r#"#[kube_marker(any_of(required = ["cpu"]), any_of(required = ["memory"]))]"#,
+            r#"#[kube_marker(one_of(property(name = "value", any_of(format = "ipv4"), any_of(format = "ipv6"))))]"#,
+            r#"#[kube_marker(not(property(name = "type", enum_values = ["IPAddress"])))]"#,
+            r#"#[kube_marker(all_of(min_length = 1))]"#,
+        ],
+    },
+    Entry {
         keys: &[schema("accept_change", Value::RuleNames).on(Goes::FieldOrSpec)],
         form: "`accept_change = \"...\"`",
         marker: "(crdify has none)",

@@ -122,6 +122,8 @@ pub enum Value {
     Nested,
     /// `key(...)`, with schema keys.
     Schema,
+    /// `key(...)`, a branch of a logical junctor: value validations.
+    Branch,
 }
 
 impl Value {
@@ -147,6 +149,7 @@ impl Value {
             Value::Json => "JSON value",
             Value::Nested => "nested",
             Value::Schema => "nested (schema keys)",
+            Value::Branch => "nested (value validations)",
         }
     }
 }
