@@ -170,13 +170,21 @@ fn branch_problems(key: &str, branch: &Schema, node: &Schema, site: &Site) -> Ve
     // A node whose properties come from elsewhere (a map, an untyped node) is not checked.
     let known = c.ty == "object" && node.additional_properties.is_none();
     let names: Vec<&str> = node.properties.keys().map(String::as_str).collect();
-    let missing = |name: &str| {
-        let near = crate::names::did_you_mean(name, &names);
-        format!("no property `{name}` here{near}")
+    // Named in the branch, not a property of the node: the error, with a near name's help.
+    let missing = |message: String, name: &str| {
+        let e = site.error(message);
+        match crate::names::nearest(name, &names) {
+            Some(near) => e.with_help(
+                format!("a property with a similar name exists: `{near}`"),
+                None,
+            ),
+            None => e,
+        }
     };
     for name in &branch.required {
         if known && !node.properties.contains_key(name) {
-            c.error(format!("`{key}(required)`: {}", missing(name)));
+            let message = format!("`{key}(required)`: no property `{name}` here");
+            c.errors.push(missing(message, name));
         }
     }
     for (name, inner) in &branch.properties {
@@ -188,11 +196,13 @@ fn branch_problems(key: &str, branch: &Schema, node: &Schema, site: &Site) -> Ve
         }
         match node.properties.get(name) {
             Some(prop) => c.errors.extend(branch_problems(key, inner, prop, site)),
-            None if known => c.error(format!(
-                "`{key}(property(name = \"{name}\"))`: {} (a junctor constrains properties \
-                 specified outside it)",
-                missing(name)
-            )),
+            None if known => {
+                let message = format!(
+                    "`{key}(property(name = \"{name}\"))`: no property `{name}` here (a junctor \
+                     constrains properties specified outside it)"
+                );
+                c.errors.push(missing(message, name));
+            }
             None => {}
         }
     }
@@ -340,7 +350,7 @@ mod tests {
     fn problems(m: SchemaMarkers, base: &Schema) -> Vec<String> {
         let site = Site::new("T", None);
         let (_, errors) = overlay(&m, None, base, &site);
-        errors.iter().map(|e| e.message.clone()).collect()
+        errors.iter().map(|e| e.one_message()).collect()
     }
 
     #[test]
@@ -382,8 +392,8 @@ mod tests {
         };
         let found = problems(bad, &base);
         let wanted = [
-            "`any_of(required)`: no property `colour` here. Did you mean `color`?",
-            "`any_of(property(name = \"sise\"))`: no property `sise` here. Did you mean `size`?",
+            "`any_of(required)`: no property `colour` here\n= help: a property with a similar name exists: `color`",
+            "`any_of(property(name = \"sise\"))`: no property `sise` here (a junctor constrains properties specified outside it)\n= help: a property with a similar name exists: `size`",
             "`any_of(pattern)` applies to strings, but this is integer",
             "the API server refuses `metadata` in a logical junctor",
         ];
