@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use kube::CustomResourceExt;
+use serde_json::json;
 
 #[path = "support/root_api.rs"]
 mod api;
@@ -42,8 +43,19 @@ fn roots_and_junctors_are_written_as_crd_renders_them() {
     );
     let gate = serde_json::to_value(api::Gate::crd()).unwrap();
     let version = &gate["spec"]["versions"][0];
-    assert_eq!(version["subresources"], serde_json::json!({"status": {}}));
-    let items = &version["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["addresses"]
-        ["items"];
-    assert_eq!(items["oneOf"].as_array().map(Vec::len), Some(2), "{items}");
+    assert_eq!(version["subresources"], json!({"status": {}}));
+    let spec = &version["schema"]["openAPIV3Schema"]["properties"]["spec"];
+    assert_eq!(spec["not"], json!({"required": ["addresses", "hostname"]}));
+    assert_eq!(
+        spec["properties"]["hostname"]["anyOf"],
+        json!([{"minLength": 1}, {"pattern": "^x"}])
+    );
+    assert_eq!(
+        spec["properties"]["addresses"]["items"]["oneOf"],
+        json!([
+            {"properties": {"type": {"enum": ["IPAddress"]},
+                "value": {"anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]}}},
+            {"properties": {"type": {"not": {"enum": ["IPAddress"]}}}}
+        ])
+    );
 }

@@ -1108,6 +1108,21 @@ mod tests {
         .unwrap()
     }
 
+    /// The first version's `openAPIV3Schema`.
+    fn root_of(crd: &mut CustomResourceDefinition) -> &mut JSONSchemaProps {
+        let version = &mut crd.spec.versions[0];
+        let schema = version.schema.as_mut().unwrap();
+        schema.open_api_v3_schema.as_mut().unwrap()
+    }
+
+    /// The resource keys of the first version's spec struct.
+    fn resource_of(crd: &CustomResourceDefinition) -> Vec<Marker> {
+        let Item::Struct(spec) = &import(crd).unwrap().modules[0].items[0] else {
+            panic!()
+        };
+        spec.resource.clone().unwrap_or_default()
+    }
+
     fn names(module: &Module) -> Vec<&str> {
         module
             .items
@@ -1158,42 +1173,24 @@ mod tests {
 
     #[test]
     fn a_spec_the_root_does_not_require_is_optional() {
-        let optional = |crd: &CustomResourceDefinition| {
-            let Item::Struct(spec) = &import(crd).unwrap().modules[0].items[0] else {
-                panic!()
-            };
-            let resource = spec.resource.as_deref().unwrap_or_default();
-            resource.contains(&marker("optional", MarkerValue::Flag))
-        };
+        let optional = |crd: &_| resource_of(crd).contains(&marker("optional", MarkerValue::Flag));
         let mut crd = widget(serde_json::json!({"type": "object"}));
         assert!(optional(&crd));
-        let root = crd.spec.versions[0].schema.as_mut().unwrap();
-        root.open_api_v3_schema.as_mut().unwrap().required = Some(vec!["spec".into()]);
+        root_of(&mut crd).required = Some(vec!["spec".into()]);
         assert!(!optional(&crd));
     }
 
     #[test]
     fn the_status_subresource_is_written_where_it_and_the_status_go_apart() {
-        let keys = |crd: &CustomResourceDefinition| {
-            let Item::Struct(spec) = &import(crd).unwrap().modules[0].items[0] else {
-                panic!()
-            };
-            let resource = spec.resource.clone().unwrap_or_default();
+        let keys = |crd: &_| {
+            let resource = resource_of(crd).into_iter();
             resource
-                .into_iter()
                 .filter(|m| m.key.starts_with("status"))
                 .collect::<Vec<_>>()
         };
         let status = MarkerValue::Str("WidgetStatus".into());
         let mut crd = widget(serde_json::json!({"type": "object"}));
-        let version = &mut crd.spec.versions[0];
-        let root = version
-            .schema
-            .as_mut()
-            .unwrap()
-            .open_api_v3_schema
-            .as_mut()
-            .unwrap();
+        let root = root_of(&mut crd);
         let props = root.properties.as_mut().unwrap();
         props.insert(
             "status".into(),
@@ -1207,14 +1204,7 @@ mod tests {
         crd.spec.versions[0].subresources =
             Some(serde_json::from_value(serde_json::json!({"status": {}})).unwrap());
         assert_eq!(keys(&crd), [marker("status", status)]);
-        let version = &mut crd.spec.versions[0];
-        let root = version
-            .schema
-            .as_mut()
-            .unwrap()
-            .open_api_v3_schema
-            .as_mut()
-            .unwrap();
+        let root = root_of(&mut crd);
         root.properties.as_mut().unwrap().remove("status");
         assert_eq!(
             keys(&crd),
