@@ -138,3 +138,61 @@ fn yaml_is_deterministic_and_marked() {
     assert!(yaml.contains("\n          spec:\n            description: MemcachedSpec defines the desired state of Memcached.\n"), "{yaml}");
     assert_eq!(yaml, kubegen::to_yaml(&Memcached::crd()));
 }
+
+/// A spec that says `optional` (Go's `Spec T json:"spec,omitempty"`).
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kube_marker(group = "cache.example.com", version = "v1", kind = "Cache", optional)]
+#[kube_marker(derive = ["PartialEq"])]
+pub struct CacheSpec {
+    pub size: i32,
+}
+
+#[test]
+fn an_optional_spec_is_an_option_and_not_required() {
+    use kube::core::object::HasSpec;
+    let c = Cache::new("a", CacheSpec { size: 1 });
+    assert_eq!(c.spec(), &Some(CacheSpec { size: 1 }));
+    let bare: Cache = serde_json::from_value(json!({
+        "apiVersion": "cache.example.com/v1", "kind": "Cache", "metadata": {"name": "b"}
+    }))
+    .unwrap();
+    assert_eq!(bare.spec, None);
+    let v = serde_json::to_value(&bare).unwrap();
+    assert!(v.get("spec").is_none(), "{v}");
+    let crd = serde_json::to_value(Cache::crd()).unwrap();
+    let root = &crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"];
+    assert!(root.get("required").is_none(), "{root}");
+    assert_eq!(root["properties"]["spec"]["required"], json!(["size"]));
+}
+
+/// A status the main resource writes: no status subresource (Go's `Status` field without
+/// `+kubebuilder:subresource:status`).
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kube_marker(group = "cache.example.com", version = "v1", kind = "Shelf")]
+#[kube_marker(status = "MemcachedStatus", status_subresource = false)]
+pub struct ShelfSpec {
+    pub size: i32,
+}
+
+/// The status subresource without a status type.
+#[derive(CustomResource, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[kube_marker(group = "cache.example.com", version = "v1", kind = "Drawer")]
+#[kube_marker(status_subresource)]
+pub struct DrawerSpec {
+    pub size: i32,
+}
+
+#[test]
+fn the_status_subresource_and_the_status_type_are_given_apart() {
+    let shelf = serde_json::to_value(Shelf::crd()).unwrap();
+    let version = &shelf["spec"]["versions"][0];
+    assert!(version.get("subresources").is_none(), "{version}");
+    let root = &version["schema"]["openAPIV3Schema"]["properties"];
+    assert_eq!(root["status"]["type"], "object", "{root}");
+
+    let drawer = serde_json::to_value(Drawer::crd()).unwrap();
+    let version = &drawer["spec"]["versions"][0];
+    assert_eq!(version["subresources"], json!({"status": {}}));
+    let root = &version["schema"]["openAPIV3Schema"]["properties"];
+    assert!(root.get("status").is_none(), "{root}");
+}

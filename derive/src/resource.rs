@@ -161,9 +161,14 @@ fn generate(
     let doc = m.doc.clone().unwrap_or_else(|| {
         format!("`{kind_str}` ({api_version}), the custom resource whose spec is [`{spec}`].")
     });
+    let status_doc = if m.has_status_subresource() {
+        "The observed state, written by the controller through the status subresource."
+    } else {
+        "The observed state (this version has no status subresource)."
+    };
     let status_field = status.map(|s| {
         quote! {
-            /// The observed state, written by the controller through the status subresource.
+            #[doc = #status_doc]
             #[serde(default, skip_serializing_if = "::core::option::Option::is_none")]
             pub status: ::core::option::Option<#s>,
         }
@@ -177,6 +182,29 @@ fn generate(
             }
         }
     });
+    // `optional` on the spec struct: the root's `spec` may be missing.
+    let (spec_ty, spec_doc, spec_attr, spec_init, spec_ser) = if m.spec_optional {
+        (
+            quote!(::core::option::Option<#spec>),
+            "The desired state, when the object has one (`spec` is not required).",
+            quote!(#[serde(default, skip_serializing_if = "::core::option::Option::is_none")]),
+            quote!(::core::option::Option::Some(spec)),
+            quote! {
+                match &self.spec {
+                    ::core::option::Option::Some(spec) => state.serialize_field("spec", spec)?,
+                    ::core::option::Option::None => state.skip_field("spec")?,
+                }
+            },
+        )
+    } else {
+        (
+            quote!(#spec),
+            "The desired state.",
+            TokenStream::new(),
+            quote!(spec),
+            quote!(state.serialize_field("spec", &self.spec)?;),
+        )
+    };
     let field_count = if status.is_some() { 5usize } else { 4 };
     let status_shape = match status {
         Some(s) => quote!(::core::option::Option::Some(<#s as ::kubegen::KubeSchema>::shape())),
@@ -210,8 +238,9 @@ fn generate(
         #vis struct #kind {
             /// Standard object metadata.
             pub metadata: #meta,
-            /// The desired state.
-            pub spec: #spec,
+            #[doc = #spec_doc]
+            #spec_attr
+            pub spec: #spec_ty,
             #status_field
         }
 
@@ -223,7 +252,7 @@ fn generate(
                         name: ::core::option::Option::Some(::std::string::ToString::to_string(name)),
                         ..::core::default::Default::default()
                     },
-                    spec,
+                    spec: #spec_init,
                     #status_init
                 }
             }
@@ -236,7 +265,7 @@ fn generate(
                 state.serialize_field("apiVersion", #api_version)?;
                 state.serialize_field("kind", #kind_str)?;
                 state.serialize_field("metadata", &self.metadata)?;
-                state.serialize_field("spec", &self.spec)?;
+                #spec_ser
                 #status_ser
                 state.end()
             }
@@ -294,11 +323,11 @@ fn generate(
         }
 
         impl #p::kube::core::object::HasSpec for #kind {
-            type Spec = #spec;
-            fn spec(&self) -> &#spec {
+            type Spec = #spec_ty;
+            fn spec(&self) -> &#spec_ty {
                 &self.spec
             }
-            fn spec_mut(&mut self) -> &mut #spec {
+            fn spec_mut(&mut self) -> &mut #spec_ty {
                 &mut self.spec
             }
         }

@@ -117,7 +117,7 @@ fn sample(key: &str, value: Value) -> String {
             format!("{key} = \"a\"")
         }
         Value::JsonValues => format!("{key} = [1]"),
-        Value::Nested | Value::Schema => format!("{key}()"),
+        Value::Nested | Value::Schema | Value::Branch => format!("{key}()"),
     }
 }
 
@@ -125,7 +125,7 @@ fn sample(key: &str, value: Value) -> String {
 fn misfit(key: &str, value: Value) -> String {
     match value {
         Value::Flag | Value::Bool => format!("{key} = \"x\""),
-        Value::FlagOrNested | Value::Nested | Value::Schema => format!("{key} = 1"),
+        Value::FlagOrNested | Value::Nested | Value::Schema | Value::Branch => format!("{key} = 1"),
         _ => format!("{key}(a = 1)"),
     }
 }
@@ -314,8 +314,13 @@ fn markers_key_prints_its_reference() {
         groups.contains("`#[rbac(...)]`") && groups.contains("`#[webhook(...)]`"),
         "{groups}"
     );
+    let required = reference(Some("required")).unwrap();
+    assert!(required.contains("goes on  a field\n"), "{required}");
     let optional = reference(Some("optional")).unwrap();
-    assert!(optional.contains("goes on  a field\n"), "{optional}");
+    assert!(
+        optional.contains("goes on  a field, or the spec struct"),
+        "{optional}"
+    );
 }
 
 /// What `kubegen markers KEY` prints is whole: the rules its section states after the key

@@ -76,6 +76,9 @@ fn junctor(outer: &Schema, branch: &Schema, at: &str, found: &mut Vec<String>) {
     if branch.description.is_some() {
         report("description");
     }
+    if branch.title.is_some() {
+        report("title");
+    }
     if branch.default.is_some() {
         report("default");
     }
@@ -89,11 +92,18 @@ fn junctor(outer: &Schema, branch: &Schema, at: &str, found: &mut Vec<String>) {
         || branch.x_embedded_resource
         || branch.x_int_or_string
         || branch.x_list_type.is_some()
+        || branch.x_list_map_keys.is_some()
         || branch.x_map_type.is_some()
+        || !branch.x_validations.is_empty()
     {
         report("x-kubernetes-*");
     }
     for (name, prop) in &branch.properties {
+        if name == "metadata" {
+            found.push(format!(
+                "{at}: `metadata` must not be specified in a logical junctor"
+            ));
+        }
         match outer.properties.get(name) {
             None => found.push(format!(
                 "{at}: property `{name}` is specified in a logical junctor but not outside it"
@@ -155,6 +165,32 @@ mod tests {
         assert!(
             v.iter()
                 .any(|e| e.contains("property `ghost` is specified in a logical junctor")),
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn junctors_hold_no_title_rules_or_metadata() {
+        let mut s = object(&[("metadata", Schema::typed("object"))]);
+        s.all_of.push(Schema {
+            title: Some("t".into()),
+            x_validations: vec![crate::model::Rule::new("true", "m")],
+            ..object(&[("metadata", Schema::default())])
+        });
+        s.all_of[0].type_ = None;
+        let v = violations(&s);
+        assert!(
+            v.iter().any(|e| e.ends_with("must not set `title`")),
+            "{v:?}"
+        );
+        assert!(
+            v.iter()
+                .any(|e| e.ends_with("must not set `x-kubernetes-*`")),
+            "{v:?}"
+        );
+        assert!(
+            v.iter()
+                .any(|e| e.contains("`metadata` must not be specified")),
             "{v:?}"
         );
     }

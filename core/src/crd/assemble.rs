@@ -198,10 +198,9 @@ fn version(
         })
         .collect();
     let subresources = ext::CustomResourceSubresources {
-        status: def
-            .status
-            .as_ref()
-            .map(|_| ext::CustomResourceSubresourceStatus(serde_json::json!({}))),
+        status: m
+            .has_status_subresource()
+            .then(|| ext::CustomResourceSubresourceStatus(serde_json::json!({}))),
         scale: m
             .scale
             .as_ref()

@@ -17,14 +17,18 @@ Cannot be updated.\n\
 In CamelCase.\n\
 More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 
-/// The `openAPIV3Schema` of one version. The spec is required: the generated root type's
-/// `spec` field is not optional.
+/// The `openAPIV3Schema` of one version. The spec is required unless the spec struct says
+/// `optional` (then the generated root type's `spec` is an `Option`).
 pub(super) fn root_schema(def: &ResourceDef, b: &mut Builder) -> Schema {
     let m = &def.markers;
     let site = Site::new(m.kind.clone(), m.loc.as_ref());
     let mut root = Schema {
         description: m.doc.clone(),
-        required: vec!["spec".to_string()],
+        required: if m.spec_optional {
+            Vec::new()
+        } else {
+            vec!["spec".to_string()]
+        },
         ..Schema::typed("object")
     };
     let text = |doc: &str| Schema {

@@ -96,6 +96,14 @@ pub struct SchemaMarkers {
     pub description: Option<String>,
     /// `external_docs(url, description)`
     pub external_docs: Option<ExternalDocs>,
+    /// `all_of(...)`, one branch per marker.
+    pub all_of: Vec<super::Schema>,
+    /// `any_of(...)`, one branch per marker.
+    pub any_of: Vec<super::Schema>,
+    /// `one_of(...)`, one branch per marker.
+    pub one_of: Vec<super::Schema>,
+    /// `not(...)`
+    pub not: Option<Box<super::Schema>>,
     /// `accept_change`: the upgrade-safety rules (`kubegen diff`) whose breaking changes at
     /// this item are intended; they are reported as accepted and do not fail the check.
     pub accept_change: Vec<String>,

@@ -60,8 +60,13 @@ pub struct ResourceMarkers {
     pub short_names: Option<Vec<String>>,
     /// `categories`
     pub categories: Option<Vec<String>>,
+    /// `optional` on the spec struct: `spec` is not in the root's `required`, and the root
+    /// type's `spec` is an `Option`.
+    pub spec_optional: bool,
     /// `status = "TypePath"`: the status type as written.
     pub status: Option<String>,
+    /// `status_subresource`; default: whether `status` is given.
+    pub status_subresource: Option<bool>,
     /// `scale(...)`
     pub scale: Option<Scale>,
     /// `printcolumn(...)`, in source order.
@@ -104,6 +109,12 @@ impl ResourceMarkers {
         self.singular
             .clone()
             .unwrap_or_else(|| self.kind.to_lowercase())
+    }
+
+    /// Whether the version has the status subresource: `status_subresource`, else whether it
+    /// has a status type.
+    pub fn has_status_subresource(&self) -> bool {
+        self.status_subresource.unwrap_or(self.status.is_some())
     }
 
     /// The scope, `Namespaced` by default.

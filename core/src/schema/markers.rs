@@ -43,6 +43,10 @@ pub(super) fn overlay(
         max_properties: m.max_properties,
         enum_: m.enum_values.clone(),
         x_validations: m.x_validations.clone(),
+        all_of: m.all_of.clone(),
+        any_of: m.any_of.clone(),
+        one_of: m.one_of.clone(),
+        not: m.not.clone(),
         ..Schema::default()
     };
     if m.immutable {
@@ -67,13 +71,7 @@ pub(super) fn overlay(
     c.int_or_string |= m.int_or_string;
 
     for (key, wants) in type_bound_keys(m) {
-        let ok = match wants {
-            Wants::Numbers => matches!(c.ty.as_str(), "integer" | "number"),
-            Wants::Strings => c.ty == "string" || c.int_or_string,
-            Wants::Arrays => c.ty == "array",
-            Wants::Objects => c.ty == "object",
-        };
-        c.fits(ok, key, wants_text(wants));
+        c.wants(key, wants);
     }
     for (key, value) in [
         ("minimum", m.minimum),
@@ -113,7 +111,108 @@ pub(super) fn overlay(
             ));
         }
     }
+    let typed = Schema {
+        type_: (!c.ty.is_empty()).then(|| c.ty.clone()),
+        x_int_or_string: c.int_or_string,
+        ..base.clone()
+    };
+    let branches = (m.all_of.iter().map(|b| ("all_of", b)))
+        .chain(m.any_of.iter().map(|b| ("any_of", b)))
+        .chain(m.one_of.iter().map(|b| ("one_of", b)))
+        .chain(m.not.iter().map(|b| ("not", &**b)));
+    for (key, branch) in branches {
+        c.errors.extend(branch_problems(key, branch, &typed, site));
+    }
     (o, c.errors)
+}
+
+/// What is wrong with a junctor's branch laid on `node`, as the API server judges a structural
+/// schema: each property and the items it constrains exist outside the junctor (`metadata`
+/// never), the names it requires are properties, and each keyword fits the node's type.
+fn branch_problems(key: &str, branch: &Schema, node: &Schema, site: &Site) -> Vec<Error> {
+    let mut c = Checker::new(node, site);
+    let wants = [
+        ("minimum", branch.minimum.is_some(), Wants::Numbers),
+        ("maximum", branch.maximum.is_some(), Wants::Numbers),
+        ("multiple_of", branch.multiple_of.is_some(), Wants::Numbers),
+        ("min_length", branch.min_length.is_some(), Wants::Strings),
+        ("max_length", branch.max_length.is_some(), Wants::Strings),
+        ("pattern", branch.pattern.is_some(), Wants::Strings),
+        ("min_items", branch.min_items.is_some(), Wants::Arrays),
+        ("max_items", branch.max_items.is_some(), Wants::Arrays),
+        ("items", branch.items.is_some(), Wants::Arrays),
+        (
+            "min_properties",
+            branch.min_properties.is_some(),
+            Wants::Objects,
+        ),
+        (
+            "max_properties",
+            branch.max_properties.is_some(),
+            Wants::Objects,
+        ),
+        ("required", !branch.required.is_empty(), Wants::Objects),
+        ("property", !branch.properties.is_empty(), Wants::Objects),
+    ];
+    for (k, set, w) in wants {
+        if set {
+            c.wants(&format!("{key}({k})"), w);
+        }
+    }
+    for v in branch.enum_.iter().flatten() {
+        if !c.unknown() && !fits_type(v, &c.ty, c.int_or_string) {
+            c.error(format!(
+                "`{key}(enum_values)`: {v} is not of this node's type ({})",
+                c.ty
+            ));
+        }
+    }
+    // A node whose properties come from elsewhere (a map, an untyped node) is not checked.
+    let known = c.ty == "object" && node.additional_properties.is_none();
+    let names: Vec<&str> = node.properties.keys().map(String::as_str).collect();
+    // Named in the branch, not a property of the node: the error, with a near name's help.
+    let missing = |message: String, name: &str| {
+        let e = site.error(message);
+        match crate::names::nearest(name, &names) {
+            Some(near) => e.with_help(
+                format!("a property with a similar name exists: `{near}`"),
+                None,
+            ),
+            None => e,
+        }
+    };
+    for name in &branch.required {
+        if known && !node.properties.contains_key(name) {
+            let message = format!("`{key}(required)`: no property `{name}` here");
+            c.errors.push(missing(message, name));
+        }
+    }
+    for (name, inner) in &branch.properties {
+        if name == "metadata" {
+            c.error(format!(
+                "`{key}(property(name = \"metadata\"))`: the API server refuses `metadata` in \
+                 a logical junctor"
+            ));
+        }
+        match node.properties.get(name) {
+            Some(prop) => c.errors.extend(branch_problems(key, inner, prop, site)),
+            None if known => {
+                let message = format!(
+                    "`{key}(property(name = \"{name}\"))`: no property `{name}` here (a junctor \
+                     constrains properties specified outside it)"
+                );
+                c.errors.push(missing(message, name));
+            }
+            None => {}
+        }
+    }
+    if let (Some(inner), Some(items)) = (&branch.items, &node.items) {
+        c.errors.extend(branch_problems(key, inner, items, site));
+    }
+    for nested in branch.junctors() {
+        c.errors.extend(branch_problems(key, nested, node, site));
+    }
+    c.errors
 }
 
 /// Checks keys against the type of the node they apply to.
@@ -146,16 +245,23 @@ impl<'a> Checker<'a> {
         self.ty.is_empty() && !self.int_or_string
     }
 
-    fn fits(&mut self, ok: bool, key: &str, wants: &str) -> bool {
+    /// `key` applies to values of `wants`: an error when the node is of another type.
+    fn wants(&mut self, key: &str, wants: Wants) {
+        let ok = match wants {
+            Wants::Numbers => matches!(self.ty.as_str(), "integer" | "number"),
+            Wants::Strings => self.ty == "string" || self.int_or_string,
+            Wants::Arrays => self.ty == "array",
+            Wants::Objects => self.ty == "object",
+        };
         if !ok && !self.unknown() {
             let got = if self.ty.is_empty() {
                 "untyped".to_string()
             } else {
                 self.ty.clone()
             };
+            let wants = wants_text(wants);
             self.error(format!("`{key}` applies to {wants}, but this is {got}"));
         }
-        ok
     }
 
     /// `list_type` and `list_map_keys`, judged with the list-type rules on the node they make
@@ -226,5 +332,73 @@ pub fn wants_text(wants: Wants) -> &'static str {
         Wants::Strings => "strings",
         Wants::Arrays => "arrays",
         Wants::Objects => "objects",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(props: &[(&str, &str)]) -> Schema {
+        let mut s = Schema::typed("object");
+        for (name, t) in props {
+            s.properties.insert(name.to_string(), Schema::typed(t));
+        }
+        s
+    }
+
+    fn problems(m: SchemaMarkers, base: &Schema) -> Vec<String> {
+        let site = Site::new("T", None);
+        let (_, errors) = overlay(&m, None, base, &site);
+        errors.iter().map(|e| e.one_message()).collect()
+    }
+
+    #[test]
+    fn a_branch_names_properties_of_its_node_and_fits_their_types() {
+        let base = object(&[("size", "integer"), ("color", "string")]);
+        let branch = |props: &[(&str, Schema)], required: &[&str]| Schema {
+            properties: props
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            required: required.iter().map(|r| r.to_string()).collect(),
+            ..Schema::default()
+        };
+        let good = SchemaMarkers {
+            one_of: vec![branch(
+                &[(
+                    "size",
+                    Schema {
+                        minimum: Some(1.0),
+                        ..Schema::default()
+                    },
+                )],
+                &["color"],
+            )],
+            ..SchemaMarkers::default()
+        };
+        assert_eq!(problems(good, &base), Vec::<String>::new());
+        let pattern = Schema {
+            pattern: Some("^a".into()),
+            ..Schema::default()
+        };
+        let bad = SchemaMarkers {
+            any_of: vec![branch(
+                &[("sise", Schema::default()), ("size", pattern)],
+                &["colour"],
+            )],
+            not: Some(Box::new(branch(&[("metadata", Schema::default())], &[]))),
+            ..SchemaMarkers::default()
+        };
+        let found = problems(bad, &base);
+        let wanted = [
+            "`any_of(required)`: no property `colour` here\n= help: a property with a similar name exists: `color`",
+            "`any_of(property(name = \"sise\"))`: no property `sise` here (a junctor constrains properties specified outside it)\n= help: a property with a similar name exists: `size`",
+            "`any_of(pattern)` applies to strings, but this is integer",
+            "the API server refuses `metadata` in a logical junctor",
+        ];
+        for w in wanted {
+            assert!(found.iter().any(|f| f.contains(w)), "{w}: {found:#?}");
+        }
     }
 }

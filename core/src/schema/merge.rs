@@ -98,6 +98,32 @@ pub(super) fn merge(
         base.all_of.push(over_side);
     }
     base.all_of.extend(over.all_of);
+    // A junctor the base has already (a data enum's `oneOf`, int-or-string's `anyOf`) keeps its
+    // branches: the overlay's joins `allOf`.
+    let junctor = Schema {
+        any_of: if base.any_of.is_empty() {
+            base.any_of = over.any_of;
+            Vec::new()
+        } else {
+            over.any_of
+        },
+        one_of: if base.one_of.is_empty() {
+            base.one_of = over.one_of;
+            Vec::new()
+        } else {
+            over.one_of
+        },
+        not: if base.not.is_none() {
+            base.not = over.not;
+            None
+        } else {
+            over.not
+        },
+        ..Schema::default()
+    };
+    if junctor != Schema::default() {
+        base.all_of.push(junctor);
+    }
 
     if let Some(items) = over.items {
         base.items = Some(Box::new(match base.items.take() {

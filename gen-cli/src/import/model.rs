@@ -257,12 +257,28 @@ impl Walk<'_> {
         };
         describe(&mut spec, props.get("spec"));
         let mut resource = resource_keys(crd, version, several);
+        // After the kind: whether the spec is required, the status and its subresource.
+        let mut root_keys = Vec::new();
+        let required = root.required.clone().unwrap_or_default();
+        if props.contains_key("spec") && !required.iter().any(|r| r == "spec") {
+            root_keys.push(marker("optional", MarkerValue::Flag));
+        }
+        let subresource = (version.subresources.as_ref()).is_some_and(|s| s.status.is_some());
         if let Some(status) = props.get("status") {
             let name = format!("{}Status", self.kind);
             let mut s = self.object(status, &name, ".status")?;
             describe(&mut s, Some(status));
             self.items.push(Item::Struct(s));
-            resource.insert(3, marker("status", MarkerValue::Str(name)));
+            root_keys.push(marker("status", MarkerValue::Str(name)));
+            if !subresource {
+                root_keys.push(marker("status_subresource", MarkerValue::False));
+            }
+        } else if subresource {
+            root_keys.push(marker("status_subresource", MarkerValue::Flag));
+        }
+        resource.splice(3..3, root_keys);
+        for r in required.iter().filter(|r| *r != "spec") {
+            self.lose("", format!("the root requires `{r}`"));
         }
         if let Some(doc) = &root.description {
             resource.push(marker("doc", MarkerValue::Str(doc.clone())));
@@ -583,44 +599,7 @@ impl Walk<'_> {
 
     /// The schema keys of a node, as its field (or type) carries them.
     fn keys(&mut self, n: &JSONSchemaProps, path: &str, shape: Shape) -> Vec<Marker> {
-        let mut m = Vec::new();
-        let num = |m: &mut Vec<Marker>, key, v: Option<f64>| {
-            if let Some(v) = v {
-                m.push(marker(key, MarkerValue::Number(v)));
-            }
-        };
-        let count = |m: &mut Vec<Marker>, key, v: Option<i64>| {
-            if let Some(v) = v {
-                m.push(marker(key, MarkerValue::Count(v)));
-            }
-        };
-        num(&mut m, "minimum", n.minimum);
-        num(&mut m, "maximum", n.maximum);
-        num(&mut m, "multiple_of", n.multiple_of);
-        if n.exclusive_minimum == Some(true) {
-            m.push(marker("exclusive_minimum", MarkerValue::Flag));
-        }
-        if n.exclusive_maximum == Some(true) {
-            m.push(marker("exclusive_maximum", MarkerValue::Flag));
-        }
-        count(&mut m, "min_length", n.min_length);
-        count(&mut m, "max_length", n.max_length);
-        if let Some(p) = &n.pattern {
-            m.push(marker("pattern", MarkerValue::Str(p.clone())));
-        }
-        if let Some(f) = &n.format {
-            m.push(marker("format", MarkerValue::Str(f.clone())));
-        }
-        if let Some(e) = &n.enum_ {
-            m.push(marker(
-                "enum_values",
-                MarkerValue::Json(Value::Array(e.iter().map(|j| j.0.clone()).collect())),
-            ));
-        }
-        count(&mut m, "min_items", n.min_items);
-        count(&mut m, "max_items", n.max_items);
-        count(&mut m, "min_properties", n.min_properties);
-        count(&mut m, "max_properties", n.max_properties);
+        let mut m = value_keys(n);
         for rule in n.x_kubernetes_validations.iter().flatten() {
             let mut args = vec![marker("rule", MarkerValue::Str(rule.rule.clone()))];
             for (key, v) in [
@@ -681,11 +660,30 @@ impl Walk<'_> {
         if n.unique_items == Some(true) {
             self.lose(path, "`uniqueItems: true`, which the API server refuses");
         }
+        let any_of = n.any_of.as_ref().filter(|_| shape != Shape::IntOrString);
+        let junctors = [
+            ("all_of", "allOf", n.all_of.as_ref()),
+            ("any_of", "anyOf", any_of),
+            ("one_of", "oneOf", n.one_of.as_ref()),
+        ];
+        for (key, keyword, branches) in junctors {
+            for b in branches.into_iter().flatten() {
+                match branch_keys(b) {
+                    Some(args) => m.push(marker(key, MarkerValue::Nested(args))),
+                    None => self.lose(
+                        path,
+                        format!("a `{keyword}` branch holds more than value validations"),
+                    ),
+                }
+            }
+        }
+        if let Some(b) = &n.not {
+            match branch_keys(b) {
+                Some(args) => m.push(marker("not", MarkerValue::Nested(args))),
+                None => self.lose(path, "`not` holds more than value validations"),
+            }
+        }
         let unmarked = [
-            ("oneOf", n.one_of.is_some()),
-            ("anyOf", n.any_of.is_some() && shape != Shape::IntOrString),
-            ("allOf", n.all_of.is_some()),
-            ("not", n.not.is_some()),
             ("patternProperties", n.pattern_properties.is_some()),
             ("dependencies", n.dependencies.is_some()),
             ("definitions", n.definitions.is_some()),
@@ -705,6 +703,110 @@ impl Walk<'_> {
         }
         m
     }
+}
+
+/// The value validations of a node (the keywords a junctor's branch may hold too).
+fn value_keys(n: &JSONSchemaProps) -> Vec<Marker> {
+    let mut m = Vec::new();
+    let num = |m: &mut Vec<Marker>, key, v: Option<f64>| {
+        if let Some(v) = v {
+            m.push(marker(key, MarkerValue::Number(v)));
+        }
+    };
+    let count = |m: &mut Vec<Marker>, key, v: Option<i64>| {
+        if let Some(v) = v {
+            m.push(marker(key, MarkerValue::Count(v)));
+        }
+    };
+    num(&mut m, "minimum", n.minimum);
+    num(&mut m, "maximum", n.maximum);
+    num(&mut m, "multiple_of", n.multiple_of);
+    if n.exclusive_minimum == Some(true) {
+        m.push(marker("exclusive_minimum", MarkerValue::Flag));
+    }
+    if n.exclusive_maximum == Some(true) {
+        m.push(marker("exclusive_maximum", MarkerValue::Flag));
+    }
+    count(&mut m, "min_length", n.min_length);
+    count(&mut m, "max_length", n.max_length);
+    if let Some(p) = &n.pattern {
+        m.push(marker("pattern", MarkerValue::Str(p.clone())));
+    }
+    if let Some(f) = &n.format {
+        m.push(marker("format", MarkerValue::Str(f.clone())));
+    }
+    if let Some(e) = &n.enum_ {
+        m.push(marker(
+            "enum_values",
+            MarkerValue::Json(Value::Array(e.iter().map(|j| j.0.clone()).collect())),
+        ));
+    }
+    count(&mut m, "min_items", n.min_items);
+    count(&mut m, "max_items", n.max_items);
+    count(&mut m, "min_properties", n.min_properties);
+    count(&mut m, "max_properties", n.max_properties);
+    m
+}
+
+/// The keys of a junctor's branch (`one_of(...)`'s arguments), or `None` when it holds more
+/// than a branch key says: value validations, `required`, properties, items and junctors.
+fn branch_keys(b: &JSONSchemaProps) -> Option<Vec<Marker>> {
+    let rest = JSONSchemaProps {
+        minimum: None,
+        maximum: None,
+        multiple_of: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+        format: None,
+        enum_: None,
+        min_items: None,
+        max_items: None,
+        min_properties: None,
+        max_properties: None,
+        required: None,
+        properties: None,
+        items: None,
+        all_of: None,
+        any_of: None,
+        one_of: None,
+        not: None,
+        ..b.clone()
+    };
+    if rest != JSONSchemaProps::default() {
+        return None;
+    }
+    let mut m = value_keys(b);
+    if let Some(r) = &b.required {
+        m.push(marker("required", MarkerValue::List(r.clone())));
+    }
+    for (name, p) in b.properties.iter().flatten() {
+        let mut args = vec![marker("name", MarkerValue::Str(name.clone()))];
+        args.extend(branch_keys(p)?);
+        m.push(marker("property", MarkerValue::Nested(args)));
+    }
+    match &b.items {
+        Some(JSONSchemaPropsOrArray::Schema(i)) => {
+            m.push(marker("items", MarkerValue::Nested(branch_keys(i)?)))
+        }
+        Some(JSONSchemaPropsOrArray::Schemas(_)) => return None,
+        None => {}
+    }
+    for (key, branches) in [
+        ("all_of", &b.all_of),
+        ("any_of", &b.any_of),
+        ("one_of", &b.one_of),
+    ] {
+        for nested in branches.iter().flatten() {
+            m.push(marker(key, MarkerValue::Nested(branch_keys(nested)?)));
+        }
+    }
+    if let Some(not) = &b.not {
+        m.push(marker("not", MarkerValue::Nested(branch_keys(not)?)));
+    }
+    Some(m)
 }
 
 /// What a node is, for the keys that depend on it.
@@ -1020,6 +1122,21 @@ mod tests {
         .unwrap()
     }
 
+    /// The first version's `openAPIV3Schema`.
+    fn root_of(crd: &mut CustomResourceDefinition) -> &mut JSONSchemaProps {
+        let version = &mut crd.spec.versions[0];
+        let schema = version.schema.as_mut().unwrap();
+        schema.open_api_v3_schema.as_mut().unwrap()
+    }
+
+    /// The resource keys of the first version's spec struct.
+    fn resource_of(crd: &CustomResourceDefinition) -> Vec<Marker> {
+        let Item::Struct(spec) = &import(crd).unwrap().modules[0].items[0] else {
+            panic!()
+        };
+        spec.resource.clone().unwrap_or_default()
+    }
+
     fn names(module: &Module) -> Vec<&str> {
         module
             .items
@@ -1066,6 +1183,47 @@ mod tests {
             ("SlowStart".into(), Some("slow-start".into())),
         ];
         assert_eq!(mode.variants, variants);
+    }
+
+    #[test]
+    fn a_spec_the_root_does_not_require_is_optional() {
+        let optional = |crd: &_| resource_of(crd).contains(&marker("optional", MarkerValue::Flag));
+        let mut crd = widget(serde_json::json!({"type": "object"}));
+        assert!(optional(&crd));
+        root_of(&mut crd).required = Some(vec!["spec".into()]);
+        assert!(!optional(&crd));
+    }
+
+    #[test]
+    fn the_status_subresource_is_written_where_it_and_the_status_go_apart() {
+        let keys = |crd: &_| {
+            let resource = resource_of(crd).into_iter();
+            resource
+                .filter(|m| m.key.starts_with("status"))
+                .collect::<Vec<_>>()
+        };
+        let status = MarkerValue::Str("WidgetStatus".into());
+        let mut crd = widget(serde_json::json!({"type": "object"}));
+        let root = root_of(&mut crd);
+        let props = root.properties.as_mut().unwrap();
+        props.insert(
+            "status".into(),
+            serde_json::from_value(serde_json::json!({"type": "object"})).unwrap(),
+        );
+        let alone = [
+            marker("status", status.clone()),
+            marker("status_subresource", MarkerValue::False),
+        ];
+        assert_eq!(keys(&crd), alone);
+        crd.spec.versions[0].subresources =
+            Some(serde_json::from_value(serde_json::json!({"status": {}})).unwrap());
+        assert_eq!(keys(&crd), [marker("status", status)]);
+        let root = root_of(&mut crd);
+        root.properties.as_mut().unwrap().remove("status");
+        assert_eq!(
+            keys(&crd),
+            [marker("status_subresource", MarkerValue::Flag)]
+        );
     }
 
     #[test]

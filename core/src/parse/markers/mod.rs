@@ -99,6 +99,8 @@ pub fn parse_all<T: ToTokens>(
         markers.resource = errors
             .handle(resource::resource_markers(&raw, item, loc))
             .unwrap_or_default();
+        // On the spec struct, `optional` is about the root's `spec` property (a resource key).
+        markers.schema.optional = false;
     }
     (markers, errors)
 }
@@ -140,6 +142,9 @@ fn collect(
             }
             if key == "items" {
                 check_items(m, errors);
+            }
+            if JUNCTORS.contains(&key.as_str()) && !check_branch(m, &key, errors) {
+                continue;
             }
             if registered(&key).is_some_and(|k| k.repeatable) {
                 out.push(meta);
@@ -187,6 +192,71 @@ fn check_items(meta: &Meta, errors: &mut darling::error::Accumulator) {
             check_items(m, errors);
         }
     }
+}
+
+/// The keys of logical junctors: each takes a branch, value validations only.
+const JUNCTORS: &[&str] = &["all_of", "any_of", "one_of", "not"];
+
+/// The keys a branch takes besides the junctors (and `name`, in `property(...)`).
+const BRANCH_KEYS: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusive_minimum",
+    "exclusive_maximum",
+    "multiple_of",
+    "min_length",
+    "max_length",
+    "pattern",
+    "format",
+    "enum_values",
+    "min_items",
+    "max_items",
+    "min_properties",
+    "max_properties",
+    "required",
+    "property",
+    "items",
+];
+
+/// A branch of `all_of`, `any_of`, `one_of`, `not` (or a `property(...)` or `items(...)` in
+/// one) holds value validations only: a schema key that sets anything else (`description`,
+/// `default`, a type, `nullable`, `x-kubernetes-*`) is an error here, as the API server refuses
+/// it in a structural schema. False when there is one (keys of no attribute are left to the
+/// grammar, which suggests a near one).
+fn check_branch(meta: &Meta, junctor: &str, errors: &mut darling::error::Accumulator) -> bool {
+    let Meta::List(list) = meta else {
+        return true; // the grammar reports it
+    };
+    let Ok(inner) = NestedMeta::parse_meta_list(list.tokens.clone()) else {
+        return true;
+    };
+    let mut ok = true;
+    for nested in &inner {
+        let NestedMeta::Meta(m) = nested else {
+            continue;
+        };
+        let key = m.path().to_token_stream().to_string();
+        if key == "name" && junctor == "property" {
+            continue;
+        }
+        if JUNCTORS.contains(&key.as_str()) || ["property", "items"].contains(&key.as_str()) {
+            ok &= check_branch(m, &key, errors);
+        } else if !BRANCH_KEYS.contains(&key.as_str())
+            && (registered(&key).is_some() || key == "name")
+        {
+            ok = false;
+            errors.push(
+                Error::custom(format!(
+                    "`{key}` does not go inside `{junctor}(...)`: a logical junctor holds value \
+                     validations only (`required`, `enum_values`, `pattern`, `format`, `minimum`, \
+                     ...), with `property(name = \"...\", ...)` and `items(...)` for what they \
+                     constrain; the API server refuses anything else there"
+                ))
+                .with_span(m.path()),
+            );
+        }
+    }
+    ok
 }
 
 fn same(a: &NestedMeta, b: &NestedMeta) -> bool {
@@ -289,7 +359,8 @@ mod tests {
         for key in registry::SCHEMA.names() {
             assert!(places(key).iter().any(|&p| p != Place::Spec), "{key}");
         }
-        assert_eq!(places("optional"), [Place::Field]);
+        assert_eq!(places("optional"), [Place::Spec, Place::Field]);
+        assert_eq!(places("required"), [Place::Field]);
         assert_eq!(places("at_most_one_of"), [Place::Spec, Place::Type]);
         assert_eq!(places("minimum"), [Place::Spec, Place::Type, Place::Field]);
     }
@@ -299,7 +370,60 @@ mod tests {
         let e = parse_at("#[kube_marker(group = \"a.b\")]", Place::Field).unwrap_err();
         assert!(e.to_string().contains("spec struct"), "{e}");
         let e = parse_at("#[kube_marker(optional)]", Place::Type).unwrap_err();
-        assert!(e.to_string().contains("goes on a field"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("goes on a field, or on the spec struct"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn optional_on_the_spec_struct_is_about_the_roots_spec() {
+        let spec =
+            r#"#[kube_marker(group = "a.example.com", version = "v1", kind = "A", optional)]"#;
+        let m = parse_at(spec, Place::Spec).unwrap();
+        assert!(m.resource.spec_optional);
+        assert!(
+            !m.schema.optional,
+            "the spec type's own keys do not keep it"
+        );
+        let m = parse_at(&spec.replace(", optional", ""), Place::Spec).unwrap();
+        assert!(!m.resource.spec_optional);
+    }
+
+    #[test]
+    fn junctor_branches_hold_value_validations_only() {
+        let m = parse_at(
+            r#"#[kube_marker(one_of(required = ["a"]), one_of(property(name = "b", not(enum_values = ["x"]))))]"#,
+            Place::Type,
+        )
+        .unwrap();
+        assert_eq!(m.schema.one_of.len(), 2);
+        assert_eq!(m.schema.one_of[0].required, ["a"]);
+        let b = &m.schema.one_of[1].properties["b"];
+        assert_eq!(b.not.as_ref().unwrap().enum_, Some(vec!["x".into()]));
+        for (src, wanted) in [
+            (
+                "one_of(description = \"d\")",
+                "`description` does not go inside `one_of(...)`",
+            ),
+            (
+                "any_of(property(name = \"a\", default = 1))",
+                "`default` does not go inside `property(...)`",
+            ),
+            (
+                "not(property(minimum = 1))",
+                "`property(...)` needs the property's `name",
+            ),
+            (
+                "all_of(name = \"a\")",
+                "`name` does not go inside `all_of(...)`",
+            ),
+            ("one_of(requird = [\"a\"])", "Did you mean `required`?"),
+        ] {
+            let e = parse_at(&format!("#[kube_marker({src})]"), Place::Field).unwrap_err();
+            assert!(e.to_string().contains(wanted), "{src}: {e}");
+        }
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub(super) struct Raw {
     pub(super) short_names: Option<SpannedValue<List>>,
     pub(super) categories: Option<SpannedValue<List>>,
     pub(super) status: Option<SpannedValue<String>>,
+    pub(super) status_subresource: Option<bool>,
     pub(super) scale: Option<SpannedValue<RawScale>>,
     #[darling(multiple)]
     pub(super) printcolumn: Vec<SpannedValue<RawPrintColumn>>,
@@ -80,7 +81,49 @@ pub(super) struct Raw {
     pub(super) title: Option<String>,
     pub(super) description: Option<String>,
     pub(super) external_docs: Option<SpannedValue<RawExternalDocs>>,
+    #[darling(multiple)]
+    pub(super) all_of: Vec<SpannedValue<RawBranch>>,
+    #[darling(multiple)]
+    pub(super) any_of: Vec<SpannedValue<RawBranch>>,
+    #[darling(multiple)]
+    pub(super) one_of: Vec<SpannedValue<RawBranch>>,
+    pub(super) not: Option<SpannedValue<Box<RawBranch>>>,
     pub(super) accept_change: Option<SpannedValue<List>>,
+}
+
+/// A branch of `all_of`, `any_of`, `one_of` or `not`: value validations only, as a structural
+/// schema allows there, with the properties and items they constrain.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub(super) struct RawBranch {
+    /// The property's name (in `property(...)` only).
+    pub(super) name: Option<SpannedValue<String>>,
+    pub(super) minimum: Option<Num>,
+    pub(super) maximum: Option<Num>,
+    pub(super) exclusive_minimum: Option<bool>,
+    pub(super) exclusive_maximum: Option<bool>,
+    pub(super) multiple_of: Option<Num>,
+    pub(super) min_length: Option<Count>,
+    pub(super) max_length: Option<Count>,
+    pub(super) pattern: Option<SpannedValue<String>>,
+    pub(super) format: Option<String>,
+    pub(super) enum_values: Option<SpannedValue<Json>>,
+    pub(super) min_items: Option<Count>,
+    pub(super) max_items: Option<Count>,
+    pub(super) min_properties: Option<Count>,
+    pub(super) max_properties: Option<Count>,
+    /// The property names the branch requires.
+    pub(super) required: Option<SpannedValue<List>>,
+    #[darling(multiple)]
+    pub(super) property: Vec<SpannedValue<RawBranch>>,
+    pub(super) items: Option<SpannedValue<Box<RawBranch>>>,
+    #[darling(multiple)]
+    pub(super) all_of: Vec<SpannedValue<RawBranch>>,
+    #[darling(multiple)]
+    pub(super) any_of: Vec<SpannedValue<RawBranch>>,
+    #[darling(multiple)]
+    pub(super) one_of: Vec<SpannedValue<RawBranch>>,
+    pub(super) not: Option<SpannedValue<Box<RawBranch>>>,
 }
 
 /// `conversion(webhook(...))`: the only strategy that needs a key (`None` is the default).

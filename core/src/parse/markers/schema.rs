@@ -1,11 +1,14 @@
 //! Schema keys: from the attribute's grammar to [`SchemaMarkers`], with the checks that need
 //! no type (Go's regexp syntax, CEL syntax, JSON values, URLs).
 
+use darling::error::Accumulator;
+use darling::util::SpannedValue;
 use darling::{Error, Result};
 use proc_macro2::Span;
 
-use super::raw::Raw;
-use crate::model::{ExternalDocs, Loc, Rule, SchemaMarkers};
+use super::raw::{Raw, RawBranch};
+use crate::model::{ExternalDocs, Loc, Rule, Schema, SchemaMarkers};
+use crate::parse::values::Json;
 
 /// The schema keys of `raw`; `loc` places the values the engine's errors point at (`field_path`,
 /// `default`, `example`).
@@ -23,18 +26,7 @@ pub(super) fn schema_markers(
             .with_span(&u.span()),
         );
     }
-    if let Some(p) = &raw.pattern
-        && let Err(e) = crate::check::re2::compile(p)
-    {
-        errors.push(
-            Error::custom(format!(
-                "invalid regular expression in `pattern` (the apiserver compiles it with Go's \
-                 regexp, RE2 syntax): {}: `{}`",
-                e.code, e.expr
-            ))
-            .with_span(&p.span()),
-        );
-    }
+    check_pattern(raw.pattern.as_ref(), &mut errors);
     for (key, plain, json) in [
         ("default", &raw.default, &raw.default_json),
         ("example", &raw.example, &raw.example_json),
@@ -45,13 +37,7 @@ pub(super) fn schema_markers(
             )));
         }
     }
-    if let Some(values) = &raw.enum_values
-        && !values.0.is_array()
-    {
-        errors.push(
-            Error::custom("`enum_values` takes a list: `[\"a\", \"b\"]`").with_span(&values.span()),
-        );
-    }
+    check_enum_values(raw.enum_values.as_ref(), &mut errors);
     for name in raw.accept_change.iter().flat_map(|l| &l.0) {
         if !crate::diff::RULES.contains(&name.as_str()) {
             let span = raw.accept_change.as_ref().map(|l| l.span());
@@ -91,6 +77,16 @@ pub(super) fn schema_markers(
             .with_span(&docs.span()),
         );
     }
+    let branches = |list: &[SpannedValue<RawBranch>], errors: &mut Accumulator| {
+        list.iter().map(|b| branch(b, false, errors)).collect()
+    };
+    let all_of = branches(&raw.all_of, &mut errors);
+    let any_of = branches(&raw.any_of, &mut errors);
+    let one_of = branches(&raw.one_of, &mut errors);
+    let not = raw
+        .not
+        .as_ref()
+        .map(|b| Box::new(branch(b, false, &mut errors)));
     let items = match &raw.items {
         Some(items) => errors.handle(schema_markers(items, loc)).map(Box::new),
         None => None,
@@ -154,6 +150,10 @@ pub(super) fn schema_markers(
             url: d.url.clone(),
             description: d.description.clone(),
         }),
+        all_of,
+        any_of,
+        one_of,
+        not,
         accept_change: raw
             .accept_change
             .as_ref()
@@ -161,6 +161,91 @@ pub(super) fn schema_markers(
             .unwrap_or_default(),
     };
     errors.finish_with(markers)
+}
+
+/// The schema of a junctor's branch (`property` for one of its `property(...)`, which names
+/// the property), with the checks that need no type.
+fn branch(raw: &RawBranch, property: bool, errors: &mut Accumulator) -> Schema {
+    if property != raw.name.is_some() {
+        let message = if property {
+            "`property(...)` needs the property's `name = \"...\"` (its JSON name)"
+        } else {
+            "`name` goes in a `property(...)` of a branch"
+        };
+        let span = raw.name.as_ref().map_or_else(Span::call_site, |n| n.span());
+        errors.push(Error::custom(message).with_span(&span));
+    }
+    check_pattern(raw.pattern.as_ref(), errors);
+    check_enum_values(raw.enum_values.as_ref(), errors);
+    let nested = |list: &[SpannedValue<RawBranch>], errors: &mut Accumulator| {
+        list.iter().map(|b| branch(b, false, errors)).collect()
+    };
+    let mut properties = std::collections::BTreeMap::new();
+    for p in &raw.property {
+        let schema = branch(p, true, errors);
+        let name = p.name.as_ref().map(|n| n.to_string()).unwrap_or_default();
+        if properties.insert(name.clone(), schema).is_some() {
+            errors.push(
+                Error::custom(format!("`property(name = \"{name}\")` is given twice"))
+                    .with_span(&p.span()),
+            );
+        }
+    }
+    Schema {
+        minimum: raw.minimum.map(|n| n.0),
+        maximum: raw.maximum.map(|n| n.0),
+        exclusive_minimum: raw.exclusive_minimum.unwrap_or(false),
+        exclusive_maximum: raw.exclusive_maximum.unwrap_or(false),
+        multiple_of: raw.multiple_of.map(|n| n.0),
+        min_length: raw.min_length.map(|n| n.0),
+        max_length: raw.max_length.map(|n| n.0),
+        pattern: raw.pattern.as_ref().map(|p| p.to_string()),
+        format: raw.format.clone(),
+        enum_: (raw.enum_values.as_ref()).and_then(|v| v.0.as_array().cloned()),
+        min_items: raw.min_items.map(|n| n.0),
+        max_items: raw.max_items.map(|n| n.0),
+        min_properties: raw.min_properties.map(|n| n.0),
+        max_properties: raw.max_properties.map(|n| n.0),
+        required: raw
+            .required
+            .as_ref()
+            .map(|l| l.0.clone())
+            .unwrap_or_default(),
+        properties,
+        items: (raw.items.as_ref()).map(|i| Box::new(branch(i, false, errors))),
+        all_of: nested(&raw.all_of, errors),
+        any_of: nested(&raw.any_of, errors),
+        one_of: nested(&raw.one_of, errors),
+        not: (raw.not.as_ref()).map(|b| Box::new(branch(b, false, errors))),
+        ..Schema::default()
+    }
+}
+
+/// `pattern` must compile as the API server compiles it.
+fn check_pattern(p: Option<&SpannedValue<String>>, errors: &mut Accumulator) {
+    if let Some(p) = p
+        && let Err(e) = crate::check::re2::compile(p)
+    {
+        errors.push(
+            Error::custom(format!(
+                "invalid regular expression in `pattern` (the apiserver compiles it with Go's \
+                 regexp, RE2 syntax): {}: `{}`",
+                e.code, e.expr
+            ))
+            .with_span(&p.span()),
+        );
+    }
+}
+
+/// `enum_values` is a list.
+fn check_enum_values(values: Option<&SpannedValue<Json>>, errors: &mut Accumulator) {
+    if let Some(values) = values
+        && !values.0.is_array()
+    {
+        errors.push(
+            Error::custom("`enum_values` takes a list: `[\"a\", \"b\"]`").with_span(&values.span()),
+        );
+    }
 }
 
 /// Go's `url.ParseRequestURI` accepts an absolute URL or an absolute path.

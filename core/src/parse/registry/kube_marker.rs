@@ -80,9 +80,24 @@ pub(super) const RESOURCE: &[Entry] = &[
         keys: &[resource("status", Value::TypePath)],
         form: "`status = \"TypePath\"`",
         marker: "`+kubebuilder:subresource:status`",
-        emits: "`subresources.status: {}`, the `status` property",
+        emits: "the `status` property, and `subresources.status: {}` (unless \
+            `status_subresource = false`)",
         notes: "adds `status: Option<TypePath>` to the root type and `HasStatus`",
         examples: &[r#"#[kube_marker(status = "WidgetStatus")]"#],
+    },
+    Entry {
+        keys: &[resource("status_subresource", Value::Flag)],
+        form: "`status_subresource`, `status_subresource = false`",
+        marker: "`+kubebuilder:subresource:status`",
+        emits: "`subresources.status: {}`, or not",
+        notes: "default: when `status` is given; `status = \"T\", status_subresource = false` is a \
+            `status` property the main resource writes (Go's `Status` field without the marker), \
+            `status_subresource` alone the subresource without a `status` property (nor a \
+            `status` field in the root type)",
+        examples: &[
+            r#"#[kube_marker(status = "WidgetStatus", status_subresource = false)]"#,
+            "#[kube_marker(status_subresource)]",
+        ],
     },
     Entry {
         keys: &[resource("scale", Value::Nested)],
@@ -436,13 +451,14 @@ pub(super) const SCHEMA: &[Entry] = &[
     },
     Entry {
         keys: &[
-            schema("optional", Value::Flag).on(Goes::Field),
+            schema("optional", Value::Flag).on(Goes::Property),
             schema("required", Value::Flag).on(Goes::Field),
         ],
         form: "`optional`, `required`",
         marker: "`+optional`, `+required` (`+kubebuilder:validation:Optional`, `Required`)",
         emits: "whether the field is in its parent's `required` (`required` wins, even on an \
-            `Option`); fields only",
+            `Option`); `optional` on the spec struct leaves `spec` out of the root's `required` \
+            (Go's `Spec T json:\"spec,omitempty\"`), and the root type's `spec` is an `Option`",
         notes: "",
         examples: &["#[kube_marker(optional)]", "#[kube_marker(required)]"],
     },
@@ -507,6 +523,33 @@ pub(super) const SCHEMA: &[Entry] = &[
         notes: "",
         examples: &[
             r#"#[kube_marker(external_docs(url = "https://example.com/docs", description = "The guide"))]"#,
+        ],
+    },
+    Entry {
+        keys: &[
+            schema("one_of", Value::Branch).repeatable(),
+            schema("any_of", Value::Branch).repeatable(),
+            schema("all_of", Value::Branch).repeatable(),
+            schema("not", Value::Branch),
+        ],
+        form: "`one_of(...)`, `any_of(...)`, `all_of(...)`, `not(...)`",
+        marker: "none (written by hand or by generators, as Gateway API's addresses)",
+        emits: "`oneOf`, `anyOf`, `allOf` (one branch per key, in order), `not`; a branch holds \
+            value validations only, as a structural schema requires: `required = [...]` (property \
+            names), `enum_values`, `pattern`, `format`, `minimum`, `maximum`, `multiple_of`, \
+            `exclusive_minimum`, `exclusive_maximum`, `min_length`, `max_length`, `min_items`, \
+            `max_items`, `min_properties`, `max_properties`, the junctors again, \
+            `property(name = \"...\", ...)` for a property and `items(...)` for the items, which \
+            must exist outside the junctor (not `metadata`); no `description`, `default`, type, \
+            `nullable`, `title` or `x_*` key. Where the type already has one (a data enum's \
+            `oneOf`), the key's goes in `allOf`",
+        notes: "",
+        examples: &[
+            r#"#[kube_marker(one_of(required = ["url"]), one_of(required = ["git"]))]"#,
+            r#"#[kube_marker(any_of(required = ["cpu"]), any_of(required = ["memory"]))]"#,
+            r#"#[kube_marker(one_of(property(name = "value", any_of(format = "ipv4"), any_of(format = "ipv6"))))]"#,
+            r#"#[kube_marker(not(property(name = "type", enum_values = ["IPAddress"])))]"#,
+            r#"#[kube_marker(all_of(min_length = 1))]"#,
         ],
     },
     Entry {

@@ -34,6 +34,8 @@ pub enum Goes {
     Struct,
     /// The field (or the spec struct) whose change the key accepts.
     FieldOrSpec,
+    /// A property of its parent: a field, or the spec struct (the root's `spec`).
+    Property,
 }
 
 impl Goes {
@@ -45,7 +47,7 @@ impl Goes {
             Goes::Anywhere => &[Place::Spec, Place::Type, Place::Field],
             Goes::Field => &[Place::Field],
             Goes::Struct => &[Place::Spec, Place::Type],
-            Goes::FieldOrSpec => &[Place::Spec, Place::Field],
+            Goes::FieldOrSpec | Goes::Property => &[Place::Spec, Place::Field],
         }
     }
 
@@ -66,6 +68,9 @@ impl Goes {
             Goes::FieldOrSpec => {
                 format!("`{key}` goes on the field (or the spec struct) whose change it accepts")
             }
+            Goes::Property => format!(
+                "`{key}` goes on a field, or on the spec struct (for the root's `spec` property)"
+            ),
             Goes::Item | Goes::Anywhere => return None,
         })
     }
@@ -117,6 +122,8 @@ pub enum Value {
     Nested,
     /// `key(...)`, with schema keys.
     Schema,
+    /// `key(...)`, a branch of a logical junctor: value validations.
+    Branch,
 }
 
 impl Value {
@@ -142,6 +149,7 @@ impl Value {
             Value::Json => "JSON value",
             Value::Nested => "nested",
             Value::Schema => "nested (schema keys)",
+            Value::Branch => "nested (value validations)",
         }
     }
 }
@@ -435,7 +443,13 @@ mod tests {
             Goes::Field.misplaced("optional", Place::Type).as_deref(),
             Some("`optional` goes on a field")
         );
-        for goes in [Goes::Spec, Goes::Field, Goes::Struct, Goes::FieldOrSpec] {
+        for goes in [
+            Goes::Spec,
+            Goes::Field,
+            Goes::Struct,
+            Goes::FieldOrSpec,
+            Goes::Property,
+        ] {
             for place in [Place::Spec, Place::Type, Place::Field] {
                 let misplaced = goes.misplaced("k", place);
                 assert_eq!(
