@@ -246,25 +246,25 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
         cargo(&context, step);
     }
 
-    // What the derive cannot see from one type fails `cargo test` as it fails `kubegen
-    // manifests`, each at its place: a printer column into the fields of a Kubernetes type
-    // (the status's `Condition`), an enum default that is no variant, a CEL rule over another
-    // type's field (the `cel` feature on).
+    // In the same folder (its vendored packages are built once): what the derive cannot see
+    // from one type fails `cargo test` as it fails `kubegen manifests`, each at its place: a
+    // printer column into the fields of a Kubernetes type (the status's `Condition`), an enum
+    // default that is no variant, a CEL rule over another type's field (the `cel` feature on).
     let created = std::process::Command::new(&installed)
         .args(words(
             "create api --group webapp --version v1 --kind Guestbook",
         ))
-        .current_dir(&dir)
+        .current_dir(&context)
         .output()
         .unwrap();
     assert!(created.status.success(), "{}", texts(&created).1);
-    let types = dir.join("src/api/webapp_v1/guestbook.rs");
+    let types = context.join("src/api/webapp_v1/guestbook.rs");
     fs::write(
         &types,
         with_three_mistakes(&fs::read_to_string(&types).unwrap()),
     )
     .unwrap();
-    let tested = cargo_output(&dir, &["test", "--features", "kubegen/cel"]);
+    let tested = cargo_output(&context, &["test", "--features", "kubegen/cel"]);
     let (stdout, stderr) = texts(&tested);
     assert!(!tested.status.success(), "{stdout}");
     let failed = stdout
@@ -295,7 +295,7 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     let manifests = || {
         let out = std::process::Command::new(&installed)
             .arg("manifests")
-            .current_dir(&dir)
+            .current_dir(&context)
             .output()
             .unwrap();
         assert!(!out.status.success());

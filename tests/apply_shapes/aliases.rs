@@ -26,7 +26,8 @@ pub struct Spec {
     pub at: Option<short::Stamp>,
 }
 
-fn main() {
+#[test]
+fn serializes() {
     let items: Vec<ItemApply> = vec![ItemApply::default().with_name("a")];
     let by_name: BTreeMap<String, Option<ItemApply>> = BTreeMap::from([("b".into(), None)]);
     let spec = SpecApply::default().with_items(items).with_by_name(by_name);

@@ -51,7 +51,11 @@ pub struct Leaf {
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug)]
 #[serde(rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum External {
-    StructVariant { inner_field: i32, #[serde(rename = "x")] other: Option<String> },
+    StructVariant {
+        inner_field: i32,
+        #[serde(rename = "x")]
+        other: Option<String>,
+    },
     Newtype(Leaf),
     Plain {},
     #[serde(skip)]
@@ -135,18 +139,28 @@ pub mod documented {
     }
 }
 
-fn main() {
+#[test]
+fn serializes() {
     let spec = TortureSpecApply::default()
         .with_type("t")
         .with_match(true)
         .with_nested(vec![Box::new(LeafApply::default().with_some_value(1))])
-        .with_by_name(BTreeMap::from([("a".to_string(), vec![LeafApply::default()])]))
-        .with_k8s_ports(vec![ContainerPort { container_port: 80, ..Default::default() }])
+        .with_by_name(BTreeMap::from([(
+            "a".to_string(),
+            vec![LeafApply::default()],
+        )]))
+        .with_k8s_ports(vec![ContainerPort {
+            container_port: 80,
+            ..Default::default()
+        }])
         .with_set(BTreeSet::from(["x".to_string()]))
         .with_fixed([1, 2])
         .with_small(7u16)
         .with_extra(BTreeMap::from([("free".to_string(), "form".to_string())]))
-        .with_external(ExternalApply::StructVariant { inner_field: Some(1), other: None })
+        .with_external(ExternalApply::StructVariant {
+            inner_field: Some(1),
+            other: None,
+        })
         .with_adjacent(AdjacentApply::B(LeafApply::default()))
         .with_untagged(Untagged::Text("u".into()))
         .with_unit(Unit::Off)
@@ -154,7 +168,9 @@ fn main() {
         .with_maybe_leaf(LeafApply::default().with_some_value(2))
         .with_name(Name("n".into()))
         .with_raw(Whole::from(Raw { anything: 3 }));
-    let cfg = TortureApply::new("t").with_spec(spec).with_status(TortureStatusApply::default().with_ok(true));
+    let cfg = TortureApply::new("t")
+        .with_spec(spec)
+        .with_status(TortureStatusApply::default().with_ok(true));
     assert_eq!(
         serde_json::to_value(&cfg).unwrap(),
         json!({
