@@ -7,8 +7,9 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::coordination::v1::Lease;
-use k8s_openapi::api::core::v1::{Namespace, Secret};
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Secret};
 use kube::Api;
 use kube::api::PostParams;
 use kubegen::CustomResource;
@@ -111,6 +112,119 @@ async fn a_crd_installed_serves_objects_with_its_schema() {
             other => panic!("expected a 403, got {other:?}"),
         }
     }
+    // A refusal names the `#[rbac]` attribute that would have allowed it.
+    let refused = as_operator.get("sample").await.unwrap_err();
+    assert_eq!(
+        kubegen::testing::missing_rbac(&refused).as_deref(),
+        Some(r#"#[rbac(groups = "cache.example.com", resources = "memcacheds", verbs = "get")]"#),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs KUBEBUILDER_ASSETS (etcd, kube-apiserver)"]
+async fn the_controller_managers_jobs_are_done_on_request() {
+    let cp = ControlPlane::shared().await.expect(NEEDS);
+    let namespace = cp.namespace("jobs").await.unwrap();
+
+    // A Deployment rolled out: the status its controllers and kubelets would write.
+    let deployments: Api<Deployment> = Api::namespaced(cp.client(), &namespace);
+    let deployment: Deployment = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": "web"},
+        "spec": {
+            "replicas": 2,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "web", "image": "nginx"}]},
+            },
+        },
+    }))
+    .unwrap();
+    deployments
+        .create(&PostParams::default(), &deployment)
+        .await
+        .unwrap();
+    let rolled = cp.roll_out(&namespace, "web").await.unwrap();
+    // As JSON: which fields are `Option`s depends on the Kubernetes version chosen.
+    let rolled = serde_json::to_value(rolled).unwrap();
+    let status = &rolled["status"];
+    assert_eq!(
+        (&status["readyReplicas"], &status["availableReplicas"]),
+        (&serde_json::json!(2), &serde_json::json!(2))
+    );
+    assert_eq!(
+        status["observedGeneration"],
+        rolled["metadata"]["generation"]
+    );
+    let available = status["conditions"].as_array().unwrap();
+    assert!(
+        available
+            .iter()
+            .any(|c| c["type"] == "Available" && c["status"] == "True"),
+        "{available:?}"
+    );
+
+    // The garbage collector: a sole owner's dependents go, a shared one loses the reference.
+    let config_maps: Api<ConfigMap> = Api::namespaced(cp.client(), &namespace);
+    let create = |name: &str, owners: Vec<&ConfigMap>| {
+        let references: Vec<_> = owners
+            .iter()
+            .map(|o| {
+                serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "name": o.metadata.name, "uid": o.metadata.uid})
+            })
+            .collect();
+        serde_json::from_value::<ConfigMap>(serde_json::json!({
+            "metadata": {"name": name, "ownerReferences": references},
+        }))
+        .unwrap()
+    };
+    let mut made = Vec::new();
+    for name in ["owner", "other"] {
+        let object = create(name, vec![]);
+        made.push(
+            config_maps
+                .create(&PostParams::default(), &object)
+                .await
+                .unwrap(),
+        );
+    }
+    let (owner, other) = (&made[0], &made[1]);
+    for (name, owners) in [("solely", vec![owner]), ("shared", vec![owner, other])] {
+        config_maps
+            .create(&PostParams::default(), &create(name, owners))
+            .await
+            .unwrap();
+    }
+    config_maps
+        .delete("owner", &Default::default())
+        .await
+        .unwrap();
+    let uid = owner.metadata.uid.clone().unwrap();
+    let deleted = cp.collect_garbage(&config_maps, &uid).await.unwrap();
+    assert_eq!(deleted, ["solely"]);
+    let shared = config_maps.get("shared").await.unwrap();
+    let left: Vec<_> = shared
+        .metadata
+        .owner_references
+        .unwrap_or_default()
+        .into_iter()
+        .map(|o| o.name)
+        .collect();
+    assert_eq!(left, ["other"]);
+
+    // A namespace deleted: emptied, then gone.
+    let doomed = cp.namespace("doomed").await.unwrap();
+    let in_doomed: Api<ConfigMap> = Api::namespaced(cp.client(), &doomed);
+    in_doomed
+        .create(&PostParams::default(), &create("kept", vec![]))
+        .await
+        .unwrap();
+    cp.delete_namespace(&doomed).await.unwrap();
+    let namespaces: Api<Namespace> = Api::all(cp.client());
+    assert!(namespaces.get_opt(&doomed).await.unwrap().is_none());
+    assert!(in_doomed.get_opt("kept").await.unwrap().is_none());
 }
 
 #[tokio::test]

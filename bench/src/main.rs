@@ -10,10 +10,14 @@
 //!
 //! - `validate`: objects admitted per second in process (`check::admit`) against the bundled
 //!   operator's CRD.
+//! - `control-plane`: the cold start of `kubegen::testing`'s control plane (etcd and
+//!   kube-apiserver from `KUBEBUILDER_ASSETS`, a CRD established), with its breakdown.
 //!
-//! `cargo run --release -p kubegen-bench -- compile` (or `cli`, `apply`, `validate`). Generated crates live in
+//! `cargo run --release -p kubegen-bench -- compile` (or `cli`, `apply`, `validate`,
+//! `control-plane`). Generated crates live in
 //! `target/kubegen-bench/`; their dependencies are built once, before timing starts.
 
+mod control_plane;
 mod generate;
 mod measure;
 mod validate;
@@ -79,6 +83,9 @@ enum Bench {
         #[arg(long, default_value_t = 10_000)]
         objects: usize,
     },
+    /// The cold start of a `kubegen::testing` control plane, with its breakdown (needs
+    /// `KUBEBUILDER_ASSETS`).
+    ControlPlane,
     /// Rebuild of an API crate with kubegen's `apply` feature off vs on.
     Apply {
         /// Kinds in the API crate.
@@ -118,6 +125,7 @@ fn main() {
             }
         }
         Bench::Validate { objects } => validate::run(&repo, objects, args.runs),
+        Bench::ControlPlane => control_plane::run(&repo, args.runs),
         Bench::Apply { kinds, fields } => {
             apply(&repo, &work.join("apply"), kinds, fields, args.runs)
         }

@@ -11,7 +11,7 @@ use super::error::Error;
 /// How long a CRD may take to be `Established`.
 const ESTABLISHED_TIMEOUT: Duration = Duration::from_secs(30);
 /// How often its conditions are read.
-const POLL: Duration = Duration::from_millis(50);
+pub(crate) const POLL: Duration = Duration::from_millis(50);
 /// The field manager the CRDs are applied with.
 const MANAGER: &str = "kubegen-testing";
 

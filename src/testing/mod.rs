@@ -24,6 +24,10 @@
 //! The processes are killed and their folder removed when the [`ControlPlane`] is dropped;
 //! on Linux they also die with the test process, even one killed with SIGKILL (the shared
 //! one's way to end), and the next start removes the folder left behind.
+//! There is no kube-controller-manager or kubelet: [`ControlPlane::roll_out`],
+//! [`ControlPlane::collect_garbage`] and [`ControlPlane::delete_namespace`] do their common
+//! jobs once, for the test that needs them; [`missing_rbac`] turns a 403 into the `#[rbac]`
+//! attribute that would have allowed the request.
 //! `KUBEGEN_TEST_LOGS=1` (or envtest's `KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true`) copies
 //! etcd's and kube-apiserver's output to standard error, each line tagged with its process.
 
@@ -31,11 +35,13 @@ mod accounts;
 mod assets;
 mod certs;
 mod control_plane;
+mod controllers;
 mod crds;
 mod error;
 mod process;
 mod webhooks;
 
+pub use controllers::missing_rbac;
 pub use error::Error;
 pub use webhooks::LoopbackWebhooks;
 
@@ -211,6 +217,37 @@ impl ControlPlane {
                     .into(),
             )),
         }
+    }
+
+    /// Writes the status the Deployment `namespace/name` gets from its controllers and
+    /// kubelets once every replica is ready (observed generation, replica counts, the
+    /// `Available` and `Progressing` conditions), as stored.
+    pub async fn roll_out(
+        &self,
+        namespace: &str,
+        name: &str,
+    ) -> Result<k8s_openapi::api::apps::v1::Deployment, Error> {
+        controllers::roll_out(&self.client(), namespace, name).await
+    }
+
+    /// Does the garbage collector's job for the owner whose uid is `owner_uid`, once it is
+    /// deleted, to the objects `api` lists: those it solely owned are deleted, the others lose
+    /// the reference. Returns the names of the deleted objects.
+    pub async fn collect_garbage<K>(
+        &self,
+        api: &kube::Api<K>,
+        owner_uid: &str,
+    ) -> Result<Vec<String>, Error>
+    where
+        K: kube::Resource + Clone + serde::de::DeserializeOwned + std::fmt::Debug,
+    {
+        controllers::collect_garbage(api, owner_uid).await
+    }
+
+    /// Deletes the namespace as the namespace controller would: its objects deleted, and once
+    /// none is left (those with finalizers wait for their controllers), the namespace gone.
+    pub async fn delete_namespace(&self, name: &str) -> Result<(), Error> {
+        controllers::delete_namespace(&self.client(), name).await
     }
 
     /// An error if etcd or kube-apiserver has exited, with the end of its log.
