@@ -58,7 +58,15 @@ async fn main() -> Result<(), Box<dyn Error>> {
     for (index, case) in cases.iter().enumerate() {
         let name = case["name"].as_str().ok_or("a case without a `name`")?;
         if case.get("admission").is_some() {
-            let verdict = admission(&client, index, case).await?;
+            // A case the server cannot take (its CRD refused) is reported and left without
+            // verdicts, which the corpus test refuses.
+            let verdict = match admission(&client, index, case).await {
+                Ok(verdict) => verdict,
+                Err(e) => {
+                    eprintln!("{index:3} {name}: not recorded: {e}");
+                    continue;
+                }
+            };
             eprintln!(
                 "{index:3} {name}: {} objects",
                 verdict.as_object().map_or(0, Map::len)
