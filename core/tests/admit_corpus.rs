@@ -2,7 +2,7 @@
 //! of `core/tests/admit/corpus.yaml` (`core/tests/admit/verdicts.json`, recorded by
 //! `tools/cel-record`, never edited): the same verdict on every object, the same causes (field,
 //! type and message, compared as sets: the server orders sibling fields at random), the same
-//! stored `spec` and the same unknown-field warnings.
+//! stored `spec` and the same warnings (unknown fields, ratcheted rule failures).
 
 #![cfg(feature = "admit")]
 
@@ -139,6 +139,7 @@ fn kubegen_admits_and_refuses_every_object_as_the_server_did() {
                     .unknown_fields
                     .iter()
                     .map(|f| format!("unknown field {f:?}"))
+                    .chain(got.ratcheted_rules.iter().map(ToString::to_string))
                     .collect();
                 if warnings != ours {
                     problems.push(format!(

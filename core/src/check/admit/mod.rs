@@ -59,6 +59,9 @@ pub struct Admitted {
     pub errors: Vec<FieldError>,
     /// Errors ratcheted on update (the value did not change): the server lets them through.
     pub ratcheted: Vec<FieldError>,
+    /// The rules among them, which the server returns as warnings
+    /// (`spec.word: Invalid value: "bad": starts with a`); ratcheted OpenAPI errors are silent.
+    pub ratcheted_rules: Vec<FieldError>,
     /// The fields pruning dropped (`spec.foo`), which `fieldValidation=Strict` refuses and
     /// `Warn` warns about as `unknown field "spec.foo"`.
     pub unknown_fields: Vec<String>,
@@ -76,6 +79,7 @@ struct Compiled {
 struct Found {
     errors: Vec<FieldError>,
     ratcheted: Vec<FieldError>,
+    ratcheted_rules: Vec<FieldError>,
 }
 
 impl Validator {
@@ -140,6 +144,7 @@ impl Validator {
             object: stored,
             errors: found.errors,
             ratcheted: found.ratcheted,
+            ratcheted_rules: found.ratcheted_rules,
             unknown_fields,
         }
     }
@@ -296,7 +301,7 @@ fn children<'a>(
         Value::Array(items) => {
             if let Some(item) = &s.items {
                 for (i, x) in items.iter().enumerate() {
-                    let old = correlate_item(s, old, x);
+                    let old = correlate_item(s, old, items, x);
                     let path = at.child(Step::Index(i));
                     out.push(Child {
                         schema: item,
@@ -312,16 +317,24 @@ fn children<'a>(
     out
 }
 
-/// The old item `item` pairs up with: in a `map` list, the old item with the same keys;
-/// items of other lists do not pair up.
-fn correlate_item<'o>(list: &Schema, old: Option<&'o Value>, item: &Value) -> Option<&'o Value> {
-    let keys = match (&list.x_list_type, &list.x_list_map_keys) {
-        (Some(ListType::Map), Some(keys)) => keys,
-        _ => return None,
-    };
-    old?.as_array()?
-        .iter()
-        .find(|o| keys.iter().all(|k| o.get(k) == item.get(k)))
+/// The old item `item` of the list `items` pairs up with: in a `map` list, the old item with
+/// the same keys; in a `set`, an equal old item; in an atomic list, its own old value when the
+/// whole list is unchanged.
+fn correlate_item<'o>(
+    list: &Schema,
+    old: Option<&'o Value>,
+    items: &[Value],
+    item: &Value,
+) -> Option<&'o Value> {
+    let old_items = old?.as_array()?;
+    match (&list.x_list_type, &list.x_list_map_keys) {
+        (Some(ListType::Map), Some(keys)) => old_items
+            .iter()
+            .find(|o| keys.iter().all(|k| o.get(k) == item.get(k))),
+        (Some(ListType::Set), _) => old_items.iter().find(|o| *o == item),
+        _ if old_items.as_slice() == items => old_items.iter().find(|o| *o == item),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

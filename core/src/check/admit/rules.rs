@@ -81,7 +81,8 @@ impl<'c> Rules<'c> {
                 };
                 // Ratcheting: a rule that reads no old value and fails on an unchanged value.
                 if !transition && old == Some(v) {
-                    out.ratcheted.push(error);
+                    out.ratcheted.push(error.clone());
+                    out.ratcheted_rules.push(error);
                 } else {
                     out.errors.push(error);
                 }
