@@ -2,7 +2,7 @@
 //! of `core/tests/admit/corpus.yaml` (`core/tests/admit/verdicts.json`, recorded by
 //! `tools/cel-record`, never edited): the same verdict on every object, the same causes (field,
 //! type and message, compared as sets: the server orders sibling fields at random), the same
-//! stored `spec` and the same unknown-field warnings.
+//! stored `spec` and the same warnings (unknown fields, ratcheted rule failures).
 
 #![cfg(feature = "admit")]
 
@@ -12,8 +12,58 @@ use kubegen_core::check::admit::Validator;
 use kubegen_core::model::Schema;
 use serde_json::{Value, json};
 
-/// Objects whose comparison is known to differ, with the reason. Empty: kubegen agrees on all.
-const ALLOWED: &[(&str, &str)] = &[];
+/// Objects whose comparison is known to differ (`case/object`, or `case/` for all of a
+/// case's objects), with the reason.
+const ALLOWED: &[(&str, &str)] = &[
+    (
+        "probe-time/",
+        "timestamps are not implemented: the `cel` crate has them only with its `chrono` \
+         feature (chrono-tz, not a dependency); `timestamp()` is an undeclared reference",
+    ),
+    (
+        "probe-duration/",
+        "durations are not implemented (the `cel` crate's `chrono` feature); `duration()` is \
+         an undeclared reference",
+    ),
+    (
+        "probe-two-var-list/",
+        "two-variable comprehensions and transformList/transformMap: the `cel` crate parses \
+         them but its interpreter ignores the second variable",
+    ),
+    (
+        "probe-two-var-map/",
+        "two-variable comprehensions and transformMap/transformMapEntry (as above)",
+    ),
+    (
+        "probe-format/",
+        "the `cel` crate's string.format writes %e as 1.0e+00 and %f without digit grouping; \
+         cel-go writes 1.000000×10⁰⁰ and 1,000,000.000000",
+    ),
+    (
+        "probe-format-strings/",
+        "the `cel` crate's string.format writes a list's strings unquoted; cel-go quotes them",
+    ),
+    (
+        "probe-quantity/v10-9223372036854775807",
+        "isInteger is true only for quantities resource.Quantity holds as int64 (not 19 digits)",
+    ),
+    (
+        "probe-quantity/v20-1ei",
+        "isInteger: 1Ei is held as an inf.Dec by resource.Quantity, so not an integer",
+    ),
+    (
+        "probe-quantity/v24-1-5gi",
+        "isInteger: a binary-suffixed fraction is held as an inf.Dec, so not an integer",
+    ),
+    (
+        "probe-quantity/v28-0-5mi",
+        "isInteger: a binary-suffixed fraction is held as an inf.Dec, so not an integer",
+    ),
+    (
+        "embedded/free-metadata-unknown",
+        "an embedded resource's metadata is not pruned to ObjectMeta's fields",
+    ),
+];
 
 fn read(path: &str) -> String {
     let full = format!("{}/tests/admit/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -89,6 +139,7 @@ fn kubegen_admits_and_refuses_every_object_as_the_server_did() {
                     .unknown_fields
                     .iter()
                     .map(|f| format!("unknown field {f:?}"))
+                    .chain(got.ratcheted_rules.iter().map(ToString::to_string))
                     .collect();
                 if warnings != ours {
                     problems.push(format!(
@@ -98,7 +149,9 @@ fn kubegen_admits_and_refuses_every_object_as_the_server_did() {
             } else {
                 refused += 1;
             }
-            let allowed = ALLOWED.iter().any(|(a, _)| *a == id);
+            let allowed = ALLOWED
+                .iter()
+                .any(|(a, _)| *a == id || a.ends_with('/') && id.starts_with(a));
             if !problems.is_empty() && !allowed {
                 differences.push(format!("{id}:\n  {}", problems.join("\n  ")));
             }
@@ -110,7 +163,7 @@ fn kubegen_admits_and_refuses_every_object_as_the_server_did() {
         differences.len(),
         differences.join("\n")
     );
-    assert!(objects >= 70, "{objects} objects");
+    assert!(objects >= 500, "{objects} objects");
     assert!(
         refused * 10 >= objects * 6,
         "{refused} of {objects} refused"

@@ -16,6 +16,7 @@ fn sample<T: serde::de::DeserializeOwned>(file: &str) -> T {
     serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+// ANCHOR: validate
 #[test]
 fn the_samples_are_accepted() {
     let alpha: v1alpha1::Memcached = sample("cache_v1alpha1_memcached.yaml");
@@ -24,6 +25,7 @@ fn the_samples_are_accepted() {
     v1beta1::Memcached::validate(&beta).unwrap();
     v1beta1::Memcached::validate_update(&beta, &beta).unwrap();
 }
+// ANCHOR_END: validate
 
 #[test]
 fn edited_samples_are_refused_in_the_servers_words() {

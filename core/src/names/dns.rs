@@ -8,7 +8,7 @@ pub fn is_dns_label(s: &str) -> bool {
 
 /// Lowercase alphanumerics and `-`, at least one, alphanumeric at both ends (the API server's
 /// `dns1123LabelFmt`, with no length of its own).
-fn is_label_shaped(s: &str) -> bool {
+pub(crate) fn is_label_shaped(s: &str) -> bool {
     !s.is_empty()
         && s.bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')

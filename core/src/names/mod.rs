@@ -14,6 +14,8 @@ mod version;
 
 pub use approval::{APPROVAL_ANNOTATION, approval_problem, is_protected_group};
 pub use cel::{cel_field, cel_name};
+#[cfg(feature = "admit")]
+pub(crate) use dns::is_label_shaped;
 pub use dns::{dashed, is_dns_label, is_dns_subdomain, is_dns1035_label, is_group, is_kind};
 pub use plural::pluralize;
 pub use version::{KubeVersion, Stability, kube_order};

@@ -1,7 +1,7 @@
 //! The string `format`s kube-apiserver checks in custom resources (kube-openapi's format
 //! registry as apiextensions uses it). A format it does not know is not checked.
 
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv6Addr};
 
 /// Whether `s` is a valid `format`, `None` when the server does not check that format.
 pub fn valid(format: &str, s: &str) -> Option<bool> {
@@ -14,7 +14,7 @@ pub fn valid(format: &str, s: &str) -> Option<bool> {
         "uuid3" => uuid(s, Some(b'3')),
         "uuid4" => uuid(s, Some(b'4')),
         "uuid5" => uuid(s, Some(b'5')),
-        "ipv4" => s.parse::<Ipv4Addr>().is_ok(),
+        "ipv4" => ipv4(s),
         "ipv6" => s.parse::<Ipv6Addr>().is_ok() || ipv4_in_ipv6(s),
         "cidr" => cidr(s),
         "mac" => mac(s),
@@ -24,6 +24,9 @@ pub fn valid(format: &str, s: &str) -> Option<bool> {
         "hexcolor" => hex_color(s),
         "rgbcolor" => rgb_color(s),
         "ssn" => ssn(s),
+        "isbn" => isbn10(s) || isbn13(s),
+        "isbn10" => isbn10(s),
+        "isbn13" => isbn13(s),
         "bsonobjectid" => s.len() == 24 && s.bytes().all(|b| b.is_ascii_hexdigit()),
         "password" => true,
         _ => return None,
@@ -36,8 +39,11 @@ fn digits(s: &str, n: usize) -> Option<u32> {
         .flatten()
 }
 
-/// Standard base64 with padding, as Go's `base64.StdEncoding` decodes it.
+/// Standard base64 with padding, as Go's `base64.StdEncoding` decodes it, not empty.
 fn base64(s: &str) -> bool {
+    if s.is_empty() {
+        return false;
+    }
     let body = s.trim_end_matches('=');
     let pad = s.len() - body.len();
     s.len().is_multiple_of(4)
@@ -67,13 +73,13 @@ fn date(s: &str) -> bool {
     (1..=days).contains(&d)
 }
 
-/// RFC 3339: `2006-01-02T15:04:05[.frac](Z|±hh:mm)`, `t` or a space between date and time.
+/// RFC 3339: `2006-01-02T15:04:05[.frac](Z|±hh:mm)`, `T` or `t` between date and time.
 fn date_time(s: &str) -> bool {
     if s.len() < 20 || !s.is_char_boundary(10) {
         return false;
     }
     let (day, rest) = s.split_at(10);
-    if !date(day) || !matches!(rest.as_bytes()[0], b'T' | b't' | b' ') {
+    if !date(day) || !matches!(rest.as_bytes()[0], b'T' | b't') {
         return false;
     }
     let rest = &rest[1..];
@@ -130,16 +136,65 @@ fn duration(s: &str) -> bool {
     true
 }
 
-/// `xxxxxxxx-xxxx-Vxxx-xxxx-xxxxxxxxxxxx` in hex, of version `V` when given.
+/// `xxxxxxxx-xxxx-Vxxx-Rxxx-xxxxxxxxxxxx` in hex, each `-` optional, of version `V` (and, for
+/// versions 4 and 5, of variant `R` 8, 9, a or b) when given.
 fn uuid(s: &str, version: Option<u8>) -> bool {
-    let b = s.as_bytes();
-    let shape = b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        });
-    let variant = || matches!(b[19].to_ascii_lowercase(), b'8' | b'9' | b'a' | b'b');
-    shape && version.is_none_or(|v| b[14] == v && (v == b'3' || variant()))
+    let mut rest = s.as_bytes();
+    let mut hex = Vec::with_capacity(32);
+    for (i, n) in [8, 4, 4, 4, 12].into_iter().enumerate() {
+        if i > 0 && rest.first() == Some(&b'-') {
+            rest = &rest[1..];
+        }
+        if rest.len() < n || !rest[..n].iter().all(u8::is_ascii_hexdigit) {
+            return false;
+        }
+        hex.extend_from_slice(&rest[..n]);
+        rest = &rest[n..];
+    }
+    let variant = || matches!(hex[16].to_ascii_lowercase(), b'8' | b'9' | b'a' | b'b');
+    rest.is_empty() && version.is_none_or(|v| hex[12] == v && (v == b'3' || variant()))
+}
+
+/// A dotted IPv4 address as Kubernetes' `ParseIPSloppy` reads it: leading zeros allowed.
+fn ipv4(s: &str) -> bool {
+    let parts: Vec<&str> = s.split('.').collect();
+    parts.len() == 4
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u32>().is_ok_and(|n| n <= 255)
+        })
+}
+
+/// ISBN-10 (digits, or `X` last, summing to a multiple of 11), spaces and dashes ignored.
+fn isbn10(s: &str) -> bool {
+    let d: Vec<char> = s.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
+    d.len() == 10
+        && d[..9].iter().all(char::is_ascii_digit)
+        && (d[9].is_ascii_digit() || d[9] == 'X')
+        && d.iter()
+            .enumerate()
+            .map(|(i, c)| (i as u32 + 1) * c.to_digit(10).unwrap_or(10))
+            .sum::<u32>()
+            % 11
+            == 0
+}
+
+/// ISBN-13 (digits weighted 1 and 3 summing to a multiple of 10), spaces and dashes ignored.
+fn isbn13(s: &str) -> bool {
+    let d: Vec<u32> = s
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' '))
+        .map(|c| c.to_digit(10).unwrap_or(99))
+        .collect();
+    d.len() == 13
+        && d.iter().all(|&x| x < 10)
+        && d.iter()
+            .enumerate()
+            .map(|(i, x)| if i % 2 == 0 { *x } else { 3 * x })
+            .sum::<u32>()
+            % 10
+            == 0
 }
 
 fn ipv4_in_ipv6(s: &str) -> bool {
@@ -176,21 +231,40 @@ fn mac(s: &str) -> bool {
     sizes.contains(&(parts.len() * 2)) && parts.iter().all(|p| hex(p, 4))
 }
 
-/// RFC 1123 host names: dot-separated labels of letters, digits and inner hyphens, each at
-/// most 63 characters, 255 in all.
+/// strfmt's host names: one label, or labels and a top-level name of 2 to 63 letters; letters
+/// may be any script's, each label at most 63 bytes, 255 in all.
 fn hostname(s: &str) -> bool {
-    s.len() <= 255
-        && s.split('.').all(|l| {
-            !l.is_empty()
-                && l.len() <= 63
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-                && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        })
+    let x = |c: char| c.is_ascii_alphanumeric() || (!c.is_ascii() && !c.is_whitespace());
+    let label = |l: &str| {
+        let c: Vec<char> = l.chars().collect();
+        !c.is_empty() && x(c[0]) && x(c[c.len() - 1]) && c.iter().all(|&ch| x(ch) || ch == '-')
+    };
+    let labels: Vec<&str> = s.split('.').collect();
+    let shaped = match labels.as_slice() {
+        [one] => {
+            let rest = one
+                .get(one.chars().next().map_or(0, char::len_utf8)..)
+                .unwrap_or("");
+            let rest = rest.strip_prefix('-').unwrap_or(rest);
+            one.starts_with(x) && rest.chars().all(x) && rest.chars().count() <= 62
+        }
+        [inner @ .., top] => {
+            inner.iter().all(|l| label(l))
+                && (2..=63).contains(&top.chars().count())
+                && top.chars().all(char::is_alphabetic)
+        }
+        [] => false,
+    };
+    shaped && s.len() <= 255 && labels.iter().all(|l| l.len() <= 63)
 }
 
-/// An address `local@domain`, as `net/mail` parses a bare one.
+/// An address `local@domain`, alone or in angle brackets after a name, as `net/mail`
+/// parses one.
 fn email(s: &str) -> bool {
+    let s = match s.strip_suffix('>').and_then(|r| r.rsplit_once('<')) {
+        Some((_, inner)) => inner,
+        None => s,
+    };
     let Some((local, domain)) = s.rsplit_once('@') else {
         return false;
     };
@@ -244,9 +318,14 @@ fn rgb_color(s: &str) -> bool {
         })
 }
 
+/// `ddd-dd-dddd`, a dash or a space between the groups.
 fn ssn(s: &str) -> bool {
-    let d: String = s.chars().filter(|c| !matches!(c, '-' | ' ')).collect();
-    d.len() == 9 && d.bytes().all(|b| b.is_ascii_digit()) && s.len() <= 11
+    let b = s.as_bytes();
+    b.len() == 11
+        && b.iter().enumerate().all(|(i, c)| match i {
+            3 | 6 => matches!(c, b'-' | b' '),
+            _ => c.is_ascii_digit(),
+        })
 }
 
 #[cfg(test)]

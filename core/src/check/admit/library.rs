@@ -3,7 +3,10 @@
 //! IP addresses (`ip`, `isIP`, `ip.isCanonical`, `family`, `isUnspecified`, `isLoopback`,
 //! `isLinkLocalMulticast`, `isLinkLocalUnicast`, `isGlobalUnicast`) and CIDRs (`cidr`,
 //! `isCIDR`, `containsIP`, `containsCIDR`, `ip`, `masked`, `prefixLength`) and quantities
-//! (`quantity`, `isQuantity` and the methods of `quantity`). What the `cel`
+//! (`quantity`, `isQuantity` and the methods of `quantity`), semantic versions (`semver`,
+//! `isSemver` and the methods of `semver`), URLs (`url`, `isURL` and the getters of `url`)
+//! sets (`sets.contains`, `sets.equivalent`, `sets.intersects`) and named formats
+//! (`format.named`, `format.<name>()`, `validate`). What the `cel`
 //! crate has itself (the standard library with `matches`, cel-go's strings and lists
 //! extensions, optionals) is used as it is.
 
@@ -16,7 +19,7 @@ use cel::common::value::{CowVal, Val};
 use cel::objects::Opaque;
 use cel::{DeclarationError, Env, ExecutionError, Value};
 
-use super::quantity;
+use super::{format_named, quantity, semver, url};
 
 /// The environment rules are evaluated in.
 pub fn env() -> Result<Env, DeclarationError> {
@@ -60,6 +63,16 @@ macro_rules! lift {
     }};
 }
 
+/// `format.<name>()`, the named format.
+macro_rules! named_format {
+    ($name:literal) => {{
+        fn constant(_: &[Value]) -> Result<Value, ExecutionError> {
+            Ok(format_named::constant($name))
+        }
+        lift!(constant)
+    }};
+}
+
 /// Member functions: name, arguments after the receiver, implementation.
 const MEMBERS: &[(&str, usize, Lifted)] = &[
     ("isSorted", 0, lift!(is_sorted)),
@@ -91,9 +104,19 @@ const MEMBERS: &[(&str, usize, Lifted)] = &[
     ),
     ("add", 1, lift!(quantity::add)),
     ("sub", 1, lift!(quantity::sub)),
-    ("compareTo", 1, lift!(quantity::compare_to)),
-    ("isGreaterThan", 1, lift!(quantity::is_greater_than)),
-    ("isLessThan", 1, lift!(quantity::is_less_than)),
+    ("compareTo", 1, lift!(compare_to)),
+    ("isGreaterThan", 1, lift!(is_greater_than)),
+    ("isLessThan", 1, lift!(is_less_than)),
+    ("major", 0, lift!(semver::major)),
+    ("minor", 0, lift!(semver::minor)),
+    ("patch", 0, lift!(semver::patch)),
+    ("getScheme", 0, lift!(url::get_scheme)),
+    ("getHost", 0, lift!(url::get_host)),
+    ("getHostname", 0, lift!(url::get_hostname)),
+    ("getPort", 0, lift!(url::get_port)),
+    ("getEscapedPath", 0, lift!(url::get_escaped_path)),
+    ("getQuery", 0, lift!(url::get_query)),
+    ("validate", 1, lift!(format_named::validate)),
 ];
 
 /// Global functions.
@@ -105,6 +128,45 @@ const GLOBALS: &[(&str, usize, Lifted)] = &[
     ("cidr", 1, lift!(cidr)),
     ("quantity", 1, lift!(quantity::quantity)),
     ("isQuantity", 1, lift!(quantity::is_quantity)),
+    ("semver", 1, lift!(semver::semver)),
+    ("semver", 2, lift!(semver::semver)),
+    ("isSemver", 1, lift!(semver::is_semver)),
+    ("isSemver", 2, lift!(semver::is_semver)),
+    ("url", 1, lift!(url::url)),
+    ("isURL", 1, lift!(url::is_url)),
+    ("sets.contains", 2, lift!(sets_contains)),
+    ("sets.equivalent", 2, lift!(sets_equivalent)),
+    ("sets.intersects", 2, lift!(sets_intersects)),
+    ("format.named", 1, lift!(format_named::named)),
+    ("format.dns1123Label", 0, named_format!("dns1123Label")),
+    (
+        "format.dns1123Subdomain",
+        0,
+        named_format!("dns1123Subdomain"),
+    ),
+    ("format.dns1035Label", 0, named_format!("dns1035Label")),
+    ("format.qualifiedName", 0, named_format!("qualifiedName")),
+    (
+        "format.dns1123LabelPrefix",
+        0,
+        named_format!("dns1123LabelPrefix"),
+    ),
+    (
+        "format.dns1123SubdomainPrefix",
+        0,
+        named_format!("dns1123SubdomainPrefix"),
+    ),
+    (
+        "format.dns1035LabelPrefix",
+        0,
+        named_format!("dns1035LabelPrefix"),
+    ),
+    ("format.labelValue", 0, named_format!("labelValue")),
+    ("format.uri", 0, named_format!("uri")),
+    ("format.uuid", 0, named_format!("uuid")),
+    ("format.byte", 0, named_format!("byte")),
+    ("format.date", 0, named_format!("date")),
+    ("format.datetime", 0, named_format!("datetime")),
 ];
 
 fn fail(function: &str, message: impl ToString) -> ExecutionError {
@@ -200,6 +262,56 @@ fn last_index_of(v: &[Value]) -> Result<Value, ExecutionError> {
     Ok(Value::Int(i.map_or(-1, |i| i as i64)))
 }
 
+/// How `v[0]` compares with `v[1]`: two versions, or two quantities.
+fn ordering(f: &str, v: &[Value]) -> Result<Ordering, ExecutionError> {
+    match semver::of(v.first()) {
+        Some(_) => semver::ordering(f, v),
+        None => quantity::ordering(f, v),
+    }
+}
+
+fn compare_to(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Int(ordering("compareTo", v)? as i64))
+}
+
+fn is_greater_than(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(
+        ordering("isGreaterThan", v)? == Ordering::Greater,
+    ))
+}
+
+fn is_less_than(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(Value::Bool(ordering("isLessThan", v)? == Ordering::Less))
+}
+
+/// The two lists of a `sets` function.
+fn two_lists<'a>(f: &str, v: &'a [Value]) -> Result<(&'a [Value], &'a [Value]), ExecutionError> {
+    match (v.first(), v.get(1)) {
+        (Some(Value::List(a)), Some(Value::List(b))) => Ok((a, b)),
+        _ => Err(fail(f, "no such overload")),
+    }
+}
+
+/// `sets.contains(a, b)`: every element of `b` is in `a`.
+fn sets_contains(v: &[Value]) -> Result<Value, ExecutionError> {
+    let (a, b) = two_lists("sets.contains", v)?;
+    Ok(Value::Bool(b.iter().all(|x| a.contains(x))))
+}
+
+/// `sets.equivalent(a, b)`: each contains the other.
+fn sets_equivalent(v: &[Value]) -> Result<Value, ExecutionError> {
+    let (a, b) = two_lists("sets.equivalent", v)?;
+    Ok(Value::Bool(
+        b.iter().all(|x| a.contains(x)) && a.iter().all(|x| b.contains(x)),
+    ))
+}
+
+/// `sets.intersects(a, b)`: an element in both.
+fn sets_intersects(v: &[Value]) -> Result<Value, ExecutionError> {
+    let (a, b) = two_lists("sets.intersects", v)?;
+    Ok(Value::Bool(b.iter().any(|x| a.contains(x))))
+}
+
 fn regex(f: &str, pattern: &str) -> Result<regex::Regex, ExecutionError> {
     regex::Regex::new(pattern).map_err(|e| fail(f, e))
 }
@@ -246,11 +358,11 @@ impl Opaque for Cidr {
     }
 }
 
-/// An address as Kubernetes' `ip()` parses it: no zone, no IPv4-mapped IPv6 form.
+/// An address as Kubernetes' `ip()` parses it: no zone, no IPv4-mapped IPv6 address.
 fn parse_ip(s: &str) -> Option<IpAddr> {
     let ip: IpAddr = s.parse().ok()?;
     match ip {
-        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() && s.contains('.') => None,
+        IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() => None,
         _ => Some(ip),
     }
 }
@@ -258,6 +370,9 @@ fn parse_ip(s: &str) -> Option<IpAddr> {
 fn parse_cidr(s: &str) -> Option<Cidr> {
     let (ip, bits) = s.split_once('/')?;
     let ip = parse_ip(ip)?;
+    if bits.len() > 1 && bits.starts_with('0') || !bits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
     let bits: u8 = bits.parse().ok()?;
     let max = if ip.is_ipv4() { 32 } else { 128 };
     (bits <= max).then_some(Cidr(ip, bits))
@@ -443,6 +558,13 @@ mod tests {
             "quantity('2').asInteger() == 2 && quantity('500m').asApproximateFloat() == 0.5",
             "!quantity('500m').isInteger() && quantity('1').add(quantity('500m')) == quantity('1500m')",
             "quantity('1').sub(1) == quantity('0') && quantity('1k').compareTo(quantity('1')) == 1",
+            "sets.contains([1, 2], [2]) && sets.equivalent([1, 2, 2], [2, 1]) && !sets.intersects([1], [2])",
+            "semver('1.2.3').isLessThan(semver('1.10.0')) && semver('v1.2', true).minor() == 2",
+            "isSemver('1.0.0-rc.1') && !isSemver('1.0') && semver('2.0.0').compareTo(semver('2.0.0+b')) == 0",
+            "url('https://a.b:8/p?x=1').getPort() == '8' && url('https://a.b/#f').getEscapedPath() == '/'",
+            "isURL('/p') && !isURL('p') && url('https://a.b/?x=1&x=2').getQuery()['x'] == ['1', '2']",
+            "!format.dns1123Label().validate('ok').hasValue() && format.dns1123Label().validate('a.b') == optional.of(['must not contain dots'])",
+            "format.named('uuid').hasValue() && !format.named('nope').hasValue()",
         ];
         for expr in truths {
             assert_eq!(eval(expr), Ok(Value::Bool(true)), "{expr}");

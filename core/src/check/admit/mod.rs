@@ -16,12 +16,15 @@
 
 mod convert;
 mod error;
+mod format_named;
 mod formats;
 mod library;
 mod openapi;
 mod path;
 mod quantity;
 mod rules;
+mod semver;
+mod url;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -56,6 +59,9 @@ pub struct Admitted {
     pub errors: Vec<FieldError>,
     /// Errors ratcheted on update (the value did not change): the server lets them through.
     pub ratcheted: Vec<FieldError>,
+    /// The rules among them, which the server returns as warnings
+    /// (`spec.word: Invalid value: "bad": starts with a`); ratcheted OpenAPI errors are silent.
+    pub ratcheted_rules: Vec<FieldError>,
     /// The fields pruning dropped (`spec.foo`), which `fieldValidation=Strict` refuses and
     /// `Warn` warns about as `unknown field "spec.foo"`.
     pub unknown_fields: Vec<String>,
@@ -73,6 +79,7 @@ struct Compiled {
 struct Found {
     errors: Vec<FieldError>,
     ratcheted: Vec<FieldError>,
+    ratcheted_rules: Vec<FieldError>,
 }
 
 impl Validator {
@@ -131,10 +138,13 @@ impl Validator {
                 Dropped::NullEntry(_) => None,
             })
             .collect();
+        let mut stored = stored;
+        go_numbers(&mut stored);
         Admitted {
             object: stored,
             errors: found.errors,
             ratcheted: found.ratcheted,
+            ratcheted_rules: found.ratcheted_rules,
             unknown_fields,
         }
     }
@@ -149,13 +159,83 @@ impl Validator {
     }
 }
 
+/// Whole floating-point numbers as integers, as Go's JSON encoder writes them (`1.0` as `1`).
+fn go_numbers(v: &mut Value) {
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or_default();
+            if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                *v = Value::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(go_numbers),
+        Value::Object(map) => map.values_mut().for_each(go_numbers),
+        _ => {}
+    }
+}
+
+/// `pattern` with Go's ASCII-only Perl classes (`\d`, `\w`, `\s`, their negations, and `\b`,
+/// `\B`) written out for Rust's `regex`, whose classes are Unicode's.
+fn ascii_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut in_class = false;
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(e) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let set = match e.to_ascii_lowercase() {
+                    'd' => Some("0-9"),
+                    'w' => Some("0-9A-Za-z_"),
+                    's' => Some("\\t\\n\\f\\r "),
+                    _ => None,
+                };
+                match (set, e.is_ascii_uppercase(), in_class) {
+                    (Some(set), false, true) => out.push_str(set),
+                    (Some(set), false, false) => out.push_str(&format!("[{set}]")),
+                    (Some(set), true, _) => out.push_str(&format!("[^{set}]")),
+                    (None, _, false) if matches!(e, 'b' | 'B') => {
+                        out.push_str(&format!("(?-u:\\{e})"))
+                    }
+                    (None, _, _) => {
+                        out.push(c);
+                        out.push(e);
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // A `]` first (after any `^`) is a literal.
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    out.push_str("\\]");
+                    chars.next();
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Compiles every pattern (with Rust's `regex`, once Go's syntax accepts it) and every rule
 /// and message expression of `s` and below.
 fn compile(s: &Schema, c: &mut Compiled) -> Result<(), String> {
     if let Some(p) = &s.pattern
         && !c.patterns.contains_key(p)
         && super::re2::compile(p).is_ok()
-        && let Ok(re) = regex::Regex::new(p)
+        && let Ok(re) = regex::Regex::new(&ascii_classes(p))
     {
         c.patterns.insert(p.clone(), re);
     }
@@ -221,7 +301,7 @@ fn children<'a>(
         Value::Array(items) => {
             if let Some(item) = &s.items {
                 for (i, x) in items.iter().enumerate() {
-                    let old = correlate_item(s, old, x);
+                    let old = correlate_item(s, old, items, x);
                     let path = at.child(Step::Index(i));
                     out.push(Child {
                         schema: item,
@@ -237,16 +317,24 @@ fn children<'a>(
     out
 }
 
-/// The old item `item` pairs up with: in a `map` list, the old item with the same keys;
-/// items of other lists do not pair up.
-fn correlate_item<'o>(list: &Schema, old: Option<&'o Value>, item: &Value) -> Option<&'o Value> {
-    let keys = match (&list.x_list_type, &list.x_list_map_keys) {
-        (Some(ListType::Map), Some(keys)) => keys,
-        _ => return None,
-    };
-    old?.as_array()?
-        .iter()
-        .find(|o| keys.iter().all(|k| o.get(k) == item.get(k)))
+/// The old item `item` of the list `items` pairs up with: in a `map` list, the old item with
+/// the same keys; in a `set`, an equal old item; in an atomic list, its own old value when the
+/// whole list is unchanged.
+fn correlate_item<'o>(
+    list: &Schema,
+    old: Option<&'o Value>,
+    items: &[Value],
+    item: &Value,
+) -> Option<&'o Value> {
+    let old_items = old?.as_array()?;
+    match (&list.x_list_type, &list.x_list_map_keys) {
+        (Some(ListType::Map), Some(keys)) => old_items
+            .iter()
+            .find(|o| keys.iter().all(|k| o.get(k) == item.get(k))),
+        (Some(ListType::Set), _) => old_items.iter().find(|o| *o == item),
+        _ if old_items.as_slice() == items => old_items.iter().find(|o| *o == item),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! `pattern`, item and property counts, `required`, the junctors, list-type uniqueness, and
 //! what the server requires of a resource's `apiVersion`, `kind` and `metadata`.
 
+use std::cmp::Ordering;
+
 use serde_json::{Map, Value};
 
 use super::error::{FieldError, Reason, go_float};
@@ -80,6 +82,10 @@ fn node(
                 detail,
             ));
         }
+        // A null is never one of the `enum`'s values, even a null one.
+        if let Some(values) = s.enum_.as_ref().filter(|_| s.nullable) {
+            out.push(unsupported(values, field, v));
+        }
         return;
     }
     let int_format = s
@@ -107,6 +113,17 @@ fn node(
     if int_format == Some("int32") && v.as_i64().is_none_or(|n| i32::try_from(n).is_err()) {
         out.push(unchecked_integer(&name, int_format));
     }
+    if s.format.as_deref() == Some("float")
+        && v.as_f64().is_some_and(|f| f.abs() > f64::from(f32::MAX))
+    {
+        let detail = format!("Checked value must be of type number with format float in {name}");
+        out.push(FieldError::new(
+            Reason::Invalid,
+            "",
+            &Value::from(""),
+            detail,
+        ));
+    }
     if let (Some(format), Some(text)) = (&s.format, v.as_str())
         && formats::valid(format, text) == Some(false)
     {
@@ -119,41 +136,14 @@ fn node(
     if let Some(values) = &s.enum_
         && !values.contains(v)
     {
-        let listed: Vec<String> = values
-            .iter()
-            .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
-            .map(|x| super::error::go_quote(&x))
-            .collect();
-        let detail = format!("supported values: {}", listed.join(", "));
-        out.push(FieldError::new(Reason::NotSupported, field, v, detail));
+        out.push(unsupported(values, field, v));
     }
-    if let Some(n) = v.as_f64() {
-        if let Some(max) = s.maximum {
-            if s.exclusive_maximum && n >= max {
-                out.push(invalid(format!("should be less than {}", go_float(max))));
-            } else if n > max {
-                out.push(invalid(format!(
-                    "should be less than or equal to {}",
-                    go_float(max)
-                )));
-            }
-        }
-        if let Some(min) = s.minimum {
-            if s.exclusive_minimum && n <= min {
-                out.push(invalid(format!("should be greater than {}", go_float(min))));
-            } else if n < min {
-                out.push(invalid(format!(
-                    "should be greater than or equal to {}",
-                    go_float(min)
-                )));
-            }
-        }
-        if let Some(m) = s.multiple_of
-            && m > 0.0
-            && (n / m).fract() != 0.0
-        {
-            out.push(invalid(format!("should be a multiple of {}", go_float(m))));
-        }
+    if v.is_number() {
+        out.extend(
+            bounds(s, v, field)
+                .into_iter()
+                .map(|(value, detail)| FieldError::new(Reason::Invalid, field, &value, detail)),
+        );
     }
     if let Some(text) = v.as_str() {
         let len = text.chars().count() as u64;
@@ -258,8 +248,8 @@ fn count(
     }
 }
 
-/// `x-kubernetes-list-type: set` items and `map` keys must be unique: each repeat is a
-/// `Duplicate value` at its index.
+/// `x-kubernetes-list-type: set` items and `map` keys must be unique: a value's first repeat
+/// is a `Duplicate value` at its index.
 fn uniqueness(s: &Schema, items: &[Value], path: &Path, out: &mut Vec<FieldError>) {
     let key = |x: &Value| -> Value {
         match (&s.x_list_type, &s.x_list_map_keys) {
@@ -278,14 +268,15 @@ fn uniqueness(s: &Schema, items: &[Value], path: &Path, out: &mut Vec<FieldError
     if !matches!(s.x_list_type, Some(ListType::Set | ListType::Map)) {
         return;
     }
-    let mut seen: Vec<Value> = Vec::with_capacity(items.len());
+    let (mut seen, mut repeated): (Vec<Value>, Vec<Value>) = (Vec::new(), Vec::new());
     for (i, x) in items.iter().enumerate() {
         let k = key(x);
-        if seen.contains(&k) {
+        if !seen.contains(&k) {
+            seen.push(k);
+        } else if !repeated.contains(&k) {
             let item = path.child(Step::Index(i));
             out.push(FieldError::new(Reason::Duplicate, &item.field(), &k, "").at(&item));
-        } else {
-            seen.push(k);
+            repeated.push(k);
         }
     }
 }
@@ -319,9 +310,16 @@ fn resource_fields(map: &Map<String, Value>, path: &Path, root: bool, out: &mut 
         return;
     }
     for k in ["apiVersion", "kind"] {
-        if map.get(k).and_then(Value::as_str).is_none_or(str::is_empty) {
-            let at = path.child(Step::Field(k.into())).field();
-            out.push(FieldError::new(Reason::Required, &at, &Value::from(""), ""));
+        let at = path.child(Step::Field(k.into())).field();
+        match map.get(k).and_then(Value::as_str) {
+            None => out.push(FieldError::new(Reason::Required, &at, &Value::from(""), "")),
+            Some("") => out.push(FieldError::new(
+                Reason::Invalid,
+                &at,
+                &Value::from(""),
+                "must not be empty",
+            )),
+            Some(_) => {}
         }
     }
 }
@@ -332,7 +330,9 @@ const DNS_SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lowe
     (e.g. 'example.com', regex used for validation is \
     '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
-/// `allOf` (every branch's errors), `anyOf`, `oneOf` and `not` (one error each).
+/// `allOf`, `anyOf`, `oneOf` and `not` as kube-openapi reports them: a summary without a
+/// field (`"spec.x" must validate all the schemas (allOf)`), with every branch's errors for
+/// `allOf` and the first branch's for a failed `anyOf` or a `oneOf` that none passes.
 fn junctors(
     c: &Compiled,
     s: &Schema,
@@ -341,28 +341,46 @@ fn junctors(
     name: &str,
     out: &mut Vec<FieldError>,
 ) {
-    for branch in &s.all_of {
-        node(c, branch, v, path, false, out);
-    }
-    let passes = |b: &Schema| {
+    let errors_of = |b: &Schema| {
         let mut errors = Vec::new();
         node(c, b, v, path, false, &mut errors);
-        errors.is_empty()
+        errors
     };
-    let mut summary = |detail: &str| {
-        let d = format!("{name} in body {detail}");
-        out.push(FieldError::new(Reason::Invalid, name, v, d));
+    let summary = |detail: &str| {
+        let d = format!("{} {detail}", super::error::go_quote(name));
+        FieldError::new(Reason::Invalid, "", &Value::from(""), d).at(path)
     };
-    if !s.any_of.is_empty() && !s.any_of.iter().any(passes) {
-        summary("must validate at least one schema (anyOf)");
+    let all: Vec<FieldError> = s.all_of.iter().flat_map(errors_of).collect();
+    if !all.is_empty() {
+        out.extend(all);
+        out.push(summary("must validate all the schemas (allOf)"));
     }
-    if !s.one_of.is_empty() && s.one_of.iter().filter(|b| passes(b)).count() != 1 {
-        summary("must validate one and only one schema (oneOf)");
+    if !s.any_of.is_empty() {
+        let failed: Vec<Vec<FieldError>> = s.any_of.iter().map(errors_of).collect();
+        if failed.iter().all(|e| !e.is_empty()) {
+            out.push(summary("must validate at least one schema (anyOf)"));
+            out.extend(failed.into_iter().next().unwrap_or_default());
+        }
+    }
+    if !s.one_of.is_empty() {
+        let results: Vec<Vec<FieldError>> = s.one_of.iter().map(errors_of).collect();
+        match results.iter().filter(|e| e.is_empty()).count() {
+            1 => {}
+            0 => {
+                out.push(summary(
+                    "must validate one and only one schema (oneOf). Found none valid",
+                ));
+                out.extend(results.into_iter().next().unwrap_or_default());
+            }
+            n => out.push(summary(&format!(
+                "must validate one and only one schema (oneOf). Found {n} valid alternatives"
+            ))),
+        }
     }
     if let Some(not) = &s.not
-        && passes(not)
+        && errors_of(not).is_empty()
     {
-        summary("must not validate the schema (not)");
+        out.push(summary("must not validate the schema (not)"));
     }
 }
 
@@ -392,4 +410,91 @@ fn json_type(v: &Value) -> &'static str {
 /// Whether `v` (not null) has the schema's type.
 fn fits_type(s: &Schema, v: &Value) -> bool {
     v.is_null() || crate::check::value::fits_type(v, s.type_str(), s.x_int_or_string)
+}
+
+/// The error of a value not in `enum`.
+fn unsupported(values: &[Value], field: &str, v: &Value) -> FieldError {
+    let listed: Vec<String> = values
+        .iter()
+        .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+        .map(|x| super::error::go_quote(&x))
+        .collect();
+    let detail = format!("supported values: {}", listed.join(", "));
+    FieldError::new(Reason::NotSupported, field, v, detail)
+}
+
+/// A number's `maximum`, `minimum` and `multipleOf` errors (the value shown, and the detail)
+/// at `field`.
+/// An integer is checked as go-openapi's `*NativeType` checks do: against the bounds and the
+/// factor truncated to integers (`maximum: 2.5` reads as 2, `multipleOf: 0.5` as 0, which
+/// is refused as not positive).
+fn bounds(s: &Schema, v: &Value, field: &str) -> Vec<(Value, String)> {
+    let mut out = Vec::new();
+    let mut invalid = |detail: String| out.push((v.clone(), format!("{field} in body {detail}")));
+    let integer = v.as_i64().map(i128::from).or(v.as_u64().map(i128::from));
+    let n = v.as_f64().unwrap_or_default();
+    // `n` compared with `bound`: exactly for an integer (the bound truncated), else as floats.
+    let order = |bound: f64| match integer {
+        Some(i) => (i.cmp(&(bound.trunc() as i128)), bound.trunc()),
+        None => (n.partial_cmp(&bound).unwrap_or(Ordering::Equal), bound),
+    };
+    if let Some(max) = s.maximum {
+        let (o, max) = order(max);
+        if s.exclusive_maximum && o != Ordering::Less {
+            invalid(format!("should be less than {}", go_float(max)));
+        } else if o == Ordering::Greater {
+            invalid(format!("should be less than or equal to {}", go_float(max)));
+        }
+    }
+    if let Some(min) = s.minimum {
+        let (o, min) = order(min);
+        if s.exclusive_minimum && o != Ordering::Greater {
+            invalid(format!("should be greater than {}", go_float(min)));
+        } else if o == Ordering::Less {
+            invalid(format!(
+                "should be greater than or equal to {}",
+                go_float(min)
+            ));
+        }
+    }
+    let mut positive = None;
+    if let Some(m) = s.multiple_of {
+        match integer {
+            Some(i) => {
+                let factor = m.trunc() as i128;
+                if factor <= 0 {
+                    let detail = format!(
+                        "factor MultipleOf declared for {field} must be positive: {factor}"
+                    );
+                    positive = Some((Value::from(factor as i64), detail));
+                } else if i % factor != 0 {
+                    invalid(format!("should be a multiple of {factor}"));
+                }
+            }
+            None => {
+                let ratio = if m < 1.0 { 1.0 / m * n } else { n / m };
+                if !is_json_integer(ratio) {
+                    invalid(format!("should be a multiple of {}", go_float(m)));
+                }
+            }
+        }
+    }
+    out.extend(positive);
+    out
+}
+
+/// go-openapi's `IsFloat64AJSONInteger`: `f` is an integer, up to a relative error of 1e-9.
+fn is_json_integer(f: f64) -> bool {
+    if !f.is_finite() || f.abs() > 9_007_199_254_740_992.0 {
+        return false;
+    }
+    let g = f.trunc();
+    let diff = (f - g).abs();
+    if f == g {
+        return true;
+    }
+    if f == 0.0 || g == 0.0 {
+        return false;
+    }
+    diff / (f.abs() + g.abs()).min(f64::MAX) < 1e-9
 }

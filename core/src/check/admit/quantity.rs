@@ -3,6 +3,7 @@
 //! `isLessThan`, `compareTo`): quantities as `resource.Quantity` parses them (`1.5Gi`, `500m`,
 //! `1e3`), held exactly in billionths, so that `quantity('1Gi') == quantity('1024Mi')`.
 
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 use cel::objects::Opaque;
@@ -167,31 +168,10 @@ pub fn sub(v: &[Value]) -> Result<Value, ExecutionError> {
     Ok(value(Quantity(a.0 - b.0)))
 }
 
-/// `q.compareTo(q2)`: -1, 0 or 1.
-pub fn compare_to(v: &[Value]) -> Result<Value, ExecutionError> {
-    let (a, b) = (
-        quantity_of("compareTo", v.first())?,
-        quantity_of("compareTo", v.get(1))?,
-    );
-    Ok(Value::Int(a.cmp(&b) as i64))
-}
-
-/// `q.isGreaterThan(q2)`.
-pub fn is_greater_than(v: &[Value]) -> Result<Value, ExecutionError> {
-    let (a, b) = (
-        quantity_of("isGreaterThan", v.first())?,
-        quantity_of("isGreaterThan", v.get(1))?,
-    );
-    Ok(Value::Bool(a > b))
-}
-
-/// `q.isLessThan(q2)`.
-pub fn is_less_than(v: &[Value]) -> Result<Value, ExecutionError> {
-    let (a, b) = (
-        quantity_of("isLessThan", v.first())?,
-        quantity_of("isLessThan", v.get(1))?,
-    );
-    Ok(Value::Bool(a < b))
+/// How quantity `v[0]` compares with `v[1]` (a quantity or an `int`), for `compareTo`,
+/// `isGreaterThan` and `isLessThan`.
+pub fn ordering(f: &str, v: &[Value]) -> Result<Ordering, ExecutionError> {
+    Ok(quantity_of(f, v.first())?.cmp(&quantity_of(f, v.get(1))?))
 }
 
 #[cfg(test)]

@@ -81,7 +81,8 @@ impl<'c> Rules<'c> {
                 };
                 // Ratcheting: a rule that reads no old value and fails on an unchanged value.
                 if !transition && old == Some(v) {
-                    out.ratcheted.push(error);
+                    out.ratcheted.push(error.clone());
+                    out.ratcheted_rules.push(error);
                 } else {
                     out.errors.push(error);
                 }
@@ -101,15 +102,19 @@ impl<'c> Rules<'c> {
 }
 
 /// The error of a rule that evaluated to false on `v`: the message shows a scalar value, not
-/// an object or a list; with `reason: FieldValueDuplicate` the server drops the message.
+/// an object or a list; with `reason: FieldValueDuplicate` the server drops the message. A
+/// `messageExpression`'s result is trimmed, and used when it is not empty, at most 5 KiB and
+/// on one line.
 fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path, v: &Value) -> FieldError {
     let computed = rule
         .message_expression
         .as_ref()
         .and_then(|m| c.programs.get(m))
         .and_then(|p| match p.execute(scope) {
-            Ok(cel::Value::String(s)) if !s.trim().is_empty() && !s.contains('\n') => {
-                Some(s.to_string())
+            Ok(cel::Value::String(s)) => {
+                let s = s.trim();
+                let fits = !s.is_empty() && s.len() <= 5 * 1024 && !s.contains('\n');
+                fits.then(|| s.to_string())
             }
             _ => None,
         });

@@ -258,7 +258,7 @@ properties:
     properties:
       q: {type: string}
     x-kubernetes-validations:
-      - rule: "url(self.q).getScheme() == 'https'"
+      - rule: "duration(self.q) < duration('1h')"
 "#,
     );
     let a = v.admit(
@@ -268,7 +268,17 @@ properties:
     assert_eq!(
         messages(&a),
         [
-            r#"spec: Invalid value: "object": Undeclared reference to 'url' evaluating rule: url(self.q).getScheme() == 'https'"#
+            r#"spec: Invalid value: "object": Undeclared reference to 'duration' evaluating rule: duration(self.q) < duration('1h')"#
         ]
     );
+}
+
+#[test]
+fn patterns_read_perl_classes_as_go_s_ascii_ones() {
+    assert_eq!(super::ascii_classes(r"^\w+$"), "^[0-9A-Za-z_]+$");
+    assert_eq!(
+        super::ascii_classes(r"[\d.]\S\b"),
+        r"[0-9.][^\t\n\f\r ](?-u:\b)"
+    );
+    assert_eq!(super::ascii_classes(r"[]\w]\.\\d"), r"[\]0-9A-Za-z_]\.\\d");
 }
