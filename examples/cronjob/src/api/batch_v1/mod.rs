@@ -1,0 +1,5 @@
+//! Version `v1` of the `batch.tutorial.kubebuilder.io` API group.
+
+mod cron_job;
+pub use cron_job::*;
+// kubegen:scaffold:kinds
