@@ -235,12 +235,11 @@ fn every_relative_link_and_anchor_resolves() {
                 broken.push(format!("{at}: no such file"));
                 continue;
             }
-            if let Some(anchor) = anchor {
-                if linked.extension().is_some_and(|e| e == "md")
-                    && !anchors(&expanded(&linked)).contains(anchor)
-                {
-                    broken.push(format!("{at}: no heading with this anchor"));
-                }
+            if let Some(anchor) = anchor
+                && linked.extension().is_some_and(|e| e == "md")
+                && !anchors(&expanded(&linked)).contains(anchor)
+            {
+                broken.push(format!("{at}: no heading with this anchor"));
             }
         }
     }
@@ -297,7 +296,7 @@ fn check_include(page: &Path, path: &str, anchor: Option<&str>, at: &str, wrong:
         wrong.push(format!("{at}: includes `{path}`, which does not exist"));
         return;
     };
-    if !file.starts_with(root()) || !file.extension().is_some_and(|e| e == "rs") {
+    if !file.starts_with(root()) || file.extension().is_none_or(|e| e != "rs") {
         wrong.push(format!(
             "{at}: includes `{path}`, not a Rust file of the repository"
         ));
@@ -422,4 +421,27 @@ fn the_runtime_flags_are_the_runtime_s() {
     assert!(table.contains("`--leader-elect`"), "{table}");
     assert!(table.contains("`--webhook-port <WEBHOOK_PORT>`"), "{table}");
     fresh("reference/runtime.md", "kubegen::runtime::Options", &table);
+}
+
+/// The README is read in five minutes: what kubegen is, install, the two commands, a quick
+/// start, the crates and the way into the book; the rest is the book's and CONTRIBUTING.md's.
+#[test]
+fn the_readme_is_short_and_leads_into_the_book() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(lines <= 200, "README.md has {lines} lines");
+    for command in [
+        "cargo run -p gen-cli -- manifests",
+        "cargo test --workspace --all-features -- --skip slow_",
+        "cargo test --workspace --all-features --tests -- slow_",
+        "kubegen init",
+        "kubegen create api",
+        "kubegen manifests",
+    ] {
+        assert!(readme.contains(command), "README.md lacks `{command}`");
+    }
+    assert!(
+        readme.contains("](docs/book/src/SUMMARY.md)"),
+        "no link to the book"
+    );
 }
