@@ -1,15 +1,5 @@
-//! kubegen: controller-gen for Rust.
-//!
-//! Put `#[derive(CustomResource)]` on a spec struct, `#[derive(KubeSchema)]` on every type it
-//! uses, `#[rbac(...)]` on the code that calls the API and `#[webhook(...)]` on admission
-//! handlers; `gen-cli` writes the matching `config/` tree. Every key, where it goes and what it
-//! emits is in [`markers`]. In your tests, [`check_crds`] checks every CRD as `gen-cli` does
-//! and [`check_defaults`] that serde's defaults and the schema's agree. Features: `webhook`
-//! (`kubegen::webhook`, the admission and conversion webhook server), `runtime`
-//! (`kubegen::runtime`, what an operator's `main` runs its controllers with), `apply`
-//! (`kubegen::apply`, typed server-side apply: an apply configuration beside every derived
-//! type, and `extract` of what one field manager owns) and `testing` (`kubegen::testing`, etcd
-//! and kube-apiserver started for `cargo test`, as Go's envtest).
+//! kubegen: controller-gen for Rust. A custom resource, its CRD and its checks, from one
+//! annotated spec struct:
 //!
 //! ```
 //! use kubegen::{CustomResource, KubeSchema};
@@ -20,15 +10,20 @@
 //! #[derive(CustomResource, Serialize, Deserialize, Clone, Debug)]
 //! #[kube_marker(group = "cache.example.com", version = "v1alpha1", kind = "Memcached")]
 //! #[kube_marker(status = "MemcachedStatus", short_names = "mc")]
+//! #[kube_marker(printcolumn(name = "Size", json_path = ".spec.size"))]
 //! #[serde(rename_all = "camelCase")]
 //! pub struct MemcachedSpec {
 //!     /// Size is the number of memcached pods.
 //!     #[kube_marker(minimum = 1, maximum = 5, default = 1)]
 //!     pub size: i32,
+//!     /// The image must not be blank.
+//!     #[kube_marker(x_validation(rule = "self.trim().size() > 0", message = "image is blank"))]
+//!     pub image: String,
 //! }
 //!
 //! /// MemcachedStatus defines the observed state of Memcached.
 //! #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default)]
+//! #[serde(rename_all = "camelCase")]
 //! pub struct MemcachedStatus {
 //!     /// Pods ready.
 //!     pub ready_replicas: Option<i32>,
@@ -36,8 +31,33 @@
 //!
 //! let crd = Memcached::crd();
 //! assert_eq!(crd.metadata.name.as_deref(), Some("memcacheds.cache.example.com"));
-//! print!("{}", kubegen::to_yaml(&crd));
+//! let yaml = kubegen::to_yaml(&crd);
+//! assert!(yaml.contains("maximum: 5"));
+//! assert!(yaml.contains("rule: self.trim().size() > 0"));
+//! print!("{yaml}");
+//!
+//! // `Memcached { metadata, spec, status }` is a `kube::Resource`, so `kube::Api<Memcached>`
+//! // works as usual.
+//! let mc = Memcached::new("cache", MemcachedSpec { size: 3, image: "memcached:1.6".into() });
+//! assert_eq!(mc.spec.size, 3);
 //! ```
+//!
+//! Put `#[derive(CustomResource)]` on a spec struct, `#[derive(KubeSchema)]` on every type it
+//! uses, `#[rbac(...)]` on the code that calls the API and `#[webhook(...)]` on admission
+//! handlers; the `kubegen` CLI (`gen-cli`) writes the matching `config/` tree, the CRDs the
+//! same bytes `crd()` renders. Every key, where it goes and what it emits is in [`markers`]. In
+//! your tests, [`check_crds`] checks every CRD as `gen-cli` does and [`check_defaults`] that
+//! serde's defaults and the schema's agree. Features: `webhook` (`kubegen::webhook`, the
+//! admission and conversion webhook server), `runtime` (`kubegen::runtime`, what an operator's
+//! `main` runs its controllers with), `apply` (`kubegen::apply`, typed server-side apply: an
+//! apply configuration beside every derived type, and `extract` of what one field manager
+//! owns), `testing` (`kubegen::testing`, etcd and kube-apiserver started for `cargo test`, as
+//! Go's envtest), `validate` (`kubegen::Validate`, objects admitted as the API server would),
+//! `cel` (CEL rules checked at compile time and in `crd()`), `chrono` and `jiff` (schemas for
+//! their timestamps).
+//!
+//! The kubegen book (`docs/book/` in the repository) has a tutorial, a guide per feature and
+//! the reference of every marker, command and diagnostic.
 
 #![deny(missing_docs)]
 

@@ -97,6 +97,7 @@ fn conflict(result: kube::Result<ApplyProbe>) -> String {
 #[tokio::test]
 #[ignore = "needs a control plane: KUBEBUILDER_ASSETS (etcd, kube-apiserver), or USE_EXISTING_CLUSTER=true"]
 async fn two_managers_own_their_own_fields() {
+    // ANCHOR: control_plane
     let control_plane = ControlPlane::shared()
         .await
         .unwrap_or_else(|e| panic!("no control plane: {e}"));
@@ -111,6 +112,7 @@ async fn two_managers_own_their_own_fields() {
         .await
         .expect("a fresh namespace");
     let api: Api<ApplyProbe> = Api::namespaced(client.clone(), &ns);
+    // ANCHOR_END: control_plane
 
     // In a task, so that a failed assertion still cleans up below.
     let result = tokio::spawn(async move { scenario(&api).await }).await;

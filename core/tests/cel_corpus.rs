@@ -1,5 +1,5 @@
 //! The CEL ground truth (`tests/cel/`): the corpus of rules on small schemas and the verdicts a
-//! real kube-apiserver gave on them (recorded by `cargo run -p cel-record`, see the README). No
+//! real kube-apiserver gave on them (recorded by `cargo run -p cel-record`, see the book's "How parity is kept"). No
 //! cluster here: this checks the data is whole and sound (every case has a verdict and the
 //! verdict is the one its author expected, the corpus covers every family, every schema is
 //! structural and every rule and message expression parses), and that kubegen's CEL check gives

@@ -1,6 +1,6 @@
 //! CEL at run time (`tests/cel/runtime.yaml`): rules the API server accepts, and what it did
 //! with objects that have or lack the optional fields they read (recorded into
-//! `tests/cel/runtime-verdicts.json` by `cargo run -p cel-record`, see the README). No cluster
+//! `tests/cel/runtime-verdicts.json` by `cargo run -p cel-record`, see the book's "How parity is kept"). No cluster
 //! here: every object has a verdict, the one its author expected, and kubegen warns about a
 //! rule exactly for the fields whose absence made the server refuse an object ("no such key").
 #![cfg(feature = "cel")]

@@ -114,7 +114,7 @@ fn variants_json_is_generated_from_the_corpus() {
     assert!(
         committed == generated,
         "{} is stale: run `KUBEGEN_BLESS=1 cargo test -p kubegen-core --all-features --test \
-         crd_corpus`, then re-record the verdicts (README, \"CRD validation ground truth\")",
+         crd_corpus`, then re-record the verdicts (the book's \"The admission corpus\": docs/book/src/internals/admission-corpus.md)",
         path.display()
     );
 }
@@ -225,8 +225,8 @@ fn the_recorded_verdicts_are_the_expected_ones() {
     let path = dir().join("verdicts.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}: record it against a real API server (README, \"CRD validation ground \
-             truth\")",
+            "{}: {e}: record it against a real API server (the book's \"The admission \
+             corpus\")",
             path.display()
         )
     });

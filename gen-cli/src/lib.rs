@@ -26,6 +26,7 @@
 //     writer)
 // 11. validate: `kubegen validate` (with import's reading of files)
 // 12. cli: the command line
+// 13. reference: the command line's reference page
 pub mod cli;
 pub mod collect;
 pub mod config;
@@ -44,6 +45,7 @@ pub mod options;
 pub mod output;
 mod parallel;
 pub mod paths;
+pub mod reference;
 pub mod report;
 pub mod scaffold;
 pub mod source;

@@ -332,7 +332,7 @@ fn a_keys_reference_is_complete() {
         "the field stays required unless it is optional (an\n           `Option`, `#[serde(default)]`",
         "What holds for every key of `#[kube_marker(...)]` here:",
         "a `default` outside the schema and a `list_map_keys` key",
-        "(`try_crd` returns it)",
+        "(`kubegen::try_crd` returns it)",
     ] {
         assert!(default.contains(wanted), "{wanted}:\n{default}");
     }

@@ -1,4 +1,4 @@
-//! `kubegen migrate`: the README's table of attribute equivalents is the engine's migration
+//! `kubegen migrate`: the book's table of attribute equivalents is the engine's migration
 //! table, and the command moves the corpus of kube-derive crates (`tests/kube_derive/`, ported
 //! from kube-rs's examples and kube-derive's tests) to kubegen in place, in this process.
 
@@ -24,16 +24,16 @@ fn root() -> PathBuf {
 }
 
 #[test]
-fn the_readme_holds_the_migration_table() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let fresh = table::refresh(&readme).unwrap_or_else(|e| panic!("{e:?}"));
+fn the_book_holds_the_migration_table() {
+    let page = std::fs::read_to_string(root().join("docs/book/src/guides/migrate.md")).unwrap();
+    let fresh = table::refresh(&page).unwrap_or_else(|e| panic!("{e:?}"));
     assert!(
-        fresh == readme,
-        "README.md's migration table is stale: run `cargo run -p gen-cli -- migrate --write-docs README.md`"
+        fresh == page,
+        "docs/book/src/guides/migrate.md's migration table is stale: run `cargo run -p gen-cli -- migrate --write-docs docs/book/src/guides/migrate.md`"
     );
     for row in ROWS {
         assert!(
-            readme.contains(&format!("`{}`", row.example.0)),
+            page.contains(&format!("`{}`", row.example.0)),
             "{}",
             row.key
         );

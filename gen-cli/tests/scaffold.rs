@@ -1,7 +1,7 @@
 //! `kubegen init`, `create api` and `create webhook` as a newcomer uses them: the project they
 //! write builds offline against this workspace and passes its own tests, its manifests are
 //! fresh, its CRDs structural and its samples valid; and what the commands refuse. The tests
-//! that build a project are the slow tier (`slow_*`, README: "The two commands").
+//! that build a project are the slow tier (`slow_*`, CONTRIBUTING.md: "The test tiers").
 
 mod support {
     pub mod scaffold;

@@ -18,7 +18,8 @@
 //! malformed review is a `400`; an object of another kind, one that does not deserialize or
 //! a handler that panics is a denial (a failed conversion), never a crash.
 //!
-//! The README's "The webhook server" has a complete example; `tests/webhook_server.rs` runs
+//! The book's "Webhooks and conversion" (`docs/book/src/guides/webhooks.md`) shows the bundled
+//! operator's server; `tests/webhook_server.rs` runs
 //! one over HTTPS.
 
 mod admission;

@@ -1,4 +1,4 @@
-// The limit of "one error per field" for a type without a schema (README, "What is refused"):
+// The limit of "one error per field" for a type without a schema (the book's apply guide, "What is refused"):
 // behind an alias of a list of such types, the derive sees a name, not a list, and the
 // builder's conversion into the partly resolved configuration (`Vec<_>`) is one more error.
 use kubegen::KubeSchema;

@@ -1,7 +1,7 @@
 // A struct's field whose type holds a type without a schema, in a container or behind a path:
 // one error at the field's type (inside an `Option`, at what the `Option` holds); with `apply`,
 // a `Box` or a path, whose builder converts, gets a second: `ApplySchema`'s supertrait checked
-// for the builder's bound at the type's last token (README: "What is refused, and why").
+// for the builder's bound at the type's last token (the book's apply guide: "What is refused, and why").
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use kubegen::KubeSchema;

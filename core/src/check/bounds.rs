@@ -4,8 +4,8 @@ use crate::model::Schema;
 
 /// Bounds no value could ever meet, or that cannot be meant, on one node (named by their keys):
 /// a lower bound above its upper bound, `multiple_of` not above 0, an `exclusive_*` flag without
-/// its bound. The apiserver accepts all of these; kubegen refuses them (see the README's
-/// "What kubegen checks beyond the API server").
+/// its bound. The apiserver accepts all of these; kubegen refuses them (see the book's
+/// validation guide, "What kubegen checks beyond the API server").
 pub fn contradictions(s: &Schema) -> Vec<String> {
     let mut found = Vec::new();
     if s.exclusive_minimum && s.minimum.is_none() {

@@ -1,5 +1,5 @@
-//! The Rust source of a module, formatted by `prettyplease` (see the README, "kubegen import
-//! crd", for why not rustfmt).
+//! The Rust source of a module, formatted by `prettyplease` (the book's "Importing
+//! third-party CRDs" says why not rustfmt).
 
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};

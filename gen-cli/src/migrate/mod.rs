@@ -3,7 +3,7 @@
 //! ([`kubegen_core::parse::foreign`]), [`manifest`] the package's `Cargo.toml`; every file is
 //! checked before any is written, and written whole. `--base DIR` then compares the CRDs with
 //! the ones the crate wrote before, through `kubegen diff`. [`table`] prints the migration
-//! table into the README.
+//! table into the book (`docs/book/src/guides/migrate.md`).
 
 pub mod manifest;
 pub mod rewrite;
@@ -50,7 +50,7 @@ pub struct MigrateArgs {
     #[command(flatten)]
     pub kubegen: KubegenFlags,
     /// Rewrite the generated table of attribute equivalents in this Markdown file (kubegen's
-    /// README.md), and do nothing else.
+    /// docs/book/src/guides/migrate.md), and do nothing else.
     #[arg(long, value_name = "FILE", hide = true)]
     pub write_docs: Option<PathBuf>,
 }

@@ -1,6 +1,6 @@
-//! The README's table of attribute equivalents, generated from the engine's migration table
-//! ([`ROWS`]) between a [`BEGIN`] line and the marker pages' end line; `kubegen migrate
-//! --write-docs README.md` rewrites it.
+//! The book's table of attribute equivalents (`docs/book/src/guides/migrate.md`), generated
+//! from the engine's migration table ([`ROWS`]) between a [`BEGIN`] line and the marker pages'
+//! end line; `kubegen migrate --write-docs docs/book/src/guides/migrate.md` rewrites it.
 
 use kubegen_core::model::Diagnostic;
 use kubegen_core::parse::foreign::{Foreign, ROWS};

@@ -4,6 +4,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition;
 use kubegen::KubeSchema;
 use serde::{Deserialize, Serialize};
 
+// ANCHOR: status
 /// MemcachedStatus defines the observed state of Memcached.
 #[derive(KubeSchema, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -22,3 +23,4 @@ pub struct MemcachedStatus {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub selector: String,
 }
+// ANCHOR_END: status

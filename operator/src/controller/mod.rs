@@ -105,6 +105,7 @@ impl Context {
 /// The controller's name: the `controller` label of its metrics.
 pub const NAME: &str = "memcached";
 
+// ANCHOR: run
 /// Runs the controller until `scope.shutdown` is cancelled: `Memcached` objects in the scope's
 /// namespace (all namespaces when `None`) and the Deployments the operator labelled as its
 /// own. It runs on kubegen's runtime (`Scope::controller`), which measures it under
@@ -131,3 +132,4 @@ pub async fn run(scope: Scope, ctx: Arc<Context>) {
         .run(reconcile, error_policy, ctx)
         .await;
 }
+// ANCHOR_END: run

@@ -19,6 +19,7 @@ use crate::api::v1alpha1::Memcached;
 /// How often a settled `Memcached` is looked at again even when nothing changed.
 pub const RESYNC: Duration = Duration::from_secs(300);
 
+// ANCHOR: reconcile
 /// Reconciles one `Memcached`: makes sure it carries the finalizer, then applies its
 /// Deployment and updates its status; on deletion, cleans up and removes the finalizer (the
 /// finalizer is added and removed with JSON patches on the object).
@@ -47,6 +48,7 @@ pub async fn reconcile(mc: Arc<Memcached>, ctx: Arc<Context>) -> Result<Action, 
     }
     result
 }
+// ANCHOR_END: reconcile
 
 /// Applies the Deployment of `mc`, publishes what changed and writes the status.
 async fn apply(mc: &Memcached, ctx: &Context) -> Result<Action, Error> {

@@ -195,6 +195,7 @@ pub fn merge(
 /// operator owns: the status fields and its own conditions (conditions of other types, written
 /// by other managers, stay theirs). No `resourceVersion` is sent, so a concurrent write is no
 /// conflict to retry; `force` keeps the operator the owner of its fields.
+// ANCHOR: update
 #[rbac(
     groups = "cache.example.com",
     resources = "memcacheds/status",
@@ -225,6 +226,7 @@ pub async fn update(
         .await?;
     Ok(())
 }
+// ANCHOR_END: update
 
 /// The apply configuration of `status` with only the conditions the operator observes.
 fn owned(status: MemcachedStatus, observed: &[Observed]) -> MemcachedStatusApply {

@@ -7,6 +7,7 @@ use crate::api::{DEFAULT_IMAGE, v1beta1::Memcached};
 
 /// Gives the official image without a tag (`memcached`) the tag the operator is tested with
 /// ([`DEFAULT_IMAGE`]); any other image is left as it is (and must carry its own tag).
+// ANCHOR: webhook
 #[webhook(
     mutating = true,
     failure_policy = "fail",
@@ -24,6 +25,7 @@ pub fn default_memcached(mc: &mut Memcached) {
         mc.spec.image = DEFAULT_IMAGE.to_string();
     }
 }
+// ANCHOR_END: webhook
 
 #[cfg(test)]
 mod tests {

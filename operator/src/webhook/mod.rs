@@ -25,6 +25,7 @@ use crate::api::{v1alpha1, v1beta1};
 pub use defaulting::default_memcached;
 pub use validation::validate_memcached;
 
+// ANCHOR: server
 /// All the operator's webhooks, with `/healthz`.
 pub fn server() -> Server {
     Server::new()
@@ -45,6 +46,7 @@ pub async fn serve(
         .serve(listener, CertDir::new(cert_dir), shutdown.cancelled_owned())
         .await
 }
+// ANCHOR_END: server
 
 /// A `v1beta1` Memcached named `cache` running `image`, for the handlers' tests.
 #[cfg(test)]

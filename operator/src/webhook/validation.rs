@@ -8,6 +8,7 @@ use crate::api::v1beta1::Memcached;
 
 /// Denies an image without a tag or digest: which memcached runs must not depend on what
 /// `latest` means on the day a pod starts.
+// ANCHOR: webhook
 #[webhook(
     mutating = false,
     failure_policy = "fail",
@@ -29,6 +30,7 @@ pub fn validate_memcached(mc: &Memcached, _old: Option<&Memcached>) -> Result<()
     ))
     .with_code(422))
 }
+// ANCHOR_END: webhook
 
 #[cfg(test)]
 mod tests {

@@ -53,7 +53,7 @@ fn main() -> ExitCode {
         },
         _ => {
             eprintln!(
-                "usage: k8s-facts go (see the README: Kubernetes types as controller-gen writes them)"
+                "usage: k8s-facts go (see docs/book/src/internals/parity.md: Kubernetes types as controller-gen writes them)"
             );
             ExitCode::FAILURE
         }

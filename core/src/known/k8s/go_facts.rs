@@ -5,8 +5,8 @@
 //! lifts onto the struct that embeds it); and where controller-gen's descriptions break their
 //! lines (it keeps the Go doc comment's lines, k8s-openapi joins them): see [`rewrap`].
 //!
-//! The facts are one generated table, `go_table.rs` (by `tools/k8s-facts`, see the README for
-//! the command), covering every supported Kubernetes version: each distinct type header and
+//! The facts are one generated table, `go_table.rs` (by `tools/k8s-facts`, see the book's
+//! "How parity is kept" for the command), covering every supported Kubernetes version: each distinct type header and
 //! field once, with the set of versions it holds for ([`Versions`]). It holds facts only,
 //! never text. The tool's tests check that it names the same types and fields as k8s-openapi's
 //! schemas of each version.

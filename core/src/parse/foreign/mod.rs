@@ -3,7 +3,8 @@
 //! `#[validate(...)]`, each key → the `#[kube_marker]` key or serde attribute it means, or why
 //! it cannot be translated and what to do. [`ROWS`] is that table, once: `kubegen migrate`
 //! rewrites by it, the derive and the CLI name its answer at a leftover attribute
-//! ([`leftover`]), and the README prints it.
+//! ([`leftover`]), and the book prints it
+//! (`docs/book/src/guides/migrate.md`).
 
 mod convert;
 mod table;

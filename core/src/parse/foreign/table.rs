@@ -1,5 +1,5 @@
 //! The migration table: every key of the foreign attributes kubegen translates, in the
-//! README's order.
+//! order of the book's table.
 
 use super::convert::*;
 use super::{Foreign, How, Row};

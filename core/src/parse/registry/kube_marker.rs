@@ -570,10 +570,10 @@ pub(super) const SCHEMA_RULES: &[&str] = &[
     below `minimum`), an invalid `pattern`, a `default` outside the schema and a `list_map_keys` \
     key that is not a required scalar field are compile errors (and `gen-cli` errors), at the \
     field. What only a type behind another type shows (the fields of a list's item type) is \
-    checked when `crd()` runs ([`try_crd`](crate::try_crd) returns it) and always by `gen-cli`. \
+    checked when `crd()` runs (`kubegen::try_crd` returns it) and always by `gen-cli`. \
     `x_validation` rules and message expressions are checked as the API server checks them (types \
     in the Kubernetes CEL environment, estimated cost against its limits, with the bounds to add: \
-    see the README's \"CEL checks\") at compile time and by `crd()` with the `cel` feature, and \
+    see the book's \"CEL rules and what kubegen checks\") at compile time and by `crd()` with the `cel` feature, and \
     always by `gen-cli`. A rule that reads an optional field (not required, no `default`) with no \
     `has()` guard is a warning: the API server accepts the rule, then refuses every object without \
     the field (\"no such key\"); guard it (`!has(self.f) || ...`), read it as `self.?f`, or give \

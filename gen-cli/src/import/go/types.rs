@@ -1,5 +1,6 @@
 //! Go's predeclared and Kubernetes types as Rust types with the keys that give them
-//! controller-gen's schema: the mapping table of the README ("Coming from Go").
+//! controller-gen's schema: the mapping table of the book's
+//! "Coming from Go" (`docs/book/src/guides/import-go.md`).
 
 use kubegen_core::known::{Kubernetes, lookup};
 
