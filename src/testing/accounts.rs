@@ -100,7 +100,10 @@ pub(crate) async fn client_as(
         .create_token_request(name, &PostParams::default(), &request)
         .await?;
     let token = issued.status.and_then(|s| s.token).unwrap_or_default();
+    // Its namespace is the client's default, as in a cluster, where a pod's ServiceAccount
+    // names it.
     let mut config = config.clone();
+    config.default_namespace = namespace.to_string();
     config.auth_info = kube::config::AuthInfo {
         token: Some(token.into()),
         ..kube::config::AuthInfo::default()

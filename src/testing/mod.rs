@@ -195,7 +195,8 @@ impl ControlPlane {
     /// A client that authenticates as the ServiceAccount `namespace/name` (created), with a
     /// token from the TokenRequest API, bound to every ClusterRole and Role of `role_yaml` (a
     /// generated `config/rbac/role.yaml`; its Roles are created in `namespace`): a request
-    /// its rules do not allow fails with 403.
+    /// its rules do not allow fails with 403. Its default namespace is `namespace`, as a pod's
+    /// client's is its ServiceAccount's.
     pub async fn client_as(
         &self,
         namespace: &str,

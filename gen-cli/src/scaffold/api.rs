@@ -171,11 +171,14 @@ fn add_types(changes: &mut Changes, n: &Names, types: &Path, resource_keys: &str
 
 /// The controller of the kind, run by `main.rs`, and its test against a real API server.
 fn add_controller(changes: &mut Changes, n: &Names, file: &Path, namespaced: bool) {
-    let (watch_api, object, object_api, test_api) = if namespaced {
+    // A cluster-scoped object's ConfigMap lives in the operator's namespace (its
+    // ServiceAccount's, in a cluster).
+    let (watch_api, object, object_api, owned_namespace, test_api) = if namespaced {
         (
             "scope.api()",
             "object",
             "Api::namespaced(ctx.client.clone(), &object.namespace().unwrap_or_default())",
+            "object.namespace().unwrap_or_default()",
             "Api::namespaced(cp.client(), &namespace)",
         )
     } else {
@@ -183,6 +186,7 @@ fn add_controller(changes: &mut Changes, n: &Names, file: &Path, namespaced: boo
             "Api::all(scope.client.clone())",
             "_object",
             "Api::all(ctx.client.clone())",
+            "ctx.client.default_namespace().to_string()",
             "Api::all(cp.client())",
         )
     };
@@ -197,6 +201,7 @@ fn add_controller(changes: &mut Changes, n: &Names, file: &Path, namespaced: boo
         ("watch_api", watch_api),
         ("object", object),
         ("object_api", object_api),
+        ("owned_namespace", owned_namespace),
     ];
     changes.file(file, render(template!("api/controller.rs.tmpl"), &vars));
     let test_prefix = n.snake.replace('_', "-");
