@@ -31,7 +31,7 @@ pub use crate::api::batch_v1::{ConcurrencyPolicy, CronJobStatus};
 )))]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobSpec {
-    /// The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.
+    /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     pub schedule: CronSchedule,
     /// Optional deadline in seconds for starting the job if it misses scheduled
     /// time for any reason.  Missed jobs executions will be counted as failed ones.
