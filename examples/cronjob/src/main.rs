@@ -18,6 +18,7 @@ struct Args {
     runtime: Options,
 }
 
+// ANCHOR: main
 /// The runtime's own API calls: leader election (`--leader-elect`) holds a Lease in the
 /// operator's own namespace; the secured metrics endpoint (`--metrics-bind-address`) reviews
 /// each caller's token (TokenReview) and its access to `/metrics` (SubjectAccessReview).
@@ -50,3 +51,4 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     manager.run().await?;
     Ok(())
 }
+// ANCHOR_END: main

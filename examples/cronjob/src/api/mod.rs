@@ -5,6 +5,7 @@ pub mod batch_v1;
 pub mod batch_v2;
 // kubegen:scaffold:api
 
+// ANCHOR: check
 #[cfg(test)]
 mod tests {
     /// Every kind's CRD, from all its versions, passes the checks `kubegen manifests` makes:
@@ -22,3 +23,4 @@ mod tests {
         }
     }
 }
+// ANCHOR_END: check

@@ -8,6 +8,7 @@ mod batch_v1_cron_job;
 mod cron_job_conversion;
 // kubegen:scaffold:webhook-modules
 
+// ANCHOR: server
 /// The server with every webhook of the operator.
 pub fn server() -> Server {
     let server = Server::new();
@@ -16,3 +17,4 @@ pub fn server() -> Server {
     // kubegen:scaffold:webhooks
     server
 }
+// ANCHOR_END: server

@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 // ANCHOR_END: resource
 // ANCHOR: spec
 pub struct CronJobSpec {
-    /// The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.
+    /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     #[kube_marker(min_length = 0)]
     pub schedule: String,
 

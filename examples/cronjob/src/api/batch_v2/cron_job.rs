@@ -31,9 +31,8 @@ pub use crate::api::batch_v1::{ConcurrencyPolicy, CronJobStatus};
 )))]
 #[serde(rename_all = "camelCase")]
 pub struct CronJobSpec {
-    /// The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.
+    /// The schedule in Cron format, see <https://en.wikipedia.org/wiki/Cron>.
     pub schedule: CronSchedule,
-    // ANCHOR_END: spec
     /// Optional deadline in seconds for starting the job if it misses scheduled
     /// time for any reason.  Missed jobs executions will be counted as failed ones.
     #[kube_marker(minimum = 0)]
@@ -63,6 +62,7 @@ pub struct CronJobSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_jobs_history_limit: Option<i32>,
 }
+// ANCHOR_END: spec
 
 // ANCHOR: schedule
 /// Describes a Cron schedule.

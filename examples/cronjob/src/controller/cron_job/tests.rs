@@ -38,7 +38,7 @@ impl TestClock {
 
     fn advance(&self, by: SignedDuration) {
         let mut now = self.0.lock().unwrap();
-        *now = *now + by;
+        *now += by;
     }
 }
 // ANCHOR_END: clock
