@@ -26,23 +26,6 @@ fn src() -> PathBuf {
     root().join("docs/book/src")
 }
 
-/// Pages SUMMARY.md lists that other branches write (the tutorial's, the validation guide and
-/// the admission corpus). Each must be absent here, and is reported on stderr: once they are
-/// merged, `summary_lists_every_page_and_every_page_it_lists_exists` fails until this list is
-/// emptied, and every page is then held to the same checks.
-const PENDING: &[&str] = &[
-    "tutorial/index.md",
-    "tutorial/project.md",
-    "tutorial/api.md",
-    "tutorial/controller.md",
-    "tutorial/rbac.md",
-    "tutorial/running.md",
-    "tutorial/testing.md",
-    "tutorial/webhooks.md",
-    "tutorial/multiversion.md",
-    "tutorial/deploying.md",
-];
-
 /// Every Markdown file under `dir`, as paths relative to it.
 fn pages(dir: &Path) -> BTreeSet<PathBuf> {
     let mut out = BTreeSet::new();
@@ -202,7 +185,6 @@ fn linked_files() -> Vec<PathBuf> {
 
 #[test]
 fn every_relative_link_and_anchor_resolves() {
-    let pending: BTreeSet<PathBuf> = PENDING.iter().map(|p| src().join(p)).collect();
     let mut broken = Vec::new();
     let mut checked = 0;
     for file in linked_files() {
@@ -223,10 +205,6 @@ fn every_relative_link_and_anchor_resolves() {
             checked += 1;
             if file.starts_with(src()) && !linked.starts_with(src()) {
                 broken.push(format!("{at}: leaves the book (link to GitHub instead)"));
-                continue;
-            }
-            if pending.contains(&linked) {
-                eprintln!("{at}: a page another branch writes (PENDING)");
                 continue;
             }
             if !linked.exists() {
@@ -361,18 +339,7 @@ fn summary_lists_every_page_and_every_page_it_lists_exists() {
         unlisted.is_empty(),
         "pages SUMMARY.md does not list: {unlisted:?}"
     );
-    for page in PENDING {
-        assert!(set.contains(Path::new(page)), "{page} is not listed");
-        assert!(
-            !src().join(page).exists(),
-            "{page} exists: remove it from PENDING in gen-cli/tests/book.rs"
-        );
-        eprintln!("{page}: listed, written by another branch (PENDING)");
-    }
-    let missing: Vec<_> = set
-        .iter()
-        .filter(|p| !on_disk.contains(*p) && !PENDING.contains(&p.to_str().unwrap()))
-        .collect();
+    let missing: Vec<_> = set.iter().filter(|p| !on_disk.contains(*p)).collect();
     assert!(
         missing.is_empty(),
         "pages SUMMARY.md lists that do not exist: {missing:?}"
