@@ -9,7 +9,7 @@
 //!   off and on (what the apply configurations add).
 //!
 //! - `validate`: objects admitted per second in process (`check::admit`) against the bundled
-//!   operator's CRD.
+//!   operator's CRD, or (`--against httproute`) Gateway API's HTTPRoute.
 //!
 //! `cargo run --release -p kubegen-bench -- compile` (or `cli`, `apply`, `validate`). Generated crates live in
 //! `target/kubegen-bench/`; their dependencies are built once, before timing starts.
@@ -73,11 +73,15 @@ enum Bench {
         #[arg(long)]
         go_mod_init: Option<String>,
     },
-    /// Objects admitted per second against the operator's CRD, in process.
+    /// Objects admitted per second against the operator's CRD (or Gateway API's HTTPRoute),
+    /// in process.
     Validate {
         /// Objects per run.
         #[arg(long, default_value_t = 10_000)]
         objects: usize,
+        /// The CRD the objects are admitted against.
+        #[arg(long, value_enum, default_value_t = validate::Against::Operator)]
+        against: validate::Against,
     },
     /// Rebuild of an API crate with kubegen's `apply` feature off vs on.
     Apply {
@@ -117,7 +121,7 @@ fn main() {
                 controller_gen_bench(&repo, &dir, kinds, fields, &go, args.runs);
             }
         }
-        Bench::Validate { objects } => validate::run(&repo, objects, args.runs),
+        Bench::Validate { objects, against } => validate::run(&repo, against, objects, args.runs),
         Bench::Apply { kinds, fields } => {
             apply(&repo, &work.join("apply"), kinds, fields, args.runs)
         }
