@@ -9,7 +9,7 @@
 //!   off and on (what the apply configurations add).
 //!
 //! - `validate`: objects admitted per second in process (`check::admit`) against the bundled
-//!   operator's CRD.
+//!   operator's CRD, or (`--against httproute`) Gateway API's HTTPRoute.
 //! - `control-plane`: the cold start of `kubegen::testing`'s control plane (etcd and
 //!   kube-apiserver from `KUBEBUILDER_ASSETS`, a CRD established), with its breakdown.
 //!
@@ -77,11 +77,15 @@ enum Bench {
         #[arg(long)]
         go_mod_init: Option<String>,
     },
-    /// Objects admitted per second against the operator's CRD, in process.
+    /// Objects admitted per second against the operator's CRD (or Gateway API's HTTPRoute),
+    /// in process.
     Validate {
         /// Objects per run.
         #[arg(long, default_value_t = 10_000)]
         objects: usize,
+        /// The CRD the objects are admitted against.
+        #[arg(long, value_enum, default_value_t = validate::Against::Operator)]
+        against: validate::Against,
     },
     /// The cold start of a `kubegen::testing` control plane, with its breakdown (needs
     /// `KUBEBUILDER_ASSETS`).
@@ -124,7 +128,7 @@ fn main() {
                 controller_gen_bench(&repo, &dir, kinds, fields, &go, args.runs);
             }
         }
-        Bench::Validate { objects } => validate::run(&repo, objects, args.runs),
+        Bench::Validate { objects, against } => validate::run(&repo, against, objects, args.runs),
         Bench::ControlPlane => control_plane::run(&repo, args.runs),
         Bench::Apply { kinds, fields } => {
             apply(&repo, &work.join("apply"), kinds, fields, args.runs)

@@ -11,30 +11,67 @@ use serde_json::{Map, Value, json};
 
 /// Rules on the string field `s`.
 const STRING_RULES: &[&str] = &[
-    "self.size() < 10", "self.matches('^[a-z]+$')", "self.find('[0-9]+') != ''",
-    "self.findAll('a').size() < 3", "isURL(self) && url(self).getScheme() == 'https'",
-    "isSemver(self) && semver(self).major() > 0", "isIP(self) && ip(self).family() == 4",
-    "isCIDR(self) && cidr(self).prefixLength() > 8", "isQuantity(self) && quantity(self).isInteger()",
-    "!format.dns1123Label().validate(self).hasValue()", "self.lowerAscii() == self",
-    "self.split('.').size() < 3", "self.indexOf('x') < 0", "self.substring(0, 1) != 'z'",
-    "self == oldSelf", "strings.quote(self).size() > 2",
+    "self.size() < 10",
+    "self.matches('^[a-z]+$')",
+    "self.find('[0-9]+') != ''",
+    "self.findAll('a').size() < 3",
+    "isURL(self) && url(self).getScheme() == 'https'",
+    "isSemver(self) && semver(self).major() > 0",
+    "isIP(self) && ip(self).family() == 4",
+    "isCIDR(self) && cidr(self).prefixLength() > 8",
+    "isQuantity(self) && quantity(self).isInteger()",
+    "!format.dns1123Label().validate(self).hasValue()",
+    "self.lowerAscii() == self",
+    "self.split('.').size() < 3",
+    "self.indexOf('x') < 0",
+    "self.substring(0, 1) != 'z'",
+    "self == oldSelf",
+    "strings.quote(self).size() > 2",
 ];
 /// Rules on the list field `l`.
 const LIST_RULES: &[&str] = &[
-    "self.isSorted()", "self.all(x, x.size() > 0)", "self.exists(x, x == 'a')",
-    "sets.contains(self, ['a'])", "sets.intersects(self, ['b', 'c'])", "self.map(x, x.size()).sum() < 20",
-    "self.filter(x, x.startsWith('a')).size() < 2", "self.size() == 0 || self.min() < 'm'",
-    "self.indexOf('a') == self.lastIndexOf('a')", "self.join(',').size() < 30", "oldSelf.all(x, x in self)",
+    "self.isSorted()",
+    "self.all(x, x.size() > 0)",
+    "self.exists(x, x == 'a')",
+    "sets.contains(self, ['a'])",
+    "sets.intersects(self, ['b', 'c'])",
+    "self.map(x, x.size()).sum() < 20",
+    "self.filter(x, x.startsWith('a')).size() < 2",
+    "self.size() == 0 || self.min() < 'm'",
+    "self.indexOf('a') == self.lastIndexOf('a')",
+    "self.join(',').size() < 30",
+    "oldSelf.all(x, x in self)",
 ];
 /// Rules on the object `spec`.
 const OBJECT_RULES: &[&str] = &[
-    "!has(self.a) || self.a > 0", "!has(self.s) || !has(self.a) || self.s.size() <= self.a",
-    "has(self.m) && self.m.all(k, self.m[k] >= 0)", "self.a < oldSelf.a",
-    "!has(self.l) || self.l.size() < 4", "quantity('1Gi').isGreaterThan(quantity('1G'))",
+    "!has(self.a) || self.a > 0",
+    "!has(self.s) || !has(self.a) || self.s.size() <= self.a",
+    "has(self.m) && self.m.all(k, self.m[k] >= 0)",
+    "self.a < oldSelf.a",
+    "!has(self.l) || self.l.size() < 4",
+    "quantity('1Gi').isGreaterThan(quantity('1G'))",
 ];
 const WORDS: &[&str] = &[
-    "", "a", "b", "abc", "https://x.io/p?q=1", "1.2.3", "v1.0.0", "10.0.0.1", "10.0.0.0/8", "500m",
-    "1Gi", "UPPER", "a.b.c", "zz", "a1", "::1", "x", "2001:db8::/32", "ftp://h", "0.0.0.0",
+    "",
+    "a",
+    "b",
+    "abc",
+    "https://x.io/p?q=1",
+    "1.2.3",
+    "v1.0.0",
+    "10.0.0.1",
+    "10.0.0.0/8",
+    "500m",
+    "1Gi",
+    "UPPER",
+    "a.b.c",
+    "zz",
+    "a1",
+    "::1",
+    "x",
+    "2001:db8::/32",
+    "ftp://h",
+    "0.0.0.0",
 ];
 
 fn rules(u: &mut Unstructured, from: &[&str]) -> Result<Value> {
@@ -114,7 +151,11 @@ fn case(u: &mut Unstructured) -> Result<(Value, Value, Option<Value>)> {
     });
     let object = |spec: Value| json!({"apiVersion": "f.test/v1", "kind": "F", "metadata": {"name": "f"}, "spec": spec});
     let new = object(spec(u)?);
-    let old = if u.arbitrary()? { Some(object(spec(u)?)) } else { None };
+    let old = if u.arbitrary()? {
+        Some(object(spec(u)?))
+    } else {
+        None
+    };
     Ok((schema, new, old))
 }
 

@@ -108,7 +108,7 @@ fn unescaped(s: &str, part: Part) -> Result<String, String> {
                 if part == Part::Host && h < 8 && &s[i..i + 3] != "%25" {
                     return Err(escape());
                 }
-                out.push(h << 4 | l);
+                out.push((h << 4) | l);
                 i += 3;
             }
             b'+' if part == Part::Query => {
