@@ -8,6 +8,8 @@ use cel::objects::{Opaque, OptionalValue};
 use cel::{ExecutionError, Value};
 
 use super::url;
+// The formats by name (each also a function `format.<name>()`), as the checker knows them.
+use crate::check::cel::library::FORMATS as NAMES;
 use crate::names::is_label_shaped;
 
 /// A named format.
@@ -19,23 +21,6 @@ impl Opaque for Format {
         "kubernetes.NamedFormat"
     }
 }
-
-/// The formats, by name (each also a function `format.<name>()`).
-const NAMES: &[&str] = &[
-    "dns1123Label",
-    "dns1123Subdomain",
-    "dns1035Label",
-    "qualifiedName",
-    "dns1123LabelPrefix",
-    "dns1123SubdomainPrefix",
-    "dns1035LabelPrefix",
-    "labelValue",
-    "uri",
-    "uuid",
-    "byte",
-    "date",
-    "datetime",
-];
 
 /// apimachinery's `RegexError`: the message, its examples and the regular expression.
 fn regex_error(message: &str, regex: &str, examples: &[&str]) -> String {

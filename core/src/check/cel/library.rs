@@ -49,7 +49,7 @@ const COMPARABLE: &[&str] = &[
 ];
 
 /// The formats `format.<name>()` returns.
-const FORMATS: &[&str] = &[
+pub(crate) const FORMATS: &[&str] = &[
     "dns1123Label",
     "dns1123Subdomain",
     "dns1035Label",

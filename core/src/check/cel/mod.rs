@@ -19,7 +19,7 @@ mod checker;
 #[cfg(feature = "cel")]
 mod cost;
 #[cfg(feature = "cel")]
-mod library;
+pub(crate) mod library;
 #[cfg(feature = "cel")]
 mod presence;
 #[cfg(feature = "cel")]
