@@ -8,7 +8,8 @@
 
 // Layers, lowest first: a module uses only modules of the layers before its own
 // (`gen-cli/tests/layers.rs` checks this list).
-// 1. apply, spans: apply configurations' tokens; where errors point
+// 1. apply, path, spans: apply configurations' tokens; how the generated code names kubegen;
+//    where errors point
 // 2. check, info: the engine's checks on the syntax; what the syntax says of each type
 // 3. codegen: a type's `KubeSchema` impl
 // 4. resource: `#[derive(CustomResource)]`
@@ -17,6 +18,7 @@ mod apply;
 mod check;
 mod codegen;
 mod info;
+mod path;
 mod resource;
 mod spans;
 
@@ -118,7 +120,8 @@ pub fn webhook(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// `#[webhook]` on a handler fn: the fn without its other `#[webhook]`s (read here), and
-/// `mod <fn> { pub fn webhooks() }` with every model.
+/// `mod <fn> { pub fn webhooks() }` with every model, naming kubegen by the `crate = "..."`
+/// they give ([`one_crate`](kubegen_core::parse::webhook::one_crate)).
 fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::TokenStream {
     let is_webhook = |a: &syn::Attribute| {
         a.path()
@@ -129,17 +132,24 @@ fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::T
     };
     let mut errors = darling::Error::accumulator();
     let mut models = Vec::new();
-    let mut push = |parsed: darling::Result<kubegen_core::webhook::Webhook>| {
-        if let Some(w) = errors.handle(parsed) {
+    let mut given = Vec::new();
+    let mut push = |tokens: proc_macro2::TokenStream| {
+        let parsed = kubegen_core::parse::webhook::parse_with_crate(tokens);
+        if let Some((w, path)) = errors.handle(parsed) {
             models.push(serde_json::to_string(&w).expect("a webhook serializes"));
+            given.push(path);
         }
     };
-    push(kubegen_core::parse::webhook::parse(args));
+    push(args);
     for attr in f.attrs.iter().filter(|a| is_webhook(a)) {
         if let syn::Meta::List(list) = &attr.meta {
-            push(kubegen_core::parse::webhook::parse(list.tokens.clone()));
+            push(list.tokens.clone());
         }
     }
+    let given = errors
+        .handle(kubegen_core::parse::webhook::one_crate(given))
+        .flatten();
+    let kubegen = path::Kubegen::new(given.as_ref());
     f.attrs.retain(|a| !is_webhook(a));
     let (vis, name) = (&f.vis, &f.sig.ident);
     let doc = format!("The `#[webhook]`s of the handler `{name}`, for the webhook server.");
@@ -148,8 +158,8 @@ fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::T
         #[allow(dead_code)]
         #vis mod #name {
             /// The models of the `#[webhook]` attributes, in source order.
-            pub fn webhooks() -> ::std::vec::Vec<::kubegen::__private::Webhook> {
-                ::kubegen::__private::webhooks(&[#(#models),*])
+            pub fn webhooks() -> ::std::vec::Vec<#kubegen::__private::Webhook> {
+                #kubegen::__private::webhooks(&[#(#models),*])
             }
         }
     };

@@ -102,7 +102,9 @@ fn resolved(manifest_path: Option<&Path>) -> Result<cargo_metadata::Metadata, St
         .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))
 }
 
-/// The members to process: those named with `-p`, or every member that depends on kubegen.
+/// The members to process: those named with `-p`, or every member that depends on kubegen or
+/// has a `[package.metadata.kubegen]` table (a package using kubegen through a crate that
+/// re-exports it).
 pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Package>, String> {
     let mut cmd = MetadataCommand::new();
     cmd.no_deps();
@@ -133,7 +135,7 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         .into_iter()
         .filter(|p| {
             if only.is_empty() {
-                p.dependencies.iter().any(is_kubegen)
+                p.dependencies.iter().any(is_kubegen) || p.metadata.get("kubegen").is_some()
             } else {
                 only.iter().any(|n| n == p.name.as_str())
             }
@@ -240,11 +242,18 @@ pub fn likely_libraries(manifest_path: Option<&Path>, only: &[String]) -> Vec<Li
         .collect()
 }
 
-/// The library target of the package `table` describes in `dir`, if it depends on kubegen and
-/// is among `only` (when it names some).
+/// The library target of the package `table` describes in `dir`, if it uses kubegen (see
+/// [`discover`]) and is among `only` (when it names some).
 fn library(table: &toml::Table, dir: &Path, only: &[String]) -> Option<Library> {
     let package = table.get("package")?.get("name")?.as_str()?;
-    table.get("dependencies")?.get("kubegen")?;
+    let uses_kubegen = |t: &toml::Table| {
+        let dependency = t.get("dependencies").and_then(|d| d.get("kubegen"));
+        let metadata = t.get("package").and_then(|p| p.get("metadata"));
+        dependency.or_else(|| metadata?.get("kubegen")).is_some()
+    };
+    if !uses_kubegen(table) {
+        return None;
+    }
     if !only.is_empty() && !only.iter().any(|p| p == package) {
         return None;
     }
