@@ -324,7 +324,7 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
-    fn likely_libraries_are_the_plain_members_that_depend_on_kubegen() {
+    fn likely_libraries_are_the_plain_members_that_use_kubegen() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         let write = |path: &str, text: &str| {
@@ -334,7 +334,7 @@ mod tests {
         };
         write(
             "Cargo.toml",
-            "[workspace]\nmembers = [\"api\", \"tool\", \"named\", \"crates/*\", \"missing\"]\n",
+            "[workspace]\nmembers = [\"api\", \"tool\", \"named\", \"crates/*\", \"missing\", \"user\"]\n",
         );
         let uses_kubegen = "[dependencies]\nkubegen = { path = \"../kubegen\" }\n";
         write(
@@ -359,6 +359,12 @@ mod tests {
             &format!("[package]\nname = \"a\"\n{uses_kubegen}"),
         );
         write("crates/a/src/lib.rs", "");
+        // kubegen through a crate that re-exports it, the package's kubegen table saying so.
+        write(
+            "user/Cargo.toml",
+            "[package]\nname = \"user\"\n[package.metadata.kubegen]\n[dependencies]\nsdk = \"1\"\n",
+        );
+        write("user/src/lib.rs", "");
         let manifest = dir.join("Cargo.toml");
         let pairs = |found: Vec<super::Library>| -> Vec<(String, PathBuf)> {
             found.into_iter().map(|l| (l.name, l.root)).collect()
@@ -369,6 +375,7 @@ mod tests {
             [
                 ("my_api".to_string(), dir.join("api/src/lib.rs")),
                 ("types".to_string(), dir.join("named/lib.rs")),
+                ("user".to_string(), dir.join("user/src/lib.rs")),
             ],
             "globbed members, packages without kubegen and missing manifests are not guessed"
         );
