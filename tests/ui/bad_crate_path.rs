@@ -20,13 +20,6 @@ pub struct Part {
     pub tags: Vec<String>,
 }
 
-// A path that does not resolve: the compiler reports it at the string.
-#[derive(KubeSchema, Serialize, Deserialize)]
-#[kube_marker(crate = "no_such_sdk::kubegen")]
-pub struct Unresolved {
-    pub name: String,
-}
-
 // A handler's `#[webhook]`s name kubegen by one path.
 #[webhook(crate = "::kubegen", mutating = false, failure_policy = "fail", side_effects = "None", groups = "apps", resources = "deployments", verbs = "create", versions = "v1", name = "one.deployments.example.com", admission_review_versions = "v1")]
 #[webhook(crate = "kubegen", mutating = false, failure_policy = "fail", side_effects = "None", groups = "apps", resources = "deployments", verbs = "update", versions = "v1", name = "two.deployments.example.com", admission_review_versions = "v1")]
