@@ -51,7 +51,9 @@ fn guarded<T: From<proc_macro2::TokenStream>>(
 /// `kubegen::markers`. `#[rbac(...)]` and `#[webhook(...)]` may stand on the spec struct as
 /// helper attributes (no import needed).
 /// With kubegen's `apply` feature, also `<Kind>Apply` (the root's apply configuration, with
-/// `new`, `extract` and `extract_status`) and the spec's `<Spec>Apply`.
+/// `new`, `extract` and `extract_status`) and the spec's `<Spec>Apply`. In a crate that uses
+/// kubegen through another that re-exports it, `#[kube_marker(crate = "my_sdk::kubegen")]`
+/// names it.
 // `kube`, `x_kube` and `schemars` are declared so that one left from kube-derive or schemars
 // is the engine's error naming its kubegen equivalent, not rustc's "cannot find attribute".
 #[proc_macro_derive(
@@ -66,7 +68,7 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 /// Gives a struct or enum a CRD schema (`kubegen::KubeSchema`), shaped by its
 /// `#[kube_marker(...)]`s, its doc comments and its serde attributes.
 /// With kubegen's `apply` feature, also its apply configuration `<Type>Apply`
-/// (`kubegen::apply`).
+/// (`kubegen::apply`). `#[kube_marker(crate = "...")]` names kubegen as for `CustomResource`.
 #[proc_macro_derive(KubeSchema, attributes(kube_marker, kube, x_kube, schemars))]
 pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -105,7 +107,9 @@ pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
 /// compile time, with controller-gen's rules. It leaves its item unchanged; on a free `fn`
 /// (the handler) it also emits a module of the same name whose `webhooks()` returns the
 /// attributes' models, so the webhook server (`kubegen::webhook::Server`) routes the handler
-/// by the same path as the manifest. The `#[webhook]`s under the first are read with it.
+/// by the same path as the manifest, naming kubegen by `crate = "..."` when it is given (a
+/// crate using kubegen through a re-exporting one). The `#[webhook]`s under the first are read
+/// with it.
 /// (A `fn` in an `impl` without `self` cannot carry it: the module cannot go there.)
 #[proc_macro_attribute]
 pub fn webhook(args: TokenStream, item: TokenStream) -> TokenStream {
