@@ -12,6 +12,7 @@ use kubegen_core::parse::markers::Place;
 use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::{self, Parsed};
 
+use crate::path::Kubegen;
 use crate::spans::{self, Spans};
 use crate::{check, info};
 
@@ -35,26 +36,27 @@ pub fn kube_schema(
     } = check::type_schema(&parsed, &spans, errors);
     let ident = &input.ident;
     let name = ident.to_string();
+    let kubegen = Kubegen::new(parsed.crate_path.as_ref());
     let json = encode(&parsed.def, errors);
     let shapes = parsed
         .def
         .fields()
         .zip(&parsed.field_types)
         .map(|(field, ty)| {
-            let shape = info::of_type(ty, quote!(shape()));
+            let shape = info::of_type(&kubegen, ty, quote!(shape()));
             match (parsed.def.walks(field), option_inner(ty)) {
-                (false, _) => quote!(::kubegen::__private::Shape::default()),
-                (true, Some(_)) => quote!(::kubegen::__private::optional(#shape)),
+                (false, _) => quote!(#kubegen::__private::Shape::default()),
+                (true, Some(_)) => quote!(#kubegen::__private::optional(#shape)),
                 (true, None) => shape,
             }
         });
     let shapes: Vec<TokenStream> = shapes.collect();
-    let consts = info::consts(&seen, &parsed, &input.ident);
+    let consts = info::consts(&kubegen, &seen, &parsed, &input.ident);
     #[cfg(feature = "apply")]
-    let apply = crate::apply::configuration(input, &parsed, errors);
+    let apply = crate::apply::configuration(&kubegen, input, &parsed, errors);
     #[cfg(not(feature = "apply"))]
     let apply = TokenStream::new();
-    let checks = info::checks(&seen, &parsed);
+    let checks = info::checks(&kubegen, &seen, &parsed);
     let tokens = quote! {
         #warnings
 
@@ -62,13 +64,13 @@ pub fn kube_schema(
 
         #apply
 
-        impl ::kubegen::KubeSchema for #ident {
+        impl #kubegen::KubeSchema for #ident {
             #consts
 
-            fn shape() -> ::kubegen::__private::Shape {
-                ::kubegen::__private::Shape::named(
+            fn shape() -> #kubegen::__private::Shape {
+                #kubegen::__private::Shape::named(
                     ::core::concat!(::core::module_path!(), "::", #name),
-                    || ::kubegen::__private::type_def(
+                    || #kubegen::__private::type_def(
                         ::core::concat!(::core::module_path!(), "::", #name),
                         #json,
                         ::std::vec![#(#shapes),*],
@@ -97,27 +99,30 @@ pub fn kube_schema(
 pub fn fallback(input: &DeriveInput, checked: &Checked) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let kubegen = checked.kubegen();
     #[cfg(feature = "apply")]
     let apply = match input.generics.params.is_empty() {
         true => {
             let mut again = Error::accumulator();
-            let apply = crate::apply::configuration(input, &checked.without_refused(), &mut again);
+            let apply = crate::apply::configuration(
+                &kubegen,
+                input,
+                &checked.without_refused(),
+                &mut again,
+            );
             // Reported already.
             let _ = again.finish();
             apply
         }
-        false => crate::apply::whole(input),
+        false => crate::apply::whole(&kubegen, input),
     };
     #[cfg(not(feature = "apply"))]
-    let apply = {
-        let _ = checked;
-        TokenStream::new()
-    };
+    let apply = TokenStream::new();
     quote! {
         #apply
 
-        impl #impl_generics ::kubegen::KubeSchema for #ident #ty_generics #where_clause {
-            fn shape() -> ::kubegen::__private::Shape {
+        impl #impl_generics #kubegen::KubeSchema for #ident #ty_generics #where_clause {
+            fn shape() -> #kubegen::__private::Shape {
                 ::core::default::Default::default()
             }
         }
@@ -151,6 +156,11 @@ pub struct Checked {
 }
 
 impl Checked {
+    /// The path the type's generated code names kubegen by.
+    pub fn kubegen(&self) -> Kubegen {
+        Kubegen::new(self.parsed.crate_path.as_ref())
+    }
+
     /// The parsed type with the refused fields marked `schemaless`: what its fallback apply
     /// configuration is planned from, so that it applies them whole and names no type of
     /// theirs.
@@ -165,6 +175,7 @@ impl Checked {
             resource: self.parsed.resource.clone(),
             sites: self.parsed.sites.clone(),
             field_types: self.parsed.field_types.clone(),
+            crate_path: self.parsed.crate_path.clone(),
         }
     }
 }

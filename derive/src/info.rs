@@ -15,6 +15,7 @@ use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{map_key_problem, type_bound_keys, wants_text};
 
+use crate::path::Kubegen;
 use crate::spans::Spans;
 
 /// `<T as KubeSchema>::item` for a field of type `ty`, spanned at `T`: for an `Option<X>`, `T`
@@ -26,12 +27,13 @@ use crate::spans::Spans;
 /// with neither impl: the item is then named beside `<T as ApplySchema>::apply_node`, at the
 /// same span and in the same body, where the compiler reports the `ApplySchema` error alone
 /// (it implies the `KubeSchema` one, its supertrait), the same error as the configuration's.
-pub fn of_type(ty: &syn::Type, item: TokenStream) -> TokenStream {
+pub fn of_type(kubegen: &Kubegen, ty: &syn::Type, item: TokenStream) -> TokenStream {
     let ty = option_inner(ty).unwrap_or(ty);
-    let named = quote_spanned!(ty.span()=> <#ty as ::kubegen::KubeSchema>::#item);
+    let k = kubegen.at(ty.span());
+    let named = quote_spanned!(ty.span()=> <#ty as #k::KubeSchema>::#item);
     #[cfg(feature = "apply")]
     let named = quote_spanned!(ty.span()=> {
-        let _ = <#ty as ::kubegen::ApplySchema>::apply_node;
+        let _ = <#ty as #k::ApplySchema>::apply_node;
         #named
     });
     named
@@ -40,15 +42,15 @@ pub fn of_type(ty: &syn::Type, item: TokenStream) -> TokenStream {
 /// `const KIND` and `const INFO` of the derived type; `def` carries the shapes the syntax shows.
 /// A struct's `Info` is a `static` (linked to, so that a type containing itself links back to
 /// it instead of being a constant defined by itself).
-pub fn consts(def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -> TokenStream {
-    let p = quote!(::kubegen::__private::info);
+pub fn consts(k: &Kubegen, def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -> TokenStream {
+    let p = quote!(#k::__private::info);
     let m = &def.markers;
     let typed: Vec<(&Field, &syn::Type)> = def.fields().zip(&parsed.field_types).collect();
     let live: Vec<&(&Field, &syn::Type)> = typed.iter().filter(|(f, _)| !f.serde.skip).collect();
     let (kind, info) = if m.int_or_string {
         (quote!(#p::Kind::IntOrString), None)
     } else if let Some(t) = &m.schema_type {
-        (declared(t), None)
+        (declared(k, t), None)
     } else if m.stops_walk() {
         (quote!(#p::Kind::Unknown), None)
     } else {
@@ -59,11 +61,11 @@ pub fn consts(def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -> TokenStream
                 match live.as_slice() {
                     [(field, ty)] if transparent => {
                         let info = if def.walks(field) && field.markers.schema_type.is_none() {
-                            of_type(ty, quote!(INFO))
+                            of_type(k, ty, quote!(INFO))
                         } else {
                             quote!(#p::InfoRef::new(&#p::Info::of(Self::KIND)))
                         };
-                        (field_kind(def, field, ty), Some(info))
+                        (field_kind(k, def, field, ty), Some(info))
                     }
                     _ if *style == Style::Named => {
                         let (flattened, own): (Vec<&(&Field, &syn::Type)>, Vec<_>) =
@@ -71,14 +73,14 @@ pub fn consts(def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -> TokenStream
                         let entries = own.iter().map(|(field, ty)| {
                             let name = def.json_name(None, field);
                             let always = def.required(field) || field.markers.default.is_some();
-                            let kind = field_kind(def, field, ty);
+                            let kind = field_kind(k, def, field, ty);
                             let nullable = field.markers.nullable;
-                            let info = field_info(def, field, ty);
+                            let info = field_info(k, def, field, ty);
                             quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind, nullable: #nullable, info: #info })
                         });
                         let flattened = flattened
                             .iter()
-                            .map(|(field, ty)| field_info(def, field, ty));
+                            .map(|(field, ty)| field_info(k, def, field, ty));
                         let object = without_self(
                             quote!(#p::Info::object(&[#(#entries),*], &[#(#flattened),*])),
                             ident,
@@ -132,17 +134,17 @@ fn without_self(tokens: TokenStream, ident: &syn::Ident) -> TokenStream {
 }
 
 /// A field's link to its type's `INFO`, or to nothing known where its markers decide its kind.
-fn field_info(def: &TypeDef, field: &Field, ty: &syn::Type) -> TokenStream {
+fn field_info(k: &Kubegen, def: &TypeDef, field: &Field, ty: &syn::Type) -> TokenStream {
     let m = &field.markers;
     if m.int_or_string || m.schema_type.is_some() || !def.walks(field) {
-        return quote!(::kubegen::__private::info::InfoRef::UNKNOWN);
+        return quote!(#k::__private::info::InfoRef::UNKNOWN);
     }
-    of_type(ty, quote!(INFO))
+    of_type(k, ty, quote!(INFO))
 }
 
 /// The kind a `schema_type` declares.
-fn declared(t: &str) -> TokenStream {
-    let p = quote!(::kubegen::__private::info);
+fn declared(k: &Kubegen, t: &str) -> TokenStream {
+    let p = quote!(#k::__private::info);
     match t {
         "string" | "integer" | "number" | "boolean" => quote!(#p::Kind::Scalar(#t)),
         "array" => quote!(#p::Kind::Array),
@@ -152,24 +154,24 @@ fn declared(t: &str) -> TokenStream {
 }
 
 /// A field's kind: what its markers say, else its type's `KIND`.
-fn field_kind(def: &TypeDef, field: &Field, ty: &syn::Type) -> TokenStream {
+fn field_kind(k: &Kubegen, def: &TypeDef, field: &Field, ty: &syn::Type) -> TokenStream {
     if field.markers.int_or_string {
-        return quote!(::kubegen::__private::info::Kind::IntOrString);
+        return quote!(#k::__private::info::Kind::IntOrString);
     }
     if let Some(t) = &field.markers.schema_type {
-        return declared(t);
+        return declared(k, t);
     }
     if !def.walks(field) {
-        return quote!(::kubegen::__private::info::Kind::Unknown);
+        return quote!(#k::__private::info::Kind::Unknown);
     }
-    of_type(ty, quote!(KIND))
+    of_type(k, ty, quote!(KIND))
 }
 
 /// `const` checks of the keys the syntax could not settle: type-bound keys on fields whose
 /// type the derive cannot see, and `list_map_keys` against the items' fields. The messages are
 /// the engine's.
-pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
-    let p = quote!(::kubegen::__private::info);
+pub fn checks(k: &Kubegen, def: &TypeDef, parsed: &Parsed) -> TokenStream {
+    let p = quote!(#k::__private::info);
     let mut out = TokenStream::new();
     for ((field, ty), span) in def
         .fields()
@@ -197,7 +199,7 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
                     Wants::Arrays => quote!(Arrays),
                     Wants::Objects => quote!(Objects),
                 };
-                let kind = of_type(ty, quote!(KIND));
+                let kind = of_type(k, ty, quote!(KIND));
                 out.extend(quote_spanned! {span=>
                     const _: () = if !#p::fits(#kind, #p::Wants::#wants) {
                         ::core::panic!(#message)
@@ -222,7 +224,7 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
             let not_scalar = map_key_problem(MapKey::NotScalar, key);
             let not_objects = map_key_problem(MapKey::NotObjects, key);
             let nullable = map_key_problem(MapKey::Nullable, key);
-            let info = of_type(ty, quote!(INFO));
+            let info = of_type(k, ty, quote!(INFO));
             out.extend(quote_spanned! {span=>
                 const _: () = match #p::map_key(#info, #key) {
                     #p::MapKey::Fine => {}
@@ -242,18 +244,20 @@ pub fn checks(def: &TypeDef, parsed: &Parsed) -> TokenStream {
 /// settle, each spanned at its path: walked step by step through the `INFO` of the spec type
 /// (`spec`) or of the status type, with the engine's messages and "did you mean".
 pub fn deferred_paths(
+    k: &Kubegen,
     deferred: &[Deferred],
     spec: &syn::Ident,
     status: Option<&syn::Type>,
     spans: &Spans,
 ) -> TokenStream {
-    let p = quote!(::kubegen::__private::info);
+    let p = quote!(#k::__private::info);
     let mut out = TokenStream::new();
     for d in deferred {
         let span = spans.at(d.loc.as_ref());
+        let at = k.at(span);
         let top = match (d.status, status) {
-            (false, _) => quote_spanned!(span=> <#spec as ::kubegen::KubeSchema>::INFO),
-            (true, Some(status)) => quote_spanned!(span=> <#status as ::kubegen::KubeSchema>::INFO),
+            (false, _) => quote_spanned!(span=> <#spec as #at::KubeSchema>::INFO),
+            (true, Some(status)) => quote_spanned!(span=> <#status as #at::KubeSchema>::INFO),
             // Without a status type, `.status` paths are settled (refused) by the syntax.
             (true, None) => continue,
         };
@@ -279,7 +283,7 @@ pub fn deferred_paths(
                 const MISSING: &[[&str; 2]] = &[#(#missing),*];
                 const PARTS: [&str; 2] = if AT.0 < MISSING.len() { MISSING[AT.0] } else { ["", ""] };
                 const NAME: &str = if AT.0 < STEPS.len() { STEPS[AT.0].name } else { "" };
-                const NEAR: ::core::option::Option<&str> = ::kubegen::__private::nearest(NAME, &NAMES);
+                const NEAR: ::core::option::Option<&str> = #at::__private::nearest(NAME, &NAMES);
                 const HELP: [&str; 2] = [#help_before, #help_after];
                 const LEN: usize = #p::missing_len(PARTS, &NAMES, HELP, NEAR);
                 const TEXT: [u8; LEN] = #p::missing(PARTS, &NAMES, HELP, NEAR);

@@ -8,7 +8,8 @@
 
 // Layers, lowest first: a module uses only modules of the layers before its own
 // (`gen-cli/tests/layers.rs` checks this list).
-// 1. apply, spans: apply configurations' tokens; where errors point
+// 1. apply, path, spans: apply configurations' tokens; how the generated code names kubegen;
+//    where errors point
 // 2. check, info: the engine's checks on the syntax; what the syntax says of each type
 // 3. codegen: a type's `KubeSchema` impl
 // 4. resource: `#[derive(CustomResource)]`
@@ -17,6 +18,7 @@ mod apply;
 mod check;
 mod codegen;
 mod info;
+mod path;
 mod resource;
 mod spans;
 
@@ -49,7 +51,9 @@ fn guarded<T: From<proc_macro2::TokenStream>>(
 /// `kubegen::markers`. `#[rbac(...)]` and `#[webhook(...)]` may stand on the spec struct as
 /// helper attributes (no import needed).
 /// With kubegen's `apply` feature, also `<Kind>Apply` (the root's apply configuration, with
-/// `new`, `extract` and `extract_status`) and the spec's `<Spec>Apply`.
+/// `new`, `extract` and `extract_status`) and the spec's `<Spec>Apply`. In a crate that uses
+/// kubegen through another that re-exports it, `#[kube_marker(crate = "my_sdk::kubegen")]`
+/// names it.
 // `kube`, `x_kube` and `schemars` are declared so that one left from kube-derive or schemars
 // is the engine's error naming its kubegen equivalent, not rustc's "cannot find attribute".
 #[proc_macro_derive(
@@ -64,7 +68,7 @@ pub fn derive_custom_resource(input: TokenStream) -> TokenStream {
 /// Gives a struct or enum a CRD schema (`kubegen::KubeSchema`), shaped by its
 /// `#[kube_marker(...)]`s, its doc comments and its serde attributes.
 /// With kubegen's `apply` feature, also its apply configuration `<Type>Apply`
-/// (`kubegen::apply`).
+/// (`kubegen::apply`). `#[kube_marker(crate = "...")]` names kubegen as for `CustomResource`.
 #[proc_macro_derive(KubeSchema, attributes(kube_marker, kube, x_kube, schemars))]
 pub fn derive_kube_schema(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
@@ -103,7 +107,9 @@ pub fn rbac(args: TokenStream, item: TokenStream) -> TokenStream {
 /// compile time, with controller-gen's rules. It leaves its item unchanged; on a free `fn`
 /// (the handler) it also emits a module of the same name whose `webhooks()` returns the
 /// attributes' models, so the webhook server (`kubegen::webhook::Server`) routes the handler
-/// by the same path as the manifest. The `#[webhook]`s under the first are read with it.
+/// by the same path as the manifest, naming kubegen by `crate = "..."` when it is given (a
+/// crate using kubegen through a re-exporting one). The `#[webhook]`s under the first are read
+/// with it.
 /// (A `fn` in an `impl` without `self` cannot carry it: the module cannot go there.)
 #[proc_macro_attribute]
 pub fn webhook(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -118,7 +124,8 @@ pub fn webhook(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// `#[webhook]` on a handler fn: the fn without its other `#[webhook]`s (read here), and
-/// `mod <fn> { pub fn webhooks() }` with every model.
+/// `mod <fn> { pub fn webhooks() }` with every model, naming kubegen by the `crate = "..."`
+/// they give ([`one_crate`](kubegen_core::parse::webhook::one_crate)).
 fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::TokenStream {
     let is_webhook = |a: &syn::Attribute| {
         a.path()
@@ -129,17 +136,24 @@ fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::T
     };
     let mut errors = darling::Error::accumulator();
     let mut models = Vec::new();
-    let mut push = |parsed: darling::Result<kubegen_core::webhook::Webhook>| {
-        if let Some(w) = errors.handle(parsed) {
+    let mut given = Vec::new();
+    let mut push = |tokens: proc_macro2::TokenStream| {
+        let parsed = kubegen_core::parse::webhook::parse_with_crate(tokens);
+        if let Some((w, path)) = errors.handle(parsed) {
             models.push(serde_json::to_string(&w).expect("a webhook serializes"));
+            given.push(path);
         }
     };
-    push(kubegen_core::parse::webhook::parse(args));
+    push(args);
     for attr in f.attrs.iter().filter(|a| is_webhook(a)) {
         if let syn::Meta::List(list) = &attr.meta {
-            push(kubegen_core::parse::webhook::parse(list.tokens.clone()));
+            push(list.tokens.clone());
         }
     }
+    let given = errors
+        .handle(kubegen_core::parse::webhook::one_crate(given))
+        .flatten();
+    let kubegen = path::Kubegen::new(given.as_ref());
     f.attrs.retain(|a| !is_webhook(a));
     let (vis, name) = (&f.vis, &f.sig.ident);
     let doc = format!("The `#[webhook]`s of the handler `{name}`, for the webhook server.");
@@ -148,8 +162,8 @@ fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::T
         #[allow(dead_code)]
         #vis mod #name {
             /// The models of the `#[webhook]` attributes, in source order.
-            pub fn webhooks() -> ::std::vec::Vec<::kubegen::__private::Webhook> {
-                ::kubegen::__private::webhooks(&[#(#models),*])
+            pub fn webhooks() -> ::std::vec::Vec<#kubegen::__private::Webhook> {
+                #kubegen::__private::webhooks(&[#(#models),*])
             }
         }
     };

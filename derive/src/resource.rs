@@ -12,6 +12,7 @@ use kubegen_core::model::{ResourceDef, ResourceMarkers, Schema, Scope, Shape};
 use kubegen_core::parse::markers::Place;
 
 use crate::codegen::{self, Checked};
+use crate::path::Kubegen;
 use crate::{check, info};
 
 /// Expands the derive on a spec struct. Every problem is collected before anything returns;
@@ -22,22 +23,30 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     let (schema_impl, checked) = codegen::kube_schema(input, Place::Spec, &mut errors);
     let m = &checked.parsed.resource;
     // `#[rbac]` and `#[webhook]` are also this derive's helper attributes: check them as the
-    // attribute macros would.
+    // attribute macros would (their `crate` changes nothing here, but is checked alike).
+    let mut webhook_crates = Vec::new();
     for attr in &input.attrs {
-        let parse = if attr.path().is_ident("rbac") {
-            |t| kubegen_core::parse::rbac::parse(t).map(drop)
-        } else if attr.path().is_ident("webhook") {
-            |t| kubegen_core::parse::webhook::parse(t).map(drop)
-        } else {
+        let (rbac, webhook) = (
+            attr.path().is_ident("rbac"),
+            attr.path().is_ident("webhook"),
+        );
+        if !rbac && !webhook {
             continue;
-        };
+        }
         match attr.meta.require_list() {
+            Ok(list) if rbac => {
+                errors.handle(kubegen_core::parse::rbac::parse(list.tokens.clone()));
+            }
             Ok(list) => {
-                errors.handle(parse(list.tokens.clone()));
+                let parsed = kubegen_core::parse::webhook::parse_with_crate(list.tokens.clone());
+                if let Some((_, path)) = errors.handle(parsed) {
+                    webhook_crates.push(path);
+                }
             }
             Err(e) => errors.push(e.into()),
         }
     }
+    errors.handle(kubegen_core::parse::webhook::one_crate(webhook_crates));
     // The parser checked that these parse.
     let status: Option<syn::Type> = m.status.as_ref().and_then(|s| syn::parse_str(s).ok());
     let deferred = check_paths(&checked, &input.ident, status.as_ref(), &mut errors);
@@ -47,9 +56,18 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
         .filter_map(|d| syn::parse_str(d).ok())
         .collect();
     let json = codegen::encode(m, &mut errors);
+    let kubegen = checked.kubegen();
     match errors.finish() {
         Ok(()) => {
-            let mut tokens = generate(input, m, status.as_ref(), &derives, &json, schema_impl);
+            let mut tokens = generate(
+                &kubegen,
+                input,
+                m,
+                status.as_ref(),
+                &derives,
+                &json,
+                schema_impl,
+            );
             tokens.extend(deferred);
             tokens
         }
@@ -58,6 +76,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
             if let Some(m) = fallback_markers(input, m) {
                 let fallback = codegen::fallback(input, &checked);
                 out.extend(generate(
+                    &kubegen,
                     input,
                     &m,
                     status.as_ref(),
@@ -122,7 +141,9 @@ fn check_paths(
         root.properties.insert("status".into(), Schema::default());
     }
     match paths::check(&known, &root, paths::View::Partial(&checked.seen)) {
-        Ok(deferred) => info::deferred_paths(&deferred, spec, status, &checked.spans),
+        Ok(deferred) => {
+            info::deferred_paths(&checked.kubegen(), &deferred, spec, status, &checked.spans)
+        }
         Err(found) => {
             for e in check::spanned(found, &checked.spans) {
                 errors.push(e);
@@ -133,6 +154,7 @@ fn check_paths(
 }
 
 fn generate(
+    kubegen: &Kubegen,
     input: &DeriveInput,
     m: &ResourceMarkers,
     status: Option<&syn::Type>,
@@ -152,7 +174,7 @@ fn generate(
     let plural = m.plural();
     let crd_name = m.crd_name();
     let short_names = m.short_names.clone().unwrap_or_default();
-    let p = quote!(::kubegen::__private);
+    let p = quote!(#kubegen::__private);
     let meta = quote!(#p::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
     let scope = match m.scope() {
         Scope::Namespaced => quote!(#p::k8s_openapi::NamespaceResourceScope),
@@ -207,7 +229,7 @@ fn generate(
     };
     let field_count = if status.is_some() { 5usize } else { 4 };
     let status_shape = match status {
-        Some(s) => quote!(::core::option::Option::Some(<#s as ::kubegen::KubeSchema>::shape())),
+        Some(s) => quote!(::core::option::Option::Some(<#s as #kubegen::KubeSchema>::shape())),
         None => quote!(::core::option::Option::None),
     };
     let has_status = status.map(|s| {
@@ -223,8 +245,9 @@ fn generate(
             }
         }
     });
+    let serde = kubegen.text("::__private::serde");
     #[cfg(feature = "apply")]
-    let apply = crate::apply::root(vis, &kind, spec, status, &api_version);
+    let apply = crate::apply::root(kubegen, vis, &kind, spec, status, &api_version);
     #[cfg(not(feature = "apply"))]
     let apply = TokenStream::new();
     quote! {
@@ -234,7 +257,7 @@ fn generate(
 
         #[doc = #doc]
         #[derive(#p::serde::Deserialize, ::core::clone::Clone, ::core::fmt::Debug #(, #derives)*)]
-        #[serde(crate = "::kubegen::__private::serde")]
+        #[serde(crate = #serde)]
         #vis struct #kind {
             /// Standard object metadata.
             pub metadata: #meta,
@@ -297,11 +320,11 @@ fn generate(
             }
         }
 
-        impl ::kubegen::CustomResource for #kind {
+        impl #kubegen::CustomResource for #kind {
             fn resource() -> #p::ResourceDef {
                 #p::resource_def(
                     #markers_json,
-                    <#spec as ::kubegen::KubeSchema>::shape(),
+                    <#spec as #kubegen::KubeSchema>::shape(),
                     #status_shape,
                 )
             }

@@ -282,6 +282,7 @@ fn derive_place(derives: &[String]) -> Option<Place> {
 /// Every `#[rbac(...)]`, `#[webhook(...)]` and `#[webhook_configuration(...)]` among `attrs`
 /// (also with a path, `#[kubegen::rbac(...)]`).
 fn attribute_markers(m: &Origin, attrs: &[Attribute], out: &mut Collected) {
+    let mut crates = Vec::new();
     for attr in attrs {
         let Some(name) = attr.path().segments.last().map(|s| s.ident.to_string()) else {
             continue;
@@ -303,10 +304,13 @@ fn attribute_markers(m: &Origin, attrs: &[Attribute], out: &mut Collected) {
                 rule.loc = Some(loc);
                 out.rbac.push(rule);
             }),
-            "webhook" => kubegen_core::parse::webhook::parse(tokens).map(|mut hook| {
-                hook.loc = Some(loc);
-                out.webhooks.push(hook);
-            }),
+            "webhook" => {
+                kubegen_core::parse::webhook::parse_with_crate(tokens).map(|(mut hook, path)| {
+                    hook.loc = Some(loc);
+                    out.webhooks.push(hook);
+                    crates.push(path);
+                })
+            }
             _ => kubegen_core::parse::webhook::parse_configuration(tokens).map(|mut n| {
                 n.loc = Some(loc);
                 out.webhook_names.push(n);
@@ -316,6 +320,11 @@ fn attribute_markers(m: &Origin, attrs: &[Attribute], out: &mut Collected) {
             out.errors
                 .extend(darling_errors(e, |s| m.first_token_loc(s)));
         }
+    }
+    // The item's `#[webhook]`s name kubegen by one path (it changes no manifest).
+    if let Err(e) = kubegen_core::parse::webhook::one_crate(crates) {
+        out.errors
+            .extend(darling_errors(e, |s| m.first_token_loc(s)));
     }
 }
 

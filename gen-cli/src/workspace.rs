@@ -102,7 +102,9 @@ fn resolved(manifest_path: Option<&Path>) -> Result<cargo_metadata::Metadata, St
         .map_err(|e| format!("cannot resolve the workspace with `cargo metadata`: {e}"))
 }
 
-/// The members to process: those named with `-p`, or every member that depends on kubegen.
+/// The members to process: those named with `-p`, or every member that depends on kubegen or
+/// has a `[package.metadata.kubegen]` table (a package using kubegen through a crate that
+/// re-exports it).
 pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Package>, String> {
     let mut cmd = MetadataCommand::new();
     cmd.no_deps();
@@ -133,7 +135,7 @@ pub fn discover(manifest_path: Option<&Path>, only: &[String]) -> Result<Vec<Pac
         .into_iter()
         .filter(|p| {
             if only.is_empty() {
-                p.dependencies.iter().any(is_kubegen)
+                p.dependencies.iter().any(is_kubegen) || p.metadata.get("kubegen").is_some()
             } else {
                 only.iter().any(|n| n == p.name.as_str())
             }
@@ -240,11 +242,18 @@ pub fn likely_libraries(manifest_path: Option<&Path>, only: &[String]) -> Vec<Li
         .collect()
 }
 
-/// The library target of the package `table` describes in `dir`, if it depends on kubegen and
-/// is among `only` (when it names some).
+/// The library target of the package `table` describes in `dir`, if it uses kubegen (see
+/// [`discover`]) and is among `only` (when it names some).
 fn library(table: &toml::Table, dir: &Path, only: &[String]) -> Option<Library> {
     let package = table.get("package")?.get("name")?.as_str()?;
-    table.get("dependencies")?.get("kubegen")?;
+    let uses_kubegen = |t: &toml::Table| {
+        let dependency = t.get("dependencies").and_then(|d| d.get("kubegen"));
+        let metadata = t.get("package").and_then(|p| p.get("metadata"));
+        dependency.or_else(|| metadata?.get("kubegen")).is_some()
+    };
+    if !uses_kubegen(table) {
+        return None;
+    }
     if !only.is_empty() && !only.iter().any(|p| p == package) {
         return None;
     }
@@ -315,7 +324,7 @@ mod tests {
     use std::path::PathBuf;
 
     #[test]
-    fn likely_libraries_are_the_plain_members_that_depend_on_kubegen() {
+    fn likely_libraries_are_the_plain_members_that_use_kubegen() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         let write = |path: &str, text: &str| {
@@ -325,7 +334,7 @@ mod tests {
         };
         write(
             "Cargo.toml",
-            "[workspace]\nmembers = [\"api\", \"tool\", \"named\", \"crates/*\", \"missing\"]\n",
+            "[workspace]\nmembers = [\"api\", \"tool\", \"named\", \"crates/*\", \"missing\", \"user\"]\n",
         );
         let uses_kubegen = "[dependencies]\nkubegen = { path = \"../kubegen\" }\n";
         write(
@@ -350,6 +359,12 @@ mod tests {
             &format!("[package]\nname = \"a\"\n{uses_kubegen}"),
         );
         write("crates/a/src/lib.rs", "");
+        // kubegen through a crate that re-exports it, the package's kubegen table saying so.
+        write(
+            "user/Cargo.toml",
+            "[package]\nname = \"user\"\n[package.metadata.kubegen]\n[dependencies]\nsdk = \"1\"\n",
+        );
+        write("user/src/lib.rs", "");
         let manifest = dir.join("Cargo.toml");
         let pairs = |found: Vec<super::Library>| -> Vec<(String, PathBuf)> {
             found.into_iter().map(|l| (l.name, l.root)).collect()
@@ -360,6 +375,7 @@ mod tests {
             [
                 ("my_api".to_string(), dir.join("api/src/lib.rs")),
                 ("types".to_string(), dir.join("named/lib.rs")),
+                ("user".to_string(), dir.join("user/src/lib.rs")),
             ],
             "globbed members, packages without kubegen and missing manifests are not guessed"
         );

@@ -109,7 +109,7 @@ fn sample(key: &str, value: Value) -> String {
     match value {
         Value::Flag | Value::FlagOrNested => key.to_string(),
         Value::Bool => format!("{key} = true"),
-        Value::String | Value::TypePath | Value::Word => format!("{key} = \"x\""),
+        Value::String | Value::TypePath | Value::Path | Value::Word => format!("{key} = \"x\""),
         Value::JsonObjectText => format!("{key} = \"{{}}\""),
         Value::JsonText => format!("{key} = \"1\""),
         Value::Number | Value::Count | Value::Json => format!("{key} = 1"),

@@ -64,6 +64,7 @@ fn every_input_the_derive_accepts_gen_cli_accepts() {
         "fixtures/gen",
         "fixtures/plural",
         "fixtures/rbac",
+        "fixtures/reexport/user",
         "operator",
     ]
     .iter()

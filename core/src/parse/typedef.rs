@@ -22,6 +22,8 @@ pub struct Parsed {
     pub sites: Vec<(String, Span)>,
     /// Each field's Rust type, in the order of [`TypeDef::fields_mut`].
     pub field_types: Vec<syn::Type>,
+    /// The type's `crate = "..."` (see [`markers::Markers::crate_path`]).
+    pub crate_path: Option<syn::Path>,
 }
 
 /// Parses a type deriving `KubeSchema` (`place` = [`Place::Type`]) or `CustomResource`
@@ -218,6 +220,7 @@ pub fn parse_all(
         resource: m.resource,
         sites,
         field_types,
+        crate_path: m.crate_path,
     };
     (parsed, errors)
 }

@@ -31,6 +31,8 @@ struct Raw {
     admission_review_versions: Option<SpannedValue<List>>,
     reinvocation_policy: Option<SpannedValue<String>>,
     patch: Option<SpannedValue<String>>,
+    #[darling(rename = "crate")]
+    crate_path: Option<SpannedValue<String>>,
 }
 
 /// Keys controller-gen takes that kubegen refuses, with why.
@@ -43,6 +45,13 @@ const REFUSED: &[(&str, &str)] = &[(
 /// Parses the arguments of one `#[webhook(...)]` (the tokens inside the parentheses). The
 /// webhook's `loc` is left for the caller to fill.
 pub fn parse(tokens: TokenStream) -> Result<Webhook> {
+    parse_with_crate(tokens).map(|(webhook, _)| webhook)
+}
+
+/// Like [`parse`], with the attribute's `crate = "..."`: the path the handler's generated
+/// module names kubegen by (see [`crate_path`](super::markers::crate_path)); it changes no
+/// manifest.
+pub fn parse_with_crate(tokens: TokenStream) -> Result<(Webhook, Option<syn::Path>)> {
     let mut errors = Error::accumulator();
     let (known, whole) = match known_metas(tokens, &WEBHOOK.names(), REFUSED, &mut errors) {
         Ok(metas) => metas,
@@ -57,7 +66,33 @@ pub fn parse(tokens: TokenStream) -> Result<Webhook> {
         whole,
     };
     let webhook = checked.webhook(&raw);
-    errors.finish_with(webhook)
+    let path = raw
+        .crate_path
+        .as_ref()
+        .and_then(|p| errors.handle(super::markers::crate_path(p)));
+    errors.finish_with((webhook, path))
+}
+
+/// The path one item's `#[webhook]`s name kubegen by (a handler's generated module), from the
+/// `crate = "..."` each gives (in source order, `None` where one gives none): the one given,
+/// the same wherever it is given; a second, different one is an error at it.
+pub fn one_crate(given: Vec<Option<syn::Path>>) -> Result<Option<syn::Path>> {
+    let mut errors = Error::accumulator();
+    let mut first: Option<syn::Path> = None;
+    for path in given.into_iter().flatten() {
+        match &first {
+            None => first = Some(path),
+            Some(f) if quote::quote!(#f).to_string() == quote::quote!(#path).to_string() => {}
+            Some(_) => errors.push(
+                Error::custom(
+                    "`crate` is given twice with different values; give it once (one path names \
+                     kubegen for the item)",
+                )
+                .with_span(&path),
+            ),
+        }
+    }
+    errors.finish_with(first)
 }
 
 /// `. Did you mean `X`?` for the first of `words` close to `value`, in any case.

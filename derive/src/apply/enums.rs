@@ -10,9 +10,11 @@ use kubegen_core::apply::plan::VariantPlan;
 use kubegen_core::model::Style;
 
 use super::parts::{self, Part};
+use crate::path::Kubegen;
 
 /// A configuration enum with `variants`, tagged as `tag` and `content` say.
 pub fn enumeration(
+    k: &Kubegen,
     vis: &syn::Visibility,
     name: &Ident,
     doc: &str,
@@ -20,18 +22,22 @@ pub fn enumeration(
     content: &Option<String>,
     variants: &[VariantPlan],
 ) -> TokenStream {
-    let p = quote!(::kubegen::__private::serde);
+    let p = quote!(#k::__private::serde);
     let name_str = name.to_string();
     let tagging = match (tag, content) {
         (None, _) => quote!(External),
         (Some(t), None) => quote!(Internal(#t)),
         (Some(t), Some(c)) => quote!(Adjacent(#t, #c)),
     };
-    let private = quote!(::kubegen::apply::__private);
+    let private = quote!(#k::apply::__private);
     let described = quote! {
         let variants = #private::Variants { name: #name_str, tagging: #private::Tagging::#tagging };
     };
-    let arms: Vec<Arms> = variants.iter().zip(0u32..).map(Arms::of).collect();
+    let arms: Vec<Arms> = variants
+        .iter()
+        .zip(0u32..)
+        .map(|v| Arms::of(k, v))
+        .collect();
     let defs = arms.iter().map(|a| &a.def);
     let clones = arms.iter().map(|a| &a.clone);
     let equals = arms.iter().map(|a| &a.eq);
@@ -102,7 +108,7 @@ struct Arms {
 }
 
 impl Arms {
-    fn of((v, index): (&VariantPlan, u32)) -> Arms {
+    fn of(k: &Kubegen, (v, index): (&VariantPlan, u32)) -> Arms {
         let vident = parts::ident(&v.ident);
         let path = quote!(Self::#vident);
         let (vname, json, style) = (&v.ident, &v.json, v.style);
@@ -161,7 +167,7 @@ impl Arms {
                 quote!(content.fields::<D::Error>().map(|_| #value)),
             ),
             Style::Named => {
-                let writes = ours.iter().map(|part| part.write(local(part)));
+                let writes = ours.iter().map(|part| part.write(k, local(part)));
                 let reads = parts::reads(&ours);
                 (
                     quote! {

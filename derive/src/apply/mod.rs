@@ -13,6 +13,7 @@ use kubegen_core::apply::plan::{self, FieldPlan, Form};
 use kubegen_core::model::Style;
 use kubegen_core::parse::typedef::Parsed;
 
+use crate::path::Kubegen;
 use parts::node;
 
 /// The apply configuration of `input` and the type's `impl ApplySchema` that names it;
@@ -24,18 +25,19 @@ use parts::node;
 /// beside `<T as KubeSchema>::shape()` does, see [`crate::info::of_type`], and the compiler
 /// reports the same error once), where derives would add one at each derive.
 pub fn configuration(
+    k: &Kubegen,
     input: &DeriveInput,
     parsed: &Parsed,
     errors: &mut Accumulator,
 ) -> TokenStream {
-    let schema: syn::Path = syn::parse_quote!(::kubegen::ApplySchema);
-    let whole_path: syn::Path = syn::parse_quote!(::kubegen::apply::Whole);
+    let schema: syn::Path = syn::parse_quote!(#k::ApplySchema);
+    let whole_path: syn::Path = syn::parse_quote!(#k::apply::Whole);
     let plan = match plan::plan(parsed, &schema, &whole_path) {
         Ok(plan) => plan,
         Err(e) => {
             errors.push(e.into());
             // The error is at the field.
-            return whole(input);
+            return whole(k, input);
         }
     };
     let (vis, ident) = (&input.vis, &input.ident);
@@ -47,23 +49,23 @@ pub fn configuration(
     let items = match &plan.form {
         Form::Whole => quote! {
             #[doc = #doc]
-            #vis type #name = ::kubegen::apply::Whole<#ident>;
+            #vis type #name = #k::apply::Whole<#ident>;
         },
-        Form::Struct(fields) => structure(vis, &name, &doc, fields),
+        Form::Struct(fields) => structure(k, vis, &name, &doc, fields),
         Form::Enum {
             tag,
             content,
             variants,
-        } => enums::enumeration(vis, &name, &doc, tag, content, variants),
+        } => enums::enumeration(k, vis, &name, &doc, tag, content, variants),
     };
-    let node = node(&plan.node);
+    let node = node(k, &plan.node);
     quote! {
         #items
 
-        impl ::kubegen::ApplySchema for #ident {
+        impl #k::ApplySchema for #ident {
             type Apply = #name;
-            fn apply_node() -> &'static ::kubegen::apply::Node {
-                static NODE: ::kubegen::apply::Node = #node;
+            fn apply_node() -> &'static #k::apply::Node {
+                static NODE: #k::apply::Node = #node;
                 &NODE
             }
         }
@@ -72,24 +74,30 @@ pub fn configuration(
 
 /// The type applied whole, under its configuration's name: what stands for a configuration
 /// that cannot be planned, so that the code naming it adds no error.
-pub fn whole(input: &DeriveInput) -> TokenStream {
+pub fn whole(k: &Kubegen, input: &DeriveInput) -> TokenStream {
     let (vis, ident) = (&input.vis, &input.ident);
     let name = format_ident!("{ident}Apply");
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
         #[doc(hidden)]
-        #vis type #name #impl_generics = ::kubegen::apply::Whole<#ident #ty_generics>;
+        #vis type #name #impl_generics = #k::apply::Whole<#ident #ty_generics>;
 
-        impl #impl_generics ::kubegen::ApplySchema for #ident #ty_generics #where_clause {
-            type Apply = ::kubegen::apply::Whole<Self>;
+        impl #impl_generics #k::ApplySchema for #ident #ty_generics #where_clause {
+            type Apply = #k::apply::Whole<Self>;
         }
     }
 }
 
 /// A configuration struct and its impls, written out (see [`configuration`]); the ones no
 /// function of the crate calls are `#[inline]`, so that they are compiled where they are used.
-fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan]) -> TokenStream {
-    let p = quote!(::kubegen::__private::serde);
+fn structure(
+    k: &Kubegen,
+    vis: &syn::Visibility,
+    name: &Ident,
+    doc: &str,
+    fields: &[FieldPlan],
+) -> TokenStream {
+    let p = quote!(#k::__private::serde);
     let parts = parts::parts(fields, "f");
     let defs = parts.iter().map(|part| part.def(quote!(pub)));
     let defaults = parts::construct(
@@ -113,7 +121,7 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
     });
     let writes = parts.iter().map(|part| {
         let field = part.of_self();
-        part.write(quote!(&#field))
+        part.write(k, quote!(&#field))
     });
     let reads = parts::reads(&parts);
     let fills = parts::construct(quote!(Self), Style::Named, &parts, |part| {
@@ -202,7 +210,7 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
 
         impl #p::Serialize for #name {
             fn serialize<S: #p::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                let mut object = ::kubegen::apply::__private::Writer::new(serializer)?;
+                let mut object = #k::apply::__private::Writer::new(serializer)?;
                 #(#writes)*
                 object.end()
             }
@@ -210,7 +218,7 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
 
         impl<'de> #p::Deserialize<'de> for #name {
             fn deserialize<D: #p::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
+                let mut object = #k::apply::__private::Object::read(deserializer)?;
                 #reads
                 ::core::result::Result::Ok(#fills)
             }
@@ -221,6 +229,7 @@ fn structure(vis: &syn::Visibility, name: &Ident, doc: &str, fields: &[FieldPlan
 /// The `<Kind>Apply` of a custom resource: `metadata`, `spec` and `status` (when the kind has
 /// one), `new`, `extract` and `extract_status`.
 pub fn root(
+    k: &Kubegen,
     vis: &syn::Visibility,
     kind: &Ident,
     spec: &Ident,
@@ -229,9 +238,9 @@ pub fn root(
 ) -> TokenStream {
     let name = format_ident!("{kind}Apply");
     let kind_str = kind.to_string();
-    let p = quote!(::kubegen::__private);
+    let p = quote!(#k::__private);
     let meta = quote!(#p::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
-    let schema = quote!(::kubegen::ApplySchema);
+    let schema = quote!(#k::ApplySchema);
     let doc = format!(
         "The apply configuration of [`{kind}`]: its metadata and the parts of its spec and \
          status this field manager owns. Send it with \
@@ -260,6 +269,7 @@ pub fn root(
         }
     });
     let spec_methods = part_methods(
+        k,
         kind,
         "spec",
         &quote!(<#spec as #schema>::Apply),
@@ -271,6 +281,7 @@ pub fn root(
     );
     let status_methods = status.map(|s| {
         part_methods(
+            k,
             kind,
             "status",
             &quote!(<#s as #schema>::Apply),
@@ -281,7 +292,7 @@ pub fn root(
         )
     });
     let status_node = status.map(|s| {
-        quote!(::kubegen::apply::Field { name: "status", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Type(<#s as #schema>::apply_node) },)
+        quote!(#k::apply::Field { name: "status", flatten: false, defaulted: false, node: #k::apply::Node::Type(<#s as #schema>::apply_node) },)
     });
     quote! {
         #[doc = #doc]
@@ -324,7 +335,7 @@ pub fn root(
 
         impl<'de> #p::serde::Deserialize<'de> for #name {
             fn deserialize<D: #p::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
-                let mut object = ::kubegen::apply::__private::Object::read(deserializer)?;
+                let mut object = #k::apply::__private::Object::read(deserializer)?;
                 ::core::result::Result::Ok(Self {
                     metadata: object.take("metadata")?.unwrap_or_default(),
                     spec: object.take("spec")?,
@@ -355,12 +366,12 @@ pub fn root(
 
             /// What `extract` knows of the object's JSON form.
             #[inline]
-            pub fn describe() -> &'static ::kubegen::apply::Node {
-                static NODE: ::kubegen::apply::Node = ::kubegen::apply::Node::Object(&[
-                    ::kubegen::apply::Field { name: "apiVersion", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Value },
-                    ::kubegen::apply::Field { name: "kind", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Value },
-                    ::kubegen::apply::Field { name: "metadata", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Value },
-                    ::kubegen::apply::Field { name: "spec", flatten: false, defaulted: false, node: ::kubegen::apply::Node::Type(<#spec as #schema>::apply_node) },
+            pub fn describe() -> &'static #k::apply::Node {
+                static NODE: #k::apply::Node = #k::apply::Node::Object(&[
+                    #k::apply::Field { name: "apiVersion", flatten: false, defaulted: false, node: #k::apply::Node::Value },
+                    #k::apply::Field { name: "kind", flatten: false, defaulted: false, node: #k::apply::Node::Value },
+                    #k::apply::Field { name: "metadata", flatten: false, defaulted: false, node: #k::apply::Node::Value },
+                    #k::apply::Field { name: "spec", flatten: false, defaulted: false, node: #k::apply::Node::Type(<#spec as #schema>::apply_node) },
                     #status_node
                 ]);
                 &NODE
@@ -387,6 +398,7 @@ pub fn root(
 /// The root's `with_<part>` setter, and its `extract` for the fields of `part` one manager owns
 /// (`subresource`: `""` for the object, `"status"` for the status subresource).
 fn part_methods(
+    k: &Kubegen,
     kind: &Ident,
     part: &str,
     config: &TokenStream,
@@ -408,8 +420,8 @@ fn part_methods(
 
         #[doc = #extract_doc]
         #[inline]
-        pub fn #extract(obj: &#kind, manager: &str) -> ::core::result::Result<Self, ::kubegen::apply::ExtractError> {
-            ::kubegen::apply::__private::extract(obj, manager, #subresource, Self::describe())
+        pub fn #extract(obj: &#kind, manager: &str) -> ::core::result::Result<Self, #k::apply::ExtractError> {
+            #k::apply::__private::extract(obj, manager, #subresource, Self::describe())
         }
     }
 }

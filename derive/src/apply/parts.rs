@@ -11,6 +11,8 @@ use syn::spanned::Spanned;
 use kubegen_core::apply::plan::{self, FieldPlan, NodePlan};
 use kubegen_core::model::Style;
 
+use crate::path::Kubegen;
+
 /// A field of a configuration.
 pub struct Part<'a> {
     /// Its plan.
@@ -102,13 +104,13 @@ impl Part<'_> {
 
     /// Writes the field, a reference to whose value is `value`, to `object` (a
     /// `kubegen::apply::__private::Writer`).
-    pub fn write(&self, value: TokenStream) -> TokenStream {
+    pub fn write(&self, k: &Kubegen, value: TokenStream) -> TokenStream {
         let f = self.plan;
         let json = &f.json;
         match (&f.list_map, &f.node) {
             _ if f.flatten => quote_spanned!(self.span=> object.flatten(#value)?;),
             (Some(keys), NodePlan::List { item, .. }) => {
-                let item = node(item);
+                let item = node(k, item);
                 quote_spanned!(self.span=> object.list_map(#json, #value, &[#(#keys),*], &#item)?;)
             }
             _ => quote_spanned!(self.span=> object.field(#json, #value)?;),
@@ -165,38 +167,40 @@ pub fn construct(
 }
 
 /// A `kubegen::apply::Node` expression for a static.
-pub fn node(n: &NodePlan) -> TokenStream {
-    let kind = quote!(::kubegen::apply::Node);
+pub fn node(k: &Kubegen, n: &NodePlan) -> TokenStream {
+    let kind = quote!(#k::apply::Node);
     match n {
         NodePlan::Value => quote!(#kind::Value),
         NodePlan::Type(ty) => {
-            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::ApplySchema>::apply_node))
+            let at = k.at(ty.span());
+            quote_spanned!(ty.span()=> #kind::Type(<#ty as #at::ApplySchema>::apply_node))
         }
         NodePlan::ItemsOf(ty) => {
-            quote_spanned!(ty.span()=> #kind::Type(<#ty as ::kubegen::ApplySchema>::apply_item_node))
+            let at = k.at(ty.span());
+            quote_spanned!(ty.span()=> #kind::Type(<#ty as #at::ApplySchema>::apply_item_node))
         }
         NodePlan::Object(fields) => {
             let fields = fields.iter().map(|(name, flatten, defaulted, n)| {
-                let n = node(n);
-                quote!(::kubegen::apply::Field { name: #name, flatten: #flatten, defaulted: #defaulted, node: #n })
+                let n = node(k, n);
+                quote!(#k::apply::Field { name: #name, flatten: #flatten, defaulted: #defaulted, node: #n })
             });
             quote!(#kind::Object(&[#(#fields),*]))
         }
         NodePlan::OneOf(forms) => {
-            let forms = forms.iter().map(node);
+            let forms = forms.iter().map(|f| node(k, f));
             quote!(#kind::OneOf(&[#(#forms),*]))
         }
         NodePlan::List { keys, item } => {
             let list = match keys {
-                None => quote!(::kubegen::apply::ListKind::Atomic),
-                Some(k) if k.is_empty() => quote!(::kubegen::apply::ListKind::Set),
-                Some(k) => quote!(::kubegen::apply::ListKind::Map(&[#(#k),*])),
+                None => quote!(#k::apply::ListKind::Atomic),
+                Some(keys) if keys.is_empty() => quote!(#k::apply::ListKind::Set),
+                Some(keys) => quote!(#k::apply::ListKind::Map(&[#(#keys),*])),
             };
-            let item = node(item);
+            let item = node(k, item);
             quote!(#kind::List { kind: #list, item: &#item })
         }
         NodePlan::Map { atomic, value } => {
-            let value = node(value);
+            let value = node(k, value);
             quote!(#kind::Map { atomic: #atomic, value: &#value })
         }
     }

@@ -9,6 +9,7 @@ mod schema;
 use std::collections::BTreeMap;
 
 use darling::ast::NestedMeta;
+use darling::util::SpannedValue;
 use darling::{Error, FromMeta, Result};
 use proc_macro2::Span;
 use quote::ToTokens;
@@ -43,6 +44,8 @@ pub struct Markers {
     pub schema: SchemaMarkers,
     /// The resource keys (spec structs only).
     pub resource: ResourceMarkers,
+    /// `crate = "..."`: the path the derive's code names kubegen by, when not `::kubegen`.
+    pub crate_path: Option<syn::Path>,
 }
 
 /// Parses every `#[kube_marker(...)]` in `attrs` for an item at `place`, reporting all problems
@@ -92,6 +95,10 @@ pub fn parse_all<T: ToTokens>(
         schema: errors
             .handle(schema::schema_markers(&raw, loc))
             .unwrap_or_default(),
+        crate_path: raw
+            .crate_path
+            .as_ref()
+            .and_then(|p| errors.handle(crate_path(p))),
         ..Markers::default()
     };
     // An attribute that did not parse may hold any key: none is reported missing.
@@ -103,6 +110,27 @@ pub fn parse_all<T: ToTokens>(
         markers.schema.optional = false;
     }
     (markers, errors)
+}
+
+/// The value of a `crate = "..."` key (`#[kube_marker]`'s, `#[webhook]`'s): a path of plain
+/// segments (`my_sdk::kubegen`), spanned at the string, so that what does not resolve is
+/// reported there.
+pub fn crate_path(value: &SpannedValue<String>) -> Result<syn::Path> {
+    let not_a_path = || {
+        Error::custom(format!(
+            "`crate = \"{}\"` is not a path: give the path that names kubegen, such as \
+             `crate = \"my_sdk::kubegen\"` where `my_sdk` has `pub use kubegen;`",
+            value.as_str()
+        ))
+        .with_span(&value.span())
+    };
+    let path: syn::Path = syn::LitStr::new(value, value.span())
+        .parse()
+        .map_err(|_| not_a_path())?;
+    if path.segments.iter().any(|s| !s.arguments.is_none()) {
+        return Err(not_a_path());
+    }
+    Ok(path)
 }
 
 /// The nested metas of all the item's `#[kube_marker]`s, with keys checked against the place

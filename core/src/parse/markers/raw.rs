@@ -89,6 +89,8 @@ pub(super) struct Raw {
     pub(super) one_of: Vec<SpannedValue<RawBranch>>,
     pub(super) not: Option<SpannedValue<Box<RawBranch>>>,
     pub(super) accept_change: Option<SpannedValue<List>>,
+    #[darling(rename = "crate")]
+    pub(super) crate_path: Option<SpannedValue<String>>,
 }
 
 /// A branch of `all_of`, `any_of`, `one_of` or `not`: value validations only, as a structural

@@ -562,6 +562,16 @@ pub(super) const SCHEMA: &[Entry] = &[
         notes: "",
         examples: &[r#"#[kube_marker(accept_change = "maximum")]"#],
     },
+    Entry {
+        keys: &[schema("crate", Value::Path).on(Goes::Deriving)],
+        form: "`crate = \"path\"`",
+        marker: "(as serde's `#[serde(crate = \"...\")]`)",
+        emits: "nothing in the schema: the path the derive's generated code names kubegen by \
+            (default `::kubegen`), for a crate that uses kubegen through another that re-exports \
+            it (`pub use kubegen;`); `#[webhook(crate = \"...\")]` is its handler's",
+        notes: "",
+        examples: &[r#"#[kube_marker(crate = "my_sdk::kubegen")]"#],
+    },
 ];
 
 /// What holds between the schema keys.

@@ -36,6 +36,8 @@ pub enum Goes {
     FieldOrSpec,
     /// A property of its parent: a field, or the spec struct (the root's `spec`).
     Property,
+    /// The item the derive stands on: a type deriving `KubeSchema`, or the spec struct.
+    Deriving,
 }
 
 impl Goes {
@@ -46,7 +48,7 @@ impl Goes {
             Goes::Spec => &[Place::Spec],
             Goes::Anywhere => &[Place::Spec, Place::Type, Place::Field],
             Goes::Field => &[Place::Field],
-            Goes::Struct => &[Place::Spec, Place::Type],
+            Goes::Struct | Goes::Deriving => &[Place::Spec, Place::Type],
             Goes::FieldOrSpec | Goes::Property => &[Place::Spec, Place::Field],
         }
     }
@@ -71,6 +73,10 @@ impl Goes {
             Goes::Property => format!(
                 "`{key}` goes on a field, or on the spec struct (for the root's `spec` property)"
             ),
+            Goes::Deriving => format!(
+                "`{key}` goes on the item that derives (the spec struct or a type deriving \
+                 `KubeSchema`), not on a field"
+            ),
             Goes::Item | Goes::Anywhere => return None,
         })
     }
@@ -94,6 +100,8 @@ pub enum Value {
     String,
     /// A string naming a Rust type.
     TypePath,
+    /// A string holding a Rust path (`my_sdk::kubegen`).
+    Path,
     /// A string holding a JSON object.
     JsonObjectText,
     /// A string holding any JSON value.
@@ -135,6 +143,7 @@ impl Value {
             Value::FlagOrNested => "flag, or nested",
             Value::String => "string",
             Value::TypePath => "string (a type path)",
+            Value::Path => "string (a path)",
             Value::JsonObjectText => "string (a JSON object)",
             Value::JsonText => "a string of JSON",
             Value::Number => "number",
@@ -349,7 +358,8 @@ pub fn kube_marker_keys() -> impl Iterator<Item = &'static Key> {
 mod tests {
     use super::*;
 
-    /// The fields of the struct `name` in the Rust file `source`, sorted.
+    /// The keys the fields of the struct `name` in the Rust file `source` read (a field's
+    /// name, or its `#[darling(rename = "...")]`), sorted.
     fn fields(source: &str, name: &str) -> Vec<String> {
         let file = syn::parse_file(source).unwrap();
         let mut fields: Vec<String> = file
@@ -361,10 +371,25 @@ mod tests {
             })
             .unwrap_or_else(|| panic!("no struct {name}"))
             .iter()
-            .map(|f| f.ident.as_ref().unwrap().to_string())
+            .map(|f| renamed(&f.attrs).unwrap_or_else(|| f.ident.as_ref().unwrap().to_string()))
             .collect();
         fields.sort_unstable();
         fields
+    }
+
+    /// The name `#[darling(rename = "...")]` gives a field, if any.
+    fn renamed(attrs: &[syn::Attribute]) -> Option<String> {
+        let mut name = None;
+        for attr in attrs.iter().filter(|a| a.path().is_ident("darling")) {
+            attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    name = Some(meta.value()?.parse::<syn::LitStr>()?.value());
+                }
+                Ok(())
+            })
+            .unwrap();
+        }
+        name
     }
 
     /// The darling structs the parsers read an attribute with have a field for each key of the
@@ -449,6 +474,7 @@ mod tests {
             Goes::Struct,
             Goes::FieldOrSpec,
             Goes::Property,
+            Goes::Deriving,
         ] {
             for place in [Place::Spec, Place::Type, Place::Field] {
                 let misplaced = goes.misplaced("k", place);

@@ -147,6 +147,20 @@ pub(super) const ENTRIES: &[Entry] = &[
             r##"#[webhook(mutating = true, failure_policy = "fail", side_effects = "None", groups = "", resources = "pods", verbs = "create", versions = "v1", name = "mpod.example.com", admission_review_versions = "v1", patch = r#"{"namespaceSelector": {"matchLabels": {"hooks": "on"}}}"#)]"##,
         ],
     },
+    Entry {
+        keys: &[item("crate", Value::Path)],
+        form: "`crate = \"path\"`",
+        marker: "(as serde's `#[serde(crate = \"...\")]`)",
+        emits: "nothing in the manifest: the path the handler's generated module names kubegen \
+            by",
+        notes: "default `::kubegen`; for a crate that uses kubegen through another that \
+            re-exports it (`pub use kubegen;`); once per handler is enough, and an item's \
+            `#[webhook]`s that give it give the same; it is read inside the handler's module, so \
+            it starts with a crate's name (`my_sdk::kubegen`) or `crate::`",
+        examples: &[
+            r#"#[webhook(mutating = true, failure_policy = "fail", side_effects = "None", groups = "", resources = "pods", verbs = "create", versions = "v1", name = "mpod.example.com", admission_review_versions = "v1", crate = "my_sdk::kubegen")]"#,
+        ],
+    },
 ];
 
 /// What holds between the keys of `#[webhook]`.
