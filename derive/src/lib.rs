@@ -8,11 +8,11 @@
 
 // Layers, lowest first: a module uses only modules of the layers before its own
 // (`gen-cli/tests/layers.rs` checks this list).
-// 1. apply, path, spans: apply configurations' tokens; how the generated code names kubegen;
-//    where errors point
-// 2. check, info: the engine's checks on the syntax; what the syntax says of each type
-// 3. codegen: a type's `KubeSchema` impl
-// 4. resource: `#[derive(CustomResource)]`
+// 1. path, spans: how the generated code names kubegen; where errors point
+// 2. apply: apply configurations' tokens
+// 3. check, info: the engine's checks on the syntax; what the syntax says of each type
+// 4. codegen: a type's `KubeSchema` impl
+// 5. resource: `#[derive(CustomResource)]`
 #[cfg(feature = "apply")]
 mod apply;
 mod check;
