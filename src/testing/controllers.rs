@@ -97,28 +97,29 @@ pub(crate) async fn delete_namespace(client: &kube::Client, name: &str) -> Resul
     let namespaces: Api<Namespace> = Api::all(client.clone());
     namespaces.delete(name, &DeleteParams::default()).await?;
     let discovery = Discovery::new(client.clone()).run().await?;
-    let resources: Vec<_> = discovery
+    // Each namespaced resource that can be deleted as a collection, with its kind's name.
+    let apis: Vec<(String, Api<DynamicObject>)> = discovery
         .groups()
         .flat_map(|group| group.recommended_resources())
         .filter(|(_, caps)| {
             caps.scope == Scope::Namespaced && caps.supports_operation(verbs::DELETE_COLLECTION)
         })
-        .map(|(resource, _)| resource)
+        .map(|(resource, _)| {
+            let api = Api::namespaced_with(client.clone(), name, &resource);
+            (resource.kind, api)
+        })
         .collect();
-    for resource in &resources {
-        let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), name, resource);
+    for (_, api) in &apis {
         api.delete_collection(&DeleteParams::background(), &ListParams::default())
             .await?;
     }
     let start = Instant::now();
     loop {
         let mut left = Vec::new();
-        for resource in &resources {
-            let api: Api<DynamicObject> = Api::namespaced_with(client.clone(), name, resource);
+        for (kind, api) in &apis {
             for object in api.list(&ListParams::default()).await? {
                 left.push(format!(
-                    "{}/{} (finalizers: {:?})",
-                    resource.kind,
+                    "{kind}/{} (finalizers: {:?})",
                     object.metadata.name.unwrap_or_default(),
                     object.metadata.finalizers.unwrap_or_default()
                 ));
