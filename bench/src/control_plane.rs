@@ -9,15 +9,12 @@ use std::time::Instant;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kubegen::testing::ControlPlane;
-use serde_json::Value;
 
 use crate::measure::Stats;
 
 /// The operator's CRD, without its conversion webhook (no webhook server runs here).
 fn crd(repo: &Path) -> CustomResourceDefinition {
-    let path = repo.join("operator/config/crd/bases/cache.example.com_memcacheds.yaml");
-    let text = std::fs::read_to_string(&path).expect("the operator's CRD is generated");
-    let mut crd: Value = serde_saphyr::from_str(&text).expect("the CRD is YAML");
+    let mut crd = crate::read_crd(&repo.join(crate::OPERATOR_CRD));
     crd["spec"]
         .as_object_mut()
         .expect("a spec")

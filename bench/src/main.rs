@@ -136,6 +136,20 @@ fn main() {
     }
 }
 
+/// The bundled operator's generated CRD, from the repository's root.
+const OPERATOR_CRD: &str = "operator/config/crd/bases/cache.example.com_memcacheds.yaml";
+
+/// The CRD at `path`, as JSON.
+fn read_crd(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the operator's CRD is generated; the HTTPRoute bench reads ../shared/golden)",
+            path.display()
+        )
+    });
+    serde_saphyr::from_str(&text).expect("the CRD is YAML")
+}
+
 fn cargo(dir: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO"));
     cmd.args(args)

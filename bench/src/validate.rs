@@ -21,13 +21,7 @@ pub enum Against {
 
 /// The schema of version `version` of the CRD at `path`.
 fn validator(path: &Path, version: &str) -> Validator {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the HTTPRoute bench reads ../shared/golden)",
-            path.display()
-        )
-    });
-    let crd: Value = serde_saphyr::from_str(&text).expect("the CRD is YAML");
+    let crd = crate::read_crd(path);
     let versions = crd["spec"]["versions"].as_array().expect("versions");
     let served = versions
         .iter()
@@ -97,7 +91,7 @@ fn httproute(i: usize) -> Value {
 pub fn run(repo: &Path, against: Against, count: usize, runs: usize) {
     let (v, object, what): (Validator, fn(usize) -> Value, &str) = match against {
         Against::Operator => (
-            validator(&repo.join("operator/config/crd/bases/cache.example.com_memcacheds.yaml"), "v1beta1"),
+            validator(&repo.join(crate::OPERATOR_CRD), "v1beta1"),
             memcached,
             "the operator's CRD (v1beta1)",
         ),
