@@ -1,5 +1,9 @@
 //! The kubegen engine: the single source of truth for every schema, CRD and RBAC rule.
 //!
+//! An internal crate: depend on `kubegen` (the package `kubegen-rs`), which re-exports what a
+//! user needs and pins this crate with `=`. The items here serve kubegen's derive and CLI; they
+//! change with them, in any release.
+//!
 //! Data flows through the modules in this order:
 //! `parse` (Rust syntax → [`model`]) → [`schema`] (model → OpenAPI schema, with [`known`]
 //! types' schemas) → [`check`] (values, structural and CEL rules) → [`crd`] / [`rbac`] /

@@ -57,6 +57,7 @@ pub fn kube_schema(
     #[cfg(not(feature = "apply"))]
     let apply = TokenStream::new();
     let checks = info::checks(&kubegen, &seen, &parsed);
+    let same_version = kubegen.same_version();
     let tokens = quote! {
         #warnings
 
@@ -68,6 +69,7 @@ pub fn kube_schema(
             #consts
 
             fn shape() -> #kubegen::__private::Shape {
+                #same_version
                 #kubegen::__private::Shape::named(
                     ::core::concat!(::core::module_path!(), "::", #name),
                     || #kubegen::__private::type_def(

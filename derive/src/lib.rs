@@ -157,12 +157,14 @@ fn handler(args: proc_macro2::TokenStream, mut f: syn::ItemFn) -> proc_macro2::T
     f.attrs.retain(|a| !is_webhook(a));
     let (vis, name) = (&f.vis, &f.sig.ident);
     let doc = format!("The `#[webhook]`s of the handler `{name}`, for the webhook server.");
+    let same_version = kubegen.same_version();
     let module = quote::quote! {
         #[doc = #doc]
         #[allow(dead_code)]
         #vis mod #name {
             /// The models of the `#[webhook]` attributes, in source order.
             pub fn webhooks() -> ::std::vec::Vec<#kubegen::__private::Webhook> {
+                #same_version
                 #kubegen::__private::webhooks(&[#(#models),*])
             }
         }

@@ -24,6 +24,14 @@ impl Kubegen {
         }
     }
 
+    /// A statement that fails to compile, naming both versions' mismatch, when the kubegen this
+    /// path names is not of this derive's version (the derive embeds kubegen's model as JSON,
+    /// which only the same version reads).
+    pub fn same_version(&self) -> TokenStream {
+        let version = env!("CARGO_PKG_VERSION");
+        quote!(#self::__private::derive_version!(#version);)
+    }
+
     /// The path followed by `rest` (`::__private::serde`), as the text of a string attribute
     /// (`#[serde(crate = "...")]`).
     pub fn text(&self, rest: &str) -> String {
@@ -66,6 +74,16 @@ mod tests {
         assert_eq!(
             given.text("::__private::serde"),
             "my_sdk::kubegen::__private::serde"
+        );
+    }
+
+    #[test]
+    fn the_version_check_names_this_derive_s_version() {
+        let check = Kubegen::new(None).same_version().to_string();
+        let version = env!("CARGO_PKG_VERSION");
+        assert_eq!(
+            check,
+            format!(":: kubegen :: __private :: derive_version ! (\"{version}\") ;")
         );
     }
 }

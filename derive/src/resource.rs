@@ -175,6 +175,7 @@ fn generate(
     let crd_name = m.crd_name();
     let short_names = m.short_names.clone().unwrap_or_default();
     let p = quote!(#kubegen::__private);
+    let same_version = kubegen.same_version();
     let meta = quote!(#p::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta);
     let scope = match m.scope() {
         Scope::Namespaced => quote!(#p::k8s_openapi::NamespaceResourceScope),
@@ -322,6 +323,7 @@ fn generate(
 
         impl #kubegen::CustomResource for #kind {
             fn resource() -> #p::ResourceDef {
+                #same_version
                 #p::resource_def(
                     #markers_json,
                     <#spec as #kubegen::KubeSchema>::shape(),

@@ -85,6 +85,8 @@ use std::marker::PhantomData;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+// What the derive's apply configurations describe themselves with.
+#[doc(hidden)]
 pub use kubegen_core::apply::describe::{Field, ListKind, Node};
 pub use kubegen_core::apply::extract::ExtractError;
 

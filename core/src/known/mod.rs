@@ -35,10 +35,12 @@ pub trait KubeSchema {
 
     /// The type's JSON type, as far as the compiler can know it, for the derive's
     /// compile-time checks of keys that depend on it.
+    #[doc(hidden)]
     const KIND: Kind = Kind::Unknown;
 
     /// [`KubeSchema::KIND`] and what lies below: an array's items, a struct's fields, each
     /// leading to its type's `INFO`.
+    #[doc(hidden)]
     const INFO: InfoRef = InfoRef::new(&Info::of(Self::KIND));
 }
 
@@ -66,12 +68,14 @@ pub trait ApplySchema: KubeSchema {
 
     /// What `extract` knows of the type's JSON form: described by the derive; a container's
     /// node holds its contents'; [`Node::Value`] (taken as recorded) otherwise.
+    #[doc(hidden)]
     fn apply_node() -> &'static Node {
         &Node::Value
     }
 
     /// The node of the items of a list, or of the values of a map: what a field's
     /// `list_type`/`map_type` markers describe when its type is an alias of one.
+    #[doc(hidden)]
     fn apply_item_node() -> &'static Node {
         &Node::Value
     }

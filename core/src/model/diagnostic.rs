@@ -165,11 +165,22 @@ impl fmt::Display for Diagnostic {
 
 impl std::error::Error for Diagnostic {}
 
-/// Several problems, reported together.
+/// Several problems, reported together: iterate them, print them (`Display`, one a line) or
+/// [`render`](Errors::rendered) them as rustc would.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Errors(pub Vec<Error>);
+pub struct Errors(#[doc(hidden)] pub Vec<Error>);
 
 impl Errors {
+    /// Each problem, in the order found.
+    pub fn iter(&self) -> std::slice::Iter<'_, Error> {
+        self.0.iter()
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// Adds one.
     pub fn push(&mut self, error: Error) {
         self.0.push(error);
@@ -187,6 +198,24 @@ impl Errors {
     /// True when there are none.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+}
+
+impl IntoIterator for Errors {
+    type Item = Error;
+    type IntoIter = std::vec::IntoIter<Error>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Errors {
+    type Item = &'a Error;
+    type IntoIter = std::slice::Iter<'a, Error>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
     }
 }
 

@@ -5,14 +5,19 @@ use serde::{Deserialize, Serialize};
 
 use super::{Loc, Shape};
 
-/// One version of a custom resource: its markers and the shapes of its spec and status.
+/// One version of a custom resource: its markers and the shapes of its spec and status, as
+/// `CustomResource::resource()` returns it for `kubegen::crd_for` and `kubegen::check_crds`.
+/// What it holds is the engine's (hidden from kubegen's documentation, not a stable API).
 #[derive(Clone, Debug)]
 pub struct ResourceDef {
     /// The spec struct's resource keys.
+    #[doc(hidden)]
     pub markers: ResourceMarkers,
     /// The spec struct.
+    #[doc(hidden)]
     pub spec: Shape,
     /// The status type, when `status` is set.
+    #[doc(hidden)]
     pub status: Option<Shape>,
 }
 

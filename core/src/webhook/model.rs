@@ -8,47 +8,67 @@ use serde_json::Value;
 use crate::model::Loc;
 
 /// One `#[webhook(...)]` attribute, checked, with the values as written (the policies as
-/// their words).
+/// their words): what a handler's `webhooks()` returns for `kubegen::webhook::Server`. Its
+/// fields are the engine's (hidden from kubegen's documentation, not a stable API).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Webhook {
     /// `true`: a MutatingWebhookConfiguration entry; `false`: a validating one.
+    #[doc(hidden)]
     pub mutating: bool,
     /// `failurePolicy`.
+    #[doc(hidden)]
     pub failure_policy: FailurePolicy,
     /// `matchPolicy`; `None` leaves the API server's default.
+    #[doc(hidden)]
     pub match_policy: Option<MatchPolicy>,
     /// `sideEffects`.
+    #[doc(hidden)]
     pub side_effects: SideEffects,
     /// 1–30; `None` leaves the API server's default.
+    #[doc(hidden)]
     pub timeout_seconds: Option<i32>,
     /// API groups; `core` and `""` are the core group.
+    #[doc(hidden)]
     pub groups: Vec<String>,
     /// Resources, subresources as `pods/status`.
+    #[doc(hidden)]
     pub resources: Vec<String>,
     /// Operations as written, in any case: `create`, `update`, `delete`, `connect`, `*`.
+    #[doc(hidden)]
     pub verbs: Vec<String>,
     /// API versions.
+    #[doc(hidden)]
     pub versions: Vec<String>,
     /// The webhook's name, a DNS name of at least three labels.
+    #[doc(hidden)]
     pub name: String,
     /// The service path; `None` means the default path (see [`route`](super::route)), unless
     /// `url` is given.
+    #[doc(hidden)]
     pub path: Option<String>,
     /// A URL instead of a service.
+    #[doc(hidden)]
     pub url: Option<String>,
     /// The service's name; default [`DEFAULT_SERVICE`](super::DEFAULT_SERVICE).
+    #[doc(hidden)]
     pub service_name: Option<String>,
     /// The service's namespace; default [`DEFAULT_NAMESPACE`](super::DEFAULT_NAMESPACE).
+    #[doc(hidden)]
     pub service_namespace: Option<String>,
     /// The service's port; `None` leaves the API server's default (443).
+    #[doc(hidden)]
     pub service_port: Option<i32>,
     /// The AdmissionReview versions the webhook understands.
+    #[doc(hidden)]
     pub admission_review_versions: Vec<String>,
     /// `reinvocationPolicy`, mutating webhooks only.
+    #[doc(hidden)]
     pub reinvocation_policy: Option<ReinvocationPolicy>,
     /// A JSON object merged into the generated entry (selectors, `matchConditions`).
+    #[doc(hidden)]
     pub patch: Option<Value>,
     /// Where the attribute is, when the front end knows it (the CLI fills it).
+    #[doc(hidden)]
     pub loc: Option<Loc>,
 }
 

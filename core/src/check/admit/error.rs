@@ -43,6 +43,7 @@ impl Reason {
     }
 
     /// The reason a rule's `reason` names, `None` for a name the server does not allow.
+    #[doc(hidden)]
     pub fn of_rule(reason: &str) -> Option<Reason> {
         match reason {
             "FieldValueInvalid" => Some(Reason::Invalid),
@@ -73,6 +74,7 @@ impl Reason {
 
     /// Whether the server skips every CEL rule of the object when one error is of this kind
     /// (and says so in a cause of its own, [`FieldError::rules_not_checked`]).
+    #[doc(hidden)]
     pub fn skips_rules(self) -> bool {
         matches!(
             self,
@@ -104,6 +106,7 @@ pub struct FieldError {
 
 impl FieldError {
     /// An error with a value.
+    #[doc(hidden)]
     pub fn new(reason: Reason, field: &str, value: &Value, detail: impl Into<String>) -> Self {
         FieldError {
             reason,
@@ -115,6 +118,7 @@ impl FieldError {
     }
 
     /// An error whose message leaves the value out.
+    #[doc(hidden)]
     pub fn omitting_value(reason: Reason, field: &str, detail: impl Into<String>) -> Self {
         FieldError {
             reason,
@@ -132,6 +136,7 @@ impl FieldError {
     }
 
     /// The cause the server adds when it skipped the CEL rules.
+    #[doc(hidden)]
     pub fn rules_not_checked() -> Self {
         FieldError::new(
             Reason::Invalid,
