@@ -9,8 +9,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use kubegen_core::check::paths::Deferred;
-use kubegen_core::model::info::{MapKey, Wants};
-use kubegen_core::model::{Data, Field, Shape, Style, TypeDef};
+use kubegen_core::model::info::{Kind, MapKey, Wants};
+use kubegen_core::model::{Data, Field, Shape, StructForm, Style, Tagging, TypeDef};
 use kubegen_core::parse::shape::option_inner;
 use kubegen_core::parse::typedef::Parsed;
 use kubegen_core::schema::{map_key_problem, type_bound_keys, wants_text};
@@ -50,16 +50,14 @@ pub fn consts(k: &Kubegen, def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -
     let (kind, info) = if m.int_or_string {
         (quote!(#p::Kind::IntOrString), None)
     } else if let Some(t) = &m.schema_type {
-        (declared(k, t), None)
+        (kind(k, Kind::declared(t)), None)
     } else if m.stops_walk() {
         (quote!(#p::Kind::Unknown), None)
     } else {
         match &def.data {
             Data::Struct { style, fields } => {
-                let transparent =
-                    def.serde.transparent || (*style == Style::Tuple && fields.len() == 1);
-                match live.as_slice() {
-                    [(field, ty)] if transparent => {
+                match (def.struct_form(*style, fields), live.as_slice()) {
+                    (StructForm::Transparent { single: true }, [(field, ty)]) => {
                         let info = if def.walks(field) && field.markers.schema_type.is_none() {
                             of_type(k, ty, quote!(INFO))
                         } else {
@@ -67,17 +65,17 @@ pub fn consts(k: &Kubegen, def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -
                         };
                         (field_kind(k, def, field, ty), Some(info))
                     }
-                    _ if *style == Style::Named => {
+                    (StructForm::Object, _) => {
                         let (flattened, own): (Vec<&(&Field, &syn::Type)>, Vec<_>) =
                             live.iter().copied().partition(|(f, _)| f.serde.flatten);
                         let entries = own.iter().map(|(field, ty)| {
-                            let name = def.json_name(None, field);
-                            let always = def.required(field) || field.markers.default.is_some();
-                            let kind = field_kind(k, def, field, ty);
-                            let nullable = field.markers.nullable;
-                            let info = field_info(k, def, field, ty);
-                            quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind, nullable: #nullable, info: #info })
-                        });
+                        let name = def.json_name(None, field);
+                        let always = def.required(field) || field.markers.default.is_some();
+                        let kind = field_kind(k, def, field, ty);
+                        let nullable = field.markers.nullable;
+                        let info = field_info(k, def, field, ty);
+                        quote!(#p::FieldInfo { name: #name, always: #always, kind: #kind, nullable: #nullable, info: #info })
+                    });
                         let flattened = flattened
                             .iter()
                             .map(|(field, ty)| field_info(k, def, field, ty));
@@ -94,14 +92,13 @@ pub fn consts(k: &Kubegen, def: &TypeDef, parsed: &Parsed, ident: &syn::Ident) -
                     _ => (quote!(#p::Kind::Unknown), None),
                 }
             }
-            Data::Enum(variants) => {
-                let unit_only = variants.iter().all(|v| v.style == Style::Unit);
-                match (unit_only, &def.serde.tag, def.serde.untagged) {
-                    (_, _, true) => (quote!(#p::Kind::Unknown), None),
-                    (true, None, _) => (quote!(#p::Kind::Scalar("string")), None),
-                    _ => (quote!(#p::Kind::Object), None),
+            Data::Enum(variants) => match def.tagging() {
+                Tagging::Untagged => (quote!(#p::Kind::Unknown), None),
+                Tagging::External if variants.iter().all(|v| v.style == Style::Unit) => {
+                    (quote!(#p::Kind::Scalar("string")), None)
                 }
-            }
+                _ => (quote!(#p::Kind::Object), None),
+            },
         }
     };
     let info = info.map(|i| quote!(const INFO: #p::InfoRef = #i;));
@@ -142,14 +139,16 @@ fn field_info(k: &Kubegen, def: &TypeDef, field: &Field, ty: &syn::Type) -> Toke
     of_type(k, ty, quote!(INFO))
 }
 
-/// The kind a `schema_type` declares.
-fn declared(k: &Kubegen, t: &str) -> TokenStream {
+/// The tokens of a `Kind` the engine decided.
+fn kind(k: &Kubegen, kind: Kind) -> TokenStream {
     let p = quote!(#k::__private::info);
-    match t {
-        "string" | "integer" | "number" | "boolean" => quote!(#p::Kind::Scalar(#t)),
-        "array" => quote!(#p::Kind::Array),
-        "object" => quote!(#p::Kind::Object),
-        _ => quote!(#p::Kind::Unknown),
+    match kind {
+        Kind::Unknown => quote!(#p::Kind::Unknown),
+        Kind::Scalar(t) => quote!(#p::Kind::Scalar(#t)),
+        Kind::IntOrString => quote!(#p::Kind::IntOrString),
+        Kind::Array => quote!(#p::Kind::Array),
+        Kind::Map => quote!(#p::Kind::Map),
+        Kind::Object => quote!(#p::Kind::Object),
     }
 }
 
@@ -159,7 +158,7 @@ fn field_kind(k: &Kubegen, def: &TypeDef, field: &Field, ty: &syn::Type) -> Toke
         return quote!(#k::__private::info::Kind::IntOrString);
     }
     if let Some(t) = &field.markers.schema_type {
-        return declared(k, t);
+        return kind(k, Kind::declared(t));
     }
     if !def.walks(field) {
         return quote!(#k::__private::info::Kind::Unknown);

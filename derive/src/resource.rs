@@ -125,21 +125,10 @@ fn check_paths(
         spec: Shape::Opaque(String::new()),
         status: m.status.as_ref().map(|_| Shape::Opaque(String::new())),
     };
-    // The root as `crd()` builds it, the types it cannot see left untyped.
-    let mut root = Schema::typed("object");
-    for (name, type_) in [
-        ("apiVersion", "string"),
-        ("kind", "string"),
-        ("metadata", "object"),
-    ] {
-        root.properties.insert(name.into(), Schema::typed(type_));
-    }
-    root.properties
-        .insert("spec".into(), checked.schema.clone());
-    if m.status.is_some() {
-        // The status type is not visible here: untyped, so paths into it are deferred.
-        root.properties.insert("status".into(), Schema::default());
-    }
+    // The root as `crd()` builds it; the status type is not visible here: untyped, so paths
+    // into it are deferred.
+    let status_schema = m.status.as_ref().map(|_| Schema::default());
+    let root = kubegen_core::crd::root_around(m, checked.schema.clone(), status_schema);
     match paths::check(&known, &root, paths::View::Partial(&checked.seen)) {
         Ok(deferred) => {
             info::deferred_paths(&checked.kubegen(), &deferred, spec, status, &checked.spans)
@@ -166,11 +155,7 @@ fn generate(
     let spec = &input.ident;
     let kind = format_ident!("{}", m.kind);
     let (kind_str, group, version) = (&m.kind, &m.group, &m.version);
-    let api_version = if group.is_empty() {
-        version.clone()
-    } else {
-        format!("{group}/{version}")
-    };
+    let api_version = m.api_version();
     let plural = m.plural();
     let crd_name = m.crd_name();
     let short_names = m.short_names.clone().unwrap_or_default();

@@ -72,11 +72,7 @@ fn check_kind<K: Resource<DynamicType = ()>>(
         "this webhook admits {kind} of {}, not {} of {}",
         K::api_version(&()),
         k.kind,
-        if k.group.is_empty() {
-            k.version.clone()
-        } else {
-            format!("{}/{}", k.group, k.version)
-        }
+        kubegen_core::names::api_version(&k.group, &k.version)
     ))
 }
 

@@ -4,7 +4,6 @@
 mod assemble;
 #[cfg(feature = "k8s")]
 mod descriptions;
-#[cfg(feature = "k8s")]
 mod root;
 pub mod size;
 #[cfg(feature = "k8s")]
@@ -12,6 +11,7 @@ mod versions;
 
 #[cfg(feature = "k8s")]
 pub use assemble::{Built, Options, VERSION_ANNOTATION, build, checked, to_props, version_schema};
+pub use root::root_around;
 
 use std::collections::BTreeMap;
 

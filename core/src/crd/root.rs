@@ -1,8 +1,12 @@
 //! The root schema of one version: `apiVersion`, `kind`, `metadata`, `spec`, `status`, as
 //! controller-gen writes them.
 
-use crate::model::{ResourceDef, Schema};
-use crate::schema::{Builder, Site};
+use crate::model::{ResourceMarkers, Schema};
+#[cfg(feature = "k8s")]
+use crate::{
+    model::ResourceDef,
+    schema::{Builder, Site},
+};
 
 /// `apiVersion`'s description (apimachinery's `TypeMeta` doc, as controller-gen emits it).
 const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object.\n\
@@ -19,9 +23,17 @@ More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-
 
 /// The `openAPIV3Schema` of one version. The spec is required unless the spec struct says
 /// `optional` (then the generated root type's `spec` is an `Option`).
+#[cfg(feature = "k8s")]
 pub(super) fn root_schema(def: &ResourceDef, b: &mut Builder) -> Schema {
-    let m = &def.markers;
-    let site = Site::new(m.kind.clone(), m.loc.as_ref());
+    let site = Site::new(def.markers.kind.clone(), def.markers.loc.as_ref());
+    let spec = b.shape(&def.spec, &site);
+    let status = def.status.as_ref().map(|status| b.shape(status, &site));
+    root_around(&def.markers, spec, status)
+}
+
+/// The root schema of a version whose spec and status have these schemas: what the derive,
+/// which sees only the spec struct, checks printer column and scale paths against.
+pub fn root_around(m: &ResourceMarkers, spec: Schema, status: Option<Schema>) -> Schema {
     let mut root = Schema {
         description: m.doc.clone(),
         required: if m.spec_optional {
@@ -40,11 +52,9 @@ pub(super) fn root_schema(def: &ResourceDef, b: &mut Builder) -> Schema {
     root.properties.insert("kind".into(), text(KIND_DOC));
     root.properties
         .insert("metadata".into(), Schema::typed("object"));
-    root.properties
-        .insert("spec".into(), b.shape(&def.spec, &site));
-    if let Some(status) = &def.status {
-        root.properties
-            .insert("status".into(), b.shape(status, &site));
+    root.properties.insert("spec".into(), spec);
+    if let Some(status) = status {
+        root.properties.insert("status".into(), status);
     }
     root
 }

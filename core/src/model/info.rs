@@ -22,6 +22,21 @@ pub enum Kind {
     Object,
 }
 
+impl Kind {
+    /// The kind a `schema_type = "..."` declares.
+    pub fn declared(schema_type: &str) -> Kind {
+        match schema_type {
+            "string" => Kind::Scalar("string"),
+            "integer" => Kind::Scalar("integer"),
+            "number" => Kind::Scalar("number"),
+            "boolean" => Kind::Scalar("boolean"),
+            "array" => Kind::Array,
+            "object" => Kind::Object,
+            _ => Kind::Unknown,
+        }
+    }
+}
+
 /// A link to an [`Info`]: what [`KubeSchema::INFO`](crate::known::KubeSchema::INFO) is, so
 /// that a type's `Info` can lead to its fields' (and a type containing itself leads back to its
 /// own). The derive keeps each type's `Info` in a `static` and links to it; constants cannot

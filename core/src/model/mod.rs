@@ -23,5 +23,6 @@ pub use resource::{
 pub use schema::Schema;
 pub use shape::{Known, NamedRef, Scalar, Shape};
 pub use typedef::{
-    ContainerAttrs, Data, Field, FieldAttrs, SerdeDefault, Style, TypeDef, Variant, VariantAttrs,
+    ContainerAttrs, Data, Field, FieldAttrs, SerdeDefault, StructForm, Style, Tagging, TypeDef,
+    Variant, VariantAttrs,
 };

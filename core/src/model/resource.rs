@@ -105,7 +105,7 @@ impl ResourceMarkers {
     pub fn plural(&self) -> String {
         match &self.plural {
             Some(p) => p.clone(),
-            None => crate::names::pluralize(&self.kind).to_lowercase(),
+            None => crate::names::resource_plural(&self.kind),
         }
     }
 
@@ -125,6 +125,11 @@ impl ResourceMarkers {
     /// The scope, `Namespaced` by default.
     pub fn scope(&self) -> Scope {
         self.scope.unwrap_or(Scope::Namespaced)
+    }
+
+    /// The objects' `apiVersion`.
+    pub fn api_version(&self) -> String {
+        crate::names::api_version(&self.group, &self.version)
     }
 
     /// The CRD's name, `<plural>.<group>`.

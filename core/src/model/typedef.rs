@@ -99,6 +99,72 @@ impl TypeDef {
     }
 }
 
+/// What JSON a struct serializes to, by serde's rules: the decision the schema builder and the
+/// derive's compile-time `KIND` both follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StructForm {
+    /// As its one field (serde's `transparent`, or a tuple struct of one field); `single`:
+    /// exactly one field is not skipped, as serde requires.
+    Transparent {
+        /// Exactly one field is not skipped.
+        single: bool,
+    },
+    /// Named fields: an object.
+    Object,
+    /// A tuple struct of several fields: an array of mixed types.
+    Tuple,
+    /// A unit struct: `null`.
+    Null,
+}
+
+/// How an enum's variants are told apart in JSON (serde's enum representations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tagging<'a> {
+    /// `#[serde(untagged)]`: by shape alone.
+    Untagged,
+    /// `tag` and `content`: `{"tag": "Name", "content": value}`.
+    Adjacent {
+        /// The tag's field.
+        tag: &'a str,
+        /// The value's field.
+        content: &'a str,
+    },
+    /// `tag` alone: the variant's fields beside the tag.
+    Internal {
+        /// The tag's field.
+        tag: &'a str,
+    },
+    /// The default: a unit variant is its name (a string), another `{"Name": value}`.
+    External,
+}
+
+impl TypeDef {
+    /// What JSON a struct of this type's attributes, written in `style` with `fields`,
+    /// serializes to.
+    pub fn struct_form(&self, style: Style, fields: &[Field]) -> StructForm {
+        let transparent = self.serde.transparent || (style == Style::Tuple && fields.len() == 1);
+        match style {
+            _ if transparent => StructForm::Transparent {
+                single: fields.iter().filter(|f| !f.serde.skip).count() == 1,
+            },
+            Style::Named => StructForm::Object,
+            Style::Tuple => StructForm::Tuple,
+            Style::Unit => StructForm::Null,
+        }
+    }
+
+    /// How the type's variants are told apart, when it is an enum.
+    pub fn tagging(&self) -> Tagging<'_> {
+        let s = &self.serde;
+        match (s.tag.as_deref(), s.content.as_deref(), s.untagged) {
+            (_, _, true) => Tagging::Untagged,
+            (Some(tag), Some(content), _) => Tagging::Adjacent { tag, content },
+            (Some(tag), None, _) => Tagging::Internal { tag },
+            (None, _, _) => Tagging::External,
+        }
+    }
+}
+
 /// The body of a type.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Data {

@@ -1,7 +1,7 @@
 //! The naming rules of Kubernetes objects, each written once: DNS labels and subdomains, API
 //! groups and kinds ([`is_dns_label`], [`is_group`], [`is_kind`]), property names as CEL
 //! escapes them ([`cel_name`]), Kubernetes version names and their priority ([`KubeVersion`],
-//! [`kube_order`]), the plural of a kind as controller-gen computes it ([`pluralize`]), and the
+//! [`kube_order`]), an object's `apiVersion` ([`api_version`]), the plural of a kind as controller-gen computes it ([`pluralize`]), and the
 //! name a misspelled one was meant to be ([`nearest`]), and the approval the API server asks of
 //! a CRD in a Kubernetes group ([`approval_problem`]). The derive, `gen-cli`, the scaffold, CRD
 //! assembly, webhooks and the checks all use these.
@@ -17,8 +17,8 @@ pub use cel::{cel_field, cel_name};
 #[cfg(feature = "admit")]
 pub(crate) use dns::is_label_shaped;
 pub use dns::{dashed, is_dns_label, is_dns_subdomain, is_dns1035_label, is_group, is_kind};
-pub use plural::pluralize;
-pub use version::{KubeVersion, Stability, kube_order};
+pub use plural::{pluralize, resource_plural};
+pub use version::{KubeVersion, Stability, api_version, kube_order};
 
 /// How a "did you mean" ends a message: `. Did you mean `x`?` ([`did_you_mean`], and
 /// darling's own wording); front ends turn it into a `help:`.

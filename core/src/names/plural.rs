@@ -5,11 +5,17 @@
 //! splitting, its dictionary, its suffix rules and the order it tries them in, quirks included
 //! (`Repro` → `Reproes`, `Dns` → `DnsDNSes`), so that kubegen and controller-gen agree.
 
+/// A kind's resource name, `spec.names.plural` unless `plural` says otherwise:
+/// `strings.ToLower(flect.Pluralize(kind))`, as controller-gen computes it.
+pub fn resource_plural(kind: &str) -> String {
+    pluralize(kind).to_lowercase()
+}
+
 /// Returns the plural of `word` exactly as `flect.Pluralize` (gobuffalo/flect v1.0.3) does.
 ///
 /// Only the last word of a CamelCase, snake_case or spaced name is inflected; the rest is kept
 /// as written (`TestQuota` → `TestQuotas`, `Policy` → `Policies`), and a word that flect
-/// already knows as a plural comes back unchanged. The caller lowercases the result for a CRD's
+/// already knows as a plural comes back unchanged. [`resource_plural`] lowercases it for a CRD's
 /// `spec.names.plural`. Exact for ASCII and Latin-1 input; beyond that, Rust's Unicode
 /// properties stand in for Go's character categories.
 pub fn pluralize(word: &str) -> String {

@@ -4,6 +4,15 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+/// An object's `apiVersion`: `group/version`, or `version` alone in the core group (`""`).
+pub fn api_version(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
 /// How stable a Kubernetes version is, least first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stability {

@@ -7,7 +7,7 @@ use crate::known::Kubernetes;
 use crate::model::{
     Data, Error, Errors, Field, Scalar, SchemaMarkers, Shape, Style, TypeDef, Variant, Warning,
 };
-use crate::model::{ListType, Schema};
+use crate::model::{ListType, Schema, StructForm};
 
 use super::markers::overlay;
 use super::merge::merge;
@@ -221,20 +221,16 @@ impl Builder {
         fields: &[Field],
         site: &Site,
     ) -> Schema {
-        let transparent = def.serde.transparent || (style == Style::Tuple && fields.len() == 1);
-        match style {
-            _ if transparent => {
-                let live: Vec<&Field> = fields.iter().filter(|f| !f.serde.skip).collect();
-                match live.as_slice() {
-                    [inner] => self.field(def, None, inner).0,
-                    _ => {
-                        self.report(site.error("a transparent struct needs exactly one field"));
-                        Schema::default()
-                    }
+        match def.struct_form(style, fields) {
+            StructForm::Transparent { single } => match fields.iter().find(|f| !f.serde.skip) {
+                Some(inner) if single => self.field(def, None, inner).0,
+                _ => {
+                    self.report(site.error("a transparent struct needs exactly one field"));
+                    Schema::default()
                 }
-            }
-            Style::Named => self.object(def, None, fields),
-            Style::Tuple => {
+            },
+            StructForm::Object => self.object(def, None, fields),
+            StructForm::Tuple => {
                 self.report(site.error(
                     "a tuple struct serializes as a JSON array of mixed types, which a CRD \
                      schema cannot describe: use named fields, or mark the type with \
@@ -242,7 +238,7 @@ impl Builder {
                 ));
                 Schema::default()
             }
-            Style::Unit => {
+            StructForm::Null => {
                 self.report(site.error(
                     "a unit struct serializes as `null`, which a CRD schema cannot describe",
                 ));

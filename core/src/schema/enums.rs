@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::model::Schema;
-use crate::model::{Rule, Style, TypeDef, Variant};
+use crate::model::{Rule, Style, Tagging, TypeDef, Variant};
 use crate::names::cel_field;
 
 use super::{Builder, Site};
@@ -31,11 +31,11 @@ impl Builder {
             )));
             return Schema::default();
         }
-        match (&def.serde.tag, &def.serde.content, def.serde.untagged) {
-            (_, _, true) => self.untagged(def, &live, site),
-            (Some(tag), Some(content), _) => self.adjacent(def, &live, tag, content, site),
-            (Some(tag), None, _) => self.internal(def, &live, tag, site),
-            (None, _, _) => self.external(def, &live, site),
+        match def.tagging() {
+            Tagging::Untagged => self.untagged(def, &live, site),
+            Tagging::Adjacent { tag, content } => self.adjacent(def, &live, tag, content, site),
+            Tagging::Internal { tag } => self.internal(def, &live, tag, site),
+            Tagging::External => self.external(def, &live, site),
         }
     }
 

@@ -19,7 +19,7 @@ pub use model::{
 };
 pub use normalize::configurations;
 
-use crate::names::pluralize;
+use crate::names::resource_plural;
 
 /// The service name when `service_name` is not given.
 pub const DEFAULT_SERVICE: &str = "webhook-service";
@@ -77,7 +77,7 @@ pub fn singular(resource: &str) -> String {
     candidates
         .into_iter()
         .flatten()
-        .find(|c| !c.is_empty() && pluralize(c).to_lowercase() == resource)
+        .find(|c| !c.is_empty() && resource_plural(c) == resource)
         .unwrap_or_else(|| resource.to_string())
 }
 

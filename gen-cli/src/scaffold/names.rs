@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use kubegen_core::names::{KubeVersion, is_dns_label, is_kind, pluralize};
+use kubegen_core::names::{KubeVersion, is_dns_label, is_kind, resource_plural};
 
 /// Which kind, and where the project is.
 #[derive(Debug, Clone, Args)]
@@ -72,7 +72,7 @@ impl Names {
             group,
             version: gvk.version.clone(),
             kind: gvk.kind.clone(),
-            plural: pluralize(&gvk.kind).to_lowercase(),
+            plural: resource_plural(&gvk.kind),
             snake: snake_case(&gvk.kind),
             module: format!("{group_prefix}{}", gvk.version),
             group_prefix,

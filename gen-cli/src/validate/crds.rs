@@ -44,7 +44,8 @@ impl Kinds {
                     let json = serde_json::to_value(schema).unwrap_or_default();
                     match Validator::from_json(&json) {
                         Ok(v) => {
-                            let api_version = format!("{}/{}", spec.group, version.name);
+                            let api_version =
+                                kubegen_core::names::api_version(&spec.group, &version.name);
                             by_version_kind.insert((api_version, spec.names.kind.clone()), v);
                         }
                         Err(e) => problems.push(Diagnostic::plain(format!(
