@@ -103,5 +103,5 @@ fn what_no_single_type_shows_is_an_error_of_its_kind() {
         assert_eq!(place("self.mode == 1"), Some(47), "{text}");
     }
     assert_eq!(cel, cfg!(feature = "cel"), "CEL rules with `cel`: {text}");
-    assert_eq!(errors.0.len(), 2 + usize::from(cel), "{text}");
+    assert_eq!(errors.len(), 2 + usize::from(cel), "{text}");
 }
