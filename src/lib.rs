@@ -260,18 +260,7 @@ pub mod __private {
     /// Whether `derive` is this crate's version: the derive embeds the engine's model as JSON,
     /// which only the same version reads.
     pub const fn same_version(derive: &str) -> bool {
-        let (a, b) = (derive.as_bytes(), env!("CARGO_PKG_VERSION").as_bytes());
-        if a.len() != b.len() {
-            return false;
-        }
-        let mut i = 0;
-        while i < a.len() {
-            if a[i] != b[i] {
-                return false;
-            }
-            i += 1;
-        }
-        true
+        kubegen_core::model::info::eq(derive, env!("CARGO_PKG_VERSION"))
     }
 
     /// The models `#[webhook]` embedded as JSON.

@@ -497,7 +497,8 @@ const fn position(list: &[&str], name: &str) -> Option<usize> {
     None
 }
 
-const fn eq(a: &str, b: &str) -> bool {
+/// Whether two strings are equal, in a `const` (where `==` on `str` is not available).
+pub const fn eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
