@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use syn::DeriveInput;
 
 use kubegen_core::check::paths;
-use kubegen_core::model::{ResourceDef, ResourceMarkers, Schema, Scope, Shape};
+use kubegen_core::model::{ResourceDef, ResourceMarkers, Scope, Shape};
 use kubegen_core::parse::markers::Place;
 
 use crate::codegen::{self, Checked};
@@ -125,10 +125,9 @@ fn check_paths(
         spec: Shape::Opaque(String::new()),
         status: m.status.as_ref().map(|_| Shape::Opaque(String::new())),
     };
-    // The root as `crd()` builds it; the status type is not visible here: untyped, so paths
-    // into it are deferred.
-    let status_schema = m.status.as_ref().map(|_| Schema::default());
-    let root = kubegen_core::crd::root_around(m, checked.schema.clone(), status_schema);
+    // The root as `crd()` builds it; the status type is not visible here, so paths into it are
+    // deferred.
+    let root = kubegen_core::crd::root_of_spec(m, checked.schema.clone());
     match paths::check(&known, &root, paths::View::Partial(&checked.seen)) {
         Ok(deferred) => {
             info::deferred_paths(&checked.kubegen(), &deferred, spec, status, &checked.spans)

@@ -377,3 +377,68 @@ fn find_cycles(refs: &Refs, known: &BTreeSet<&Vec<String>>) -> Vec<Vec<String>> 
     }
     cycles.into_iter().collect()
 }
+
+/// Where an OpenAPI schema is built outside the engine: each `Schema::…` call, `Schema { .. }`
+/// literal and `.type_` in `tokens`, as `(line, text)`.
+fn schema_building(tokens: TokenStream, found: &mut Vec<(usize, String)>) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, tree) in tokens.iter().enumerate() {
+        let next = |n: usize| tokens.get(i + n);
+        match tree {
+            TokenTree::Ident(ident) if *ident == "Schema" => {
+                let call = matches!(next(1), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                let literal = matches!(next(1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace);
+                if call || literal {
+                    found.push((ident.span().start().line, ident.to_string()));
+                }
+            }
+            TokenTree::Ident(ident) if *ident == "type_" => {
+                if matches!(i.checked_sub(1).map(|j| &tokens[j]), Some(TokenTree::Punct(p)) if p.as_char() == '.')
+                {
+                    found.push((ident.span().start().line, ".type_".to_string()));
+                }
+            }
+            TokenTree::Group(group) => schema_building(group.stream(), found),
+            _ => {}
+        }
+    }
+}
+
+/// The derive and the CLI build no schema of their own: every schema decision is the engine's
+/// (`core/`), which they call. `gen-cli/src/import/` is the exception by its purpose: it reads
+/// schemas (a CRD's, or those Go markers describe) to write markers from them.
+#[test]
+fn the_derive_and_the_cli_build_no_schema() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut problems = Vec::new();
+    for krate in ["derive/src", "gen-cli/src"] {
+        for file in modules(&root.join(krate)).into_values() {
+            if file.starts_with(root.join("gen-cli/src/import")) {
+                continue;
+            }
+            let tokens: TokenStream = fs::read_to_string(&file).unwrap().parse().unwrap();
+            let mut found = Vec::new();
+            schema_building(tokens, &mut found);
+            for (line, text) in found {
+                problems.push(format!("{}:{line}: {text}", file.display()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "schemas built outside the engine:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn a_schema_built_by_hand_is_found() {
+    let tokens: TokenStream = "fn f() { let s = Schema::typed(\"object\"); s.type_ = None; \
+                                let t = TypeSchema { a }; let u = Schema { ..x }; }"
+        .parse()
+        .unwrap();
+    let mut found = Vec::new();
+    schema_building(tokens, &mut found);
+    let texts: Vec<&str> = found.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(texts, ["Schema", ".type_", "Schema"]);
+}

@@ -11,7 +11,7 @@ mod versions;
 
 #[cfg(feature = "k8s")]
 pub use assemble::{Built, Options, VERSION_ANNOTATION, build, checked, to_props, version_schema};
-pub use root::root_around;
+pub use root::root_of_spec;
 
 use std::collections::BTreeMap;
 

@@ -31,9 +31,15 @@ pub(super) fn root_schema(def: &ResourceDef, b: &mut Builder) -> Schema {
     root_around(&def.markers, spec, status)
 }
 
-/// The root schema of a version whose spec and status have these schemas: what the derive,
-/// which sees only the spec struct, checks printer column and scale paths against.
-pub fn root_around(m: &ResourceMarkers, spec: Schema, status: Option<Schema>) -> Schema {
+/// The root schema as the derive sees it from the spec struct alone: the spec's schema, and the
+/// status (when there is one) untyped, so that paths into it are checked later, through the
+/// status type. The derive checks printer column, scale and selectable field paths against it.
+pub fn root_of_spec(m: &ResourceMarkers, spec: Schema) -> Schema {
+    root_around(m, spec, m.status.as_ref().map(|_| Schema::default()))
+}
+
+/// The root schema of a version whose spec and status have these schemas.
+fn root_around(m: &ResourceMarkers, spec: Schema, status: Option<Schema>) -> Schema {
     let mut root = Schema {
         description: m.doc.clone(),
         required: if m.spec_optional {
