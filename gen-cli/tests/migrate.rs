@@ -173,7 +173,7 @@ fn migrate_rewrites_only_attributes_derives_and_imports() {
         let dir = corpus_crate(name, "in-place");
         let before = fs::read_to_string(dir.0.join("src/lib.rs")).unwrap();
         assert_eq!(
-            migrate(&dir.0, &[]),
+            migrate(&dir.0, &["--no-build"]),
             std::process::ExitCode::SUCCESS,
             "{name}"
         );
@@ -211,7 +211,10 @@ fn migrate_rewrites_only_attributes_derives_and_imports() {
         );
         assert!(manifest.contains("# The API types.\n"), "{manifest}");
         // Run again: nothing changes.
-        assert_eq!(migrate(&dir.0, &[]), std::process::ExitCode::SUCCESS);
+        assert_eq!(
+            migrate(&dir.0, &["--no-build"]),
+            std::process::ExitCode::SUCCESS
+        );
         assert_eq!(
             fs::read_to_string(dir.0.join("src/lib.rs")).unwrap(),
             after,
@@ -249,7 +252,10 @@ fn a_crate_that_does_not_parse_is_refused_whole() {
     let dir = corpus_crate("foo", "refused");
     fs::write(dir.0.join("src/broken.rs"), "pub struct {").unwrap();
     let before = fs::read_to_string(dir.0.join("src/lib.rs")).unwrap();
-    assert_eq!(migrate(&dir.0, &[]), std::process::ExitCode::FAILURE);
+    assert_eq!(
+        migrate(&dir.0, &["--no-build"]),
+        std::process::ExitCode::FAILURE
+    );
     assert_eq!(
         fs::read_to_string(dir.0.join("src/lib.rs")).unwrap(),
         before
@@ -261,7 +267,10 @@ fn a_crate_that_does_not_parse_is_refused_whole() {
 /// (`class rule place: message`).
 fn crd_changes(name: &str) -> String {
     let dir = corpus_crate(name, "crd");
-    assert_eq!(migrate(&dir.0, &[]), std::process::ExitCode::SUCCESS);
+    assert_eq!(
+        migrate(&dir.0, &["--no-build"]),
+        std::process::ExitCode::SUCCESS
+    );
     let generated = manifests_and_docs(&package(&dir.0.join("src/lib.rs")))
         .unwrap_or_else(|e| panic!("{name}: gen-cli refuses the migrated crate: {e:#?}"));
     let crds: Vec<&String> = generated
@@ -312,14 +321,12 @@ fn each_crd_differs_from_kube_derives_by_its_documented_changes() {
 }
 
 /// `--base DIR` compares the migrated crate's CRD with the one it had (kube-derive's, as the
-/// crate committed it) through `kubegen diff`; `--strict` fails on a breaking change. The crate
-/// depends on this checkout and resolves offline with the workspace's lock.
+/// crate committed it) through `kubegen diff`; `--strict` fails on a breaking change. Migrated
+/// by a first run without building, the crate is compared by the next ones, which have nothing
+/// left to migrate and so build nothing. It depends on this checkout.
 #[test]
 fn base_compares_the_crds_and_strict_fails_on_a_breaking_change() {
     let dir = corpus_crate("foo", "base");
-    fs::copy(root().join("Cargo.lock"), dir.0.join("Cargo.lock")).unwrap();
-    fs::create_dir_all(dir.0.join(".cargo")).unwrap();
-    fs::write(dir.0.join(".cargo/config.toml"), "[net]\noffline = true\n").unwrap();
     let base = dir.0.join("crds");
     fs::create_dir_all(&base).unwrap();
     fs::copy(
@@ -328,15 +335,13 @@ fn base_compares_the_crds_and_strict_fails_on_a_breaking_change() {
     )
     .unwrap();
     let checkout = root();
-    let args = [
-        "--kubegen-path",
-        checkout.to_str().unwrap(),
-        "--base",
-        base.to_str().unwrap(),
-    ];
+    let path = ["--kubegen-path", checkout.to_str().unwrap()];
+    let first = [&path[..], &["--no-build"]].concat();
+    assert_eq!(migrate(&dir.0, &first), std::process::ExitCode::SUCCESS);
+    let args = [&path[..], &["--base", base.to_str().unwrap()]].concat();
     let strict = [&args[..], &["--strict"]].concat();
     assert_eq!(migrate(&dir.0, &strict), std::process::ExitCode::FAILURE);
-    // Migrated by the first run, compared again: breaking changes, reported, not fatal.
+    // Breaking changes, reported, not fatal.
     assert_eq!(migrate(&dir.0, &args), std::process::ExitCode::SUCCESS);
     let manifest = fs::read_to_string(dir.0.join("Cargo.toml")).unwrap();
     assert!(
@@ -345,31 +350,60 @@ fn base_compares_the_crds_and_strict_fails_on_a_breaking_change() {
     );
 }
 
-/// The slow tier: the migrated `foo` crate builds against this checkout (offline, with the
-/// workspace's lock and target folder), and its `crdgen` binary, untouched by `migrate`,
-/// prints the CRD gen-cli writes for it. About three minutes (kube and kubegen built for it).
+/// The corpus crate `name` set to build in the workspace's target folder, offline with the
+/// workspace's lock.
+fn buildable_corpus_crate(name: &str, test: &str) -> TempDir {
+    let dir = corpus_crate(name, test);
+    fs::copy(root().join("Cargo.lock"), dir.0.join("Cargo.lock")).unwrap();
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    fs::create_dir_all(dir.0.join(".cargo")).unwrap();
+    let config = format!(
+        "[net]\noffline = true\n\n[build]\ntarget-dir = {:?}\n",
+        target.display().to_string()
+    );
+    fs::write(dir.0.join(".cargo/config.toml"), config).unwrap();
+    dir
+}
+
+/// The slow tier: without `--base`, `migrate` builds the `foo` crate before rewriting it and
+/// records kube-derive's own `crd()` (a scratch crate under the target folder prints it), which
+/// is the recorded `foo.before.json`, and `--strict` fails on the breaking changes `kubegen
+/// diff` finds against it, the migration written all the same. The migrated crate then builds
+/// against this checkout, and its `crdgen` binary, untouched by `migrate`, prints the CRD
+/// gen-cli writes for it. Offline, with the workspace's lock and target folder: about three
+/// minutes (kube, kube-derive and kubegen built for it).
 #[test]
-fn slow_a_migrated_crate_builds_and_its_crdgen_prints_gen_clis_crd() {
-    let dir = corpus_crate("foo", "build");
+fn slow_migrate_records_kube_derives_crd_and_the_migrated_crdgen_prints_gen_clis() {
+    let dir = buildable_corpus_crate("foo", "build");
     fs::create_dir_all(dir.0.join("src/bin")).unwrap();
     let crdgen = "fn main() {\n    print!(\"{}\", corpus::crd_json());\n}\n";
     fs::write(dir.0.join("src/bin/crdgen.rs"), crdgen).unwrap();
-    fs::copy(root().join("Cargo.lock"), dir.0.join("Cargo.lock")).unwrap();
     let checkout = root();
-    let args = ["--kubegen-path", checkout.to_str().unwrap()];
-    assert_eq!(migrate(&dir.0, &args), std::process::ExitCode::SUCCESS);
+    let args = ["--kubegen-path", checkout.to_str().unwrap(), "--strict"];
+    assert_eq!(migrate(&dir.0, &args), std::process::ExitCode::FAILURE);
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"));
+    let recorded = target.join("kubegen-migrate/before/crds/fooz.clux.dev.yaml");
+    let recorded: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&recorded).unwrap()).unwrap();
+    let committed: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(corpus().join("foo.before.json")).unwrap())
+            .unwrap();
+    assert_eq!(recorded, committed);
+    assert!(
+        fs::read_to_string(dir.0.join("src/lib.rs"))
+            .unwrap()
+            .contains("#[kube_marker(")
+    );
     assert_eq!(
         fs::read_to_string(dir.0.join("src/bin/crdgen.rs")).unwrap(),
         crdgen
     );
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
     let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["run", "-q", "--bin", "crdgen"])
-        .env("CARGO_NET_OFFLINE", "true")
-        .env_remove("K8S_OPENAPI_ENABLED_VERSION")
-        .env("CARGO_TARGET_DIR", target)
         .current_dir(&dir.0)
         .output()
         .unwrap();
@@ -390,4 +424,70 @@ fn slow_a_migrated_crate_builds_and_its_crdgen_prints_gen_clis_crd() {
         .unwrap();
     let written: Crd = serde_saphyr::from_str(crd).unwrap();
     assert_eq!(printed, written);
+}
+
+/// A package `migrate` left half-way (its sources migrated, its `Cargo.toml` not, as when the
+/// run was interrupted) is recognized by the markers it wrote: a re-run does not build it
+/// (which it could not) and finishes the migration, as one run from the start would have.
+#[test]
+fn a_run_left_half_way_is_finished_without_building() {
+    let whole = corpus_crate("foo", "whole");
+    assert_eq!(
+        migrate(&whole.0, &["--no-build"]),
+        std::process::ExitCode::SUCCESS
+    );
+    let dir = corpus_crate("foo", "half-way");
+    let migrated = fs::read_to_string(whole.0.join("src/lib.rs")).unwrap();
+    fs::write(dir.0.join("src/lib.rs"), &migrated).unwrap();
+    let base = dir.0.join("crds");
+    fs::create_dir_all(&base).unwrap();
+    // Without `--no-build`: building this package would fail, and so refuse it.
+    assert_eq!(
+        migrate(&dir.0, &["--base", base.to_str().unwrap()]),
+        std::process::ExitCode::SUCCESS
+    );
+    assert_eq!(
+        fs::read_to_string(dir.0.join("src/lib.rs")).unwrap(),
+        migrated
+    );
+    assert_eq!(
+        fs::read_to_string(dir.0.join("Cargo.toml")).unwrap(),
+        fs::read_to_string(whole.0.join("Cargo.toml")).unwrap()
+    );
+}
+
+/// The slow tier: a package that does not build is refused before anything is written, with
+/// the compiler's first error at its place. With `--base` the package is only checked
+/// (`cargo check`); this one has no dependencies, and its kube-derive API sits in a module
+/// its features leave out. Under a second.
+#[test]
+fn slow_a_package_that_does_not_build_is_refused_with_the_compilers_first_error() {
+    let dir = TempDir::new("broken");
+    let manifest = "[package]\nname = \"broken\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n[features]\napi = []\n\n[dependencies]\n\n[workspace]\n";
+    fs::write(dir.0.join("Cargo.toml"), manifest).unwrap();
+    let lib = "#[cfg(feature = \"api\")]\nmod api;\n\npub fn size() -> u32 {\n    \"three\"\n}\n\npub fn ready() -> bool {\n    1\n}\n";
+    fs::write(dir.0.join("src/lib.rs"), lib).unwrap();
+    let api = fs::read_to_string(corpus().join("foo.rs")).unwrap();
+    fs::write(dir.0.join("src/api.rs"), &api).unwrap();
+    let base = dir.0.join("crds");
+    fs::create_dir_all(&base).unwrap();
+    assert_eq!(
+        migrate(&dir.0, &["--base", base.to_str().unwrap()]),
+        std::process::ExitCode::FAILURE
+    );
+    assert_eq!(fs::read_to_string(dir.0.join("src/api.rs")).unwrap(), api);
+    assert_eq!(
+        fs::read_to_string(dir.0.join("Cargo.toml")).unwrap(),
+        manifest
+    );
+    let package = gen_cli::migrate::before::Package::read(&dir.0.join("Cargo.toml")).unwrap();
+    let error = package.check().unwrap_err();
+    assert!(
+        error.message.contains("error[E0308]: mismatched types"),
+        "{}",
+        error.message
+    );
+    let loc = error.loc.unwrap();
+    assert!(loc.file.ends_with("src/lib.rs"), "{}", loc.file);
+    assert_eq!((loc.line, loc.column), (5, 5));
 }
