@@ -34,13 +34,15 @@ pub struct Package {
 impl Package {
     /// The package whose manifest is `manifest`, read with `cargo metadata`.
     pub fn read(manifest: &Path) -> Result<Package, Diagnostic> {
+        let manifest = fs::canonicalize(manifest)
+            .map_err(|e| Diagnostic::plain(format!("{}: {e}", display(manifest))))?;
+        // cargo reads its configuration (`.cargo/config.toml`) from the folder it runs in.
         let metadata = cargo_metadata::MetadataCommand::new()
-            .manifest_path(manifest)
+            .manifest_path(&manifest)
+            .current_dir(manifest.parent().unwrap_or(Path::new("/")))
             .no_deps()
             .exec()
             .map_err(|e| Diagnostic::plain(format!("cannot read the package: {e}")))?;
-        let manifest = fs::canonicalize(manifest)
-            .map_err(|e| Diagnostic::plain(format!("{}: {e}", display(manifest))))?;
         let package = metadata
             .packages
             .iter()

@@ -17,7 +17,8 @@ pub struct Cargo<'a> {
     pub subcommand: &'a str,
     /// The manifest of the package built.
     pub manifest: &'a Path,
-    /// The folder its paths are relative to (the workspace root, where cargo runs rustc).
+    /// The package's workspace root: cargo runs there, as the user would run it (it reads
+    /// `.cargo/config.toml` from there), and the compiler's paths are relative to it.
     pub root: &'a Path,
     /// Further arguments (`--offline`, `--target-dir DIR`).
     pub args: Vec<String>,
@@ -34,6 +35,7 @@ impl Cargo<'_> {
             .arg(self.manifest)
             .args(["--message-format", "json"])
             .args(&self.args)
+            .current_dir(self.root)
             .stdin(Stdio::null())
             .output()
             .map_err(|e| Diagnostic::plain(format!("cannot run cargo: {e}")))?;

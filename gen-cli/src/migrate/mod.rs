@@ -266,6 +266,7 @@ pub fn plan(dir: &Path, dependency: &str) -> Result<Changes, Diagnostic> {
         files.push((path, old));
     }
     let mut migrated = Vec::new();
+    let mut features = Vec::new();
     for (path, old) in files {
         let shown = display(&path);
         let m = rewrite::migrate(&shown, &old, &stored).map_err(|e| syntax(&path, &e))?;
@@ -279,14 +280,21 @@ pub fn plan(dir: &Path, dependency: &str) -> Result<Changes, Diagnostic> {
         if m.text != old {
             changes.files.insert(path.clone(), (old, m.text.clone()));
         }
+        features.extend(m.features);
         migrated.push(m.text);
     }
+    features.sort_unstable();
+    features.dedup();
+    let dependency = match &features[..] {
+        [] => dependency.to_string(),
+        some => format!("{dependency}\nfeatures = {some:?}"),
+    };
     let manifest = dir.join("Cargo.toml");
     let old = fs::read_to_string(&manifest)
         .map_err(|e| Diagnostic::plain(format!("{}: {e}", display(&manifest))))?;
     changes.half_way = changes.half_way.or_else(|| mark(&manifest, &old));
     let sources: Vec<&str> = migrated.iter().map(String::as_str).collect();
-    let new = manifest::migrate(&old, dependency, &sources)
+    let new = manifest::migrate(&old, &dependency, &sources)
         .map_err(|e| Diagnostic::plain(format!("{}: {e}", display(&manifest))))?;
     if new != old {
         changes.files.insert(manifest, (old, new));
