@@ -599,8 +599,19 @@ impl Drawn {
     /// The kube-derive source and the kubegen source the same choices mean, written
     /// independently of the migration table.
     fn sources(&self) -> (String, String) {
-        let [namespaced, plural, short, category, status, column, select, note, label, doc, rule] =
-            self.keys;
+        let [
+            namespaced,
+            plural,
+            short,
+            category,
+            status,
+            column,
+            select,
+            note,
+            label,
+            doc,
+            rule,
+        ] = self.keys;
         let mut kube = vec![r#"group = "a.io", version = "v1", kind = "Widget""#.to_string()];
         let mut ours = kube.clone();
         let mut both = |k: &str, o: &str| {
@@ -621,7 +632,11 @@ impl Drawn {
                 r#"short_names = ["wd", "wdg"]"#,
             ),
             (category, r#"category = "all""#, r#"categories = ["all"]"#),
-            (status, r#"status = "WidgetStatus""#, r#"status = "WidgetStatus""#),
+            (
+                status,
+                r#"status = "WidgetStatus""#,
+                r#"status = "WidgetStatus""#,
+            ),
             (
                 column,
                 r#"printcolumn(name = "N", type_ = "integer", json_path = ".spec.n")"#,
@@ -741,11 +756,17 @@ fn random_kube_derive_apis_migrate_to_the_crd_their_kubegen_markers_give() {
                 "{kube}"
             );
             let migrated = fs::read_to_string(krate.join("src/lib.rs")).unwrap();
-            for left in ["#[kube(", "#[schemars(", "// kubegen migrate:", "JsonSchema"] {
+            for left in [
+                "#[kube(",
+                "#[schemars(",
+                "// kubegen migrate:",
+                "JsonSchema",
+            ] {
                 assert!(!migrated.contains(left), "`{left}` left in:\n{migrated}");
             }
-            let found = generated_crd(&krate.join("src/lib.rs"))
-                .unwrap_or_else(|e| panic!("the migrated crate does not generate: {e}\n{migrated}"));
+            let found = generated_crd(&krate.join("src/lib.rs")).unwrap_or_else(|e| {
+                panic!("the migrated crate does not generate: {e}\n{migrated}")
+            });
             let changes = kubegen_core::diff::compare(&expected, &found, &Default::default());
             let listed: Vec<String> = changes
                 .iter()

@@ -295,7 +295,11 @@ fn derives_custom_resource(attrs: &[Attribute]) -> bool {
                 .ok()
         })
         .flatten()
-        .any(|p| p.segments.last().is_some_and(|s| s.ident == "CustomResource"))
+        .any(|p| {
+            p.segments
+                .last()
+                .is_some_and(|s| s.ident == "CustomResource")
+        })
 }
 
 /// The string keys of every `#[kube(...)]`.
@@ -323,18 +327,21 @@ fn kube_keys(attrs: &[Attribute]) -> Vec<(String, String)> {
 
 /// The file a `#[path = "..."]` names.
 fn path_attr(attrs: &[Attribute]) -> Option<String> {
-    attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| {
-        let Meta::NameValue(nv) = &a.meta else {
-            return None;
-        };
-        match &nv.value {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(s),
-                ..
-            }) => Some(s.value()),
-            _ => None,
-        }
-    })
+    attrs
+        .iter()
+        .find(|a| a.path().is_ident("path"))
+        .and_then(|a| {
+            let Meta::NameValue(nv) = &a.meta else {
+                return None;
+            };
+            match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => Some(s.value()),
+                _ => None,
+            }
+        })
 }
 
 /// The scratch crate's `main.rs`, printing every kind's CRD as a JSON array; `None` when there

@@ -117,7 +117,7 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> bool {
         }
         return true;
     }
-    let before = match built(args, &dir, &changes) {
+    let before = match built(args, &dir, &changes, reporter) {
         Ok(before) => before,
         Err(e) => {
             reporter.emit_failure(&[e], "nothing was written");
@@ -137,7 +137,8 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> bool {
     }
     if !changes.untranslated.is_empty() {
         eprintln!(
-            "{} attribute keys left to you, each at a `// kubegen migrate:` comment (above)",
+            "{} things left to you, each listed above (attribute keys at a `// kubegen \
+             migrate:` comment)",
             changes.untranslated.len()
         );
     }
@@ -150,7 +151,12 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> bool {
 /// The package checked before it is migrated (built, with its CRDs recorded, when no
 /// `--base` holds them): the folder of its recorded CRDs, or the compiler's first error. A
 /// package `migrate` left half-way, or with nothing to migrate, is not built.
-fn built(args: &MigrateArgs, dir: &Path, changes: &Changes) -> Result<Option<PathBuf>, Diagnostic> {
+fn built(
+    args: &MigrateArgs,
+    dir: &Path,
+    changes: &Changes,
+    reporter: &Reporter,
+) -> Result<Option<PathBuf>, Diagnostic> {
     if args.no_build || changes.files.is_empty() {
         return Ok(None);
     }
@@ -171,9 +177,7 @@ fn built(args: &MigrateArgs, dir: &Path, changes: &Changes) -> Result<Option<Pat
     }
     let mut notes = Vec::new();
     let recorded = package.record(&mut notes);
-    for note in &notes {
-        eprintln!("warning: {}", note.message);
-    }
+    reporter.emit_all(&notes);
     recorded
 }
 

@@ -271,7 +271,12 @@ impl Finder<'_> {
     }
 
     /// `type Root = Kind;` after the item `tokens`, for the `(root, kind)` kube-derive named.
-    fn alias(&mut self, root: Option<(String, String)>, vis: &syn::Visibility, tokens: TokenStream) {
+    fn alias(
+        &mut self,
+        root: Option<(String, String)>,
+        vis: &syn::Visibility,
+        tokens: TokenStream,
+    ) {
         let Some((root, kind)) = root else {
             return;
         };
