@@ -278,19 +278,8 @@ fn crd_changes(name: &str) -> String {
         migrate(&dir.0, &["--no-build"]),
         std::process::ExitCode::SUCCESS
     );
-    let generated = manifests_and_docs(&package(&dir.0.join("src/lib.rs")))
-        .unwrap_or_else(|e| panic!("{name}: gen-cli refuses the migrated crate: {e:#?}"));
-    let crds: Vec<&String> = generated
-        .plan
-        .files
-        .iter()
-        .filter(|(path, _)| path.to_string_lossy().contains("/crd/bases/"))
-        .map(|(_, text)| text)
-        .collect();
-    let [crd] = crds[..] else {
-        panic!("{name}: {} CRDs", crds.len())
-    };
-    let new: serde_json::Value = serde_saphyr::from_str(crd).unwrap();
+    let new = generated_crd(&dir.0.join("src/lib.rs"))
+        .unwrap_or_else(|e| panic!("{name}: gen-cli refuses the migrated crate: {e}"));
     let before = fs::read_to_string(corpus().join(format!("{name}.before.json"))).unwrap();
     let old: serde_json::Value = serde_json::from_str(&before).unwrap();
     let changes = kubegen_core::diff::compare(&old, &new, &Default::default());
@@ -358,14 +347,19 @@ fn base_compares_the_crds_and_strict_fails_on_a_breaking_change() {
     );
 }
 
+/// The workspace's target folder.
+fn workspace_target() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target"))
+}
+
 /// The corpus crate `name` set to build in the workspace's target folder, offline with the
 /// workspace's lock.
 fn buildable_corpus_crate(name: &str, test: &str) -> TempDir {
     let dir = corpus_crate(name, test);
     fs::copy(root().join("Cargo.lock"), dir.0.join("Cargo.lock")).unwrap();
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
+    let target = workspace_target();
     fs::create_dir_all(dir.0.join(".cargo")).unwrap();
     let config = format!(
         "[net]\noffline = true\n\n[build]\ntarget-dir = {:?}\n",
@@ -391,9 +385,7 @@ fn slow_migrate_records_kube_derives_crd_and_the_migrated_crdgen_prints_gen_clis
     let checkout = root();
     let args = ["--kubegen-path", checkout.to_str().unwrap(), "--strict"];
     assert_eq!(migrate(&dir.0, &args), std::process::ExitCode::FAILURE);
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
+    let target = workspace_target();
     let recorded = target.join("kubegen-migrate/before/crds/fooz.clux.dev.yaml");
     let recorded: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&recorded).unwrap()).unwrap();
@@ -422,16 +414,17 @@ fn slow_migrate_records_kube_derives_crd_and_the_migrated_crdgen_prints_gen_clis
     );
     // As objects: `crd()` serializes `minimum: 0.0` where the YAML file says `0`.
     let printed: Crd = serde_json::from_slice(&out.stdout).unwrap();
-    let generated = manifests_and_docs(&package(&dir.0.join("src/lib.rs"))).unwrap();
-    let crd = generated
-        .plan
-        .files
-        .iter()
-        .find(|(path, _)| path.to_string_lossy().contains("/crd/bases/"))
-        .map(|(_, text)| text)
-        .unwrap();
-    let written: Crd = serde_saphyr::from_str(crd).unwrap();
+    let written: Crd =
+        serde_json::from_value(generated_crd(&dir.0.join("src/lib.rs")).unwrap()).unwrap();
     assert_eq!(printed, written);
+}
+
+/// `kubegen migrate --base <an empty folder>` on the crate in `dir`, which is then checked
+/// (unless `migrate` left it half-way), not built.
+fn migrate_checked(dir: &Path) -> std::process::ExitCode {
+    let base = dir.join("crds");
+    fs::create_dir_all(&base).unwrap();
+    migrate(dir, &["--base", base.to_str().unwrap()])
 }
 
 /// A package `migrate` left half-way (its sources migrated, its `Cargo.toml` not, as when the
@@ -447,13 +440,8 @@ fn a_run_left_half_way_is_finished_without_building() {
     let dir = corpus_crate("foo", "half-way");
     let migrated = fs::read_to_string(whole.0.join("src/lib.rs")).unwrap();
     fs::write(dir.0.join("src/lib.rs"), &migrated).unwrap();
-    let base = dir.0.join("crds");
-    fs::create_dir_all(&base).unwrap();
-    // Without `--no-build`: building this package would fail, and so refuse it.
-    assert_eq!(
-        migrate(&dir.0, &["--base", base.to_str().unwrap()]),
-        std::process::ExitCode::SUCCESS
-    );
+    // Without `--no-build`: checking this package would fail, and so refuse it.
+    assert_eq!(migrate_checked(&dir.0), std::process::ExitCode::SUCCESS);
     assert_eq!(
         fs::read_to_string(dir.0.join("src/lib.rs")).unwrap(),
         migrated
@@ -477,12 +465,7 @@ fn slow_a_package_that_does_not_build_is_refused_with_the_compilers_first_error(
     fs::write(dir.0.join("src/lib.rs"), lib).unwrap();
     let api = fs::read_to_string(corpus().join("foo.rs")).unwrap();
     fs::write(dir.0.join("src/api.rs"), &api).unwrap();
-    let base = dir.0.join("crds");
-    fs::create_dir_all(&base).unwrap();
-    assert_eq!(
-        migrate(&dir.0, &["--base", base.to_str().unwrap()]),
-        std::process::ExitCode::FAILURE
-    );
+    assert_eq!(migrate_checked(&dir.0), std::process::ExitCode::FAILURE);
     assert_eq!(fs::read_to_string(dir.0.join("src/api.rs")).unwrap(), api);
     assert_eq!(
         fs::read_to_string(dir.0.join("Cargo.toml")).unwrap(),

@@ -67,6 +67,7 @@ impl Package {
         Cargo {
             subcommand: "check",
             manifest: &self.manifest,
+            cwd: &self.root,
             root: &self.root,
             args: Vec::new(),
         }
@@ -112,7 +113,8 @@ impl Package {
             Cargo {
                 subcommand: "build",
                 manifest: &manifest,
-                root: &self.root,
+                cwd: &self.root,
+                root: &scratch,
                 args,
             }
             .run()
@@ -121,7 +123,22 @@ impl Package {
         let built = match build(locked) {
             Err(e) if locked && e.loc.is_none() => build(false),
             other => other,
-        }?;
+        }
+        .map_err(|mut e| {
+            // An error in the scratch crate itself is not the package's.
+            let shown = display(&scratch);
+            if e.loc.as_ref().is_some_and(|l| l.file.starts_with(&shown)) {
+                e.message = format!(
+                    "kube-derive's `crd()` of the package does not build in {shown}: {}; \
+                     compare with `--base DIR` instead (or migrate with `--no-build`)",
+                    e.message
+                        .strip_prefix(super::cargo::REFUSED)
+                        .unwrap_or(&e.message)
+                );
+                e.help = None;
+            }
+            e
+        })?;
         let exe = built
             .into_iter()
             .find(|e| e.file_stem().is_some_and(|s| s == SCRATCH))

@@ -10,6 +10,10 @@ use kubegen_core::model::{Diagnostic, Loc};
 
 use crate::paths::display;
 
+/// What a compiler error's message starts with.
+pub const REFUSED: &str =
+    "the package does not build before migration, so `migrate` leaves it alone: ";
+
 /// A cargo command to run: `cargo <subcommand> --manifest-path <manifest> --message-format
 /// json`, with these extra arguments.
 pub struct Cargo<'a> {
@@ -17,8 +21,10 @@ pub struct Cargo<'a> {
     pub subcommand: &'a str,
     /// The manifest of the package built.
     pub manifest: &'a Path,
-    /// The package's workspace root: cargo runs there, as the user would run it (it reads
-    /// `.cargo/config.toml` from there), and the compiler's paths are relative to it.
+    /// The migrated package's workspace root: cargo runs there, as the user would run it (it
+    /// reads `.cargo/config.toml` from there).
+    pub cwd: &'a Path,
+    /// The root of the workspace built, which the compiler's relative paths start from.
     pub root: &'a Path,
     /// Further arguments (`--offline`, `--target-dir DIR`).
     pub args: Vec<String>,
@@ -35,7 +41,7 @@ impl Cargo<'_> {
             .arg(self.manifest)
             .args(["--message-format", "json"])
             .args(&self.args)
-            .current_dir(self.root)
+            .current_dir(self.cwd)
             .stdin(Stdio::null())
             .output()
             .map_err(|e| Diagnostic::plain(format!("cannot run cargo: {e}")))?;
@@ -87,11 +93,7 @@ impl Cargo<'_> {
         let mut d = Diagnostic::new(
             loc.as_ref(),
             "",
-            format!(
-                "the package does not build before migration, so `migrate` leaves it alone: \
-                 error{code}: {}",
-                m.message
-            ),
+            format!("{REFUSED}error{code}: {}", m.message),
         );
         d.label = m
             .spans
