@@ -1,10 +1,15 @@
 //! `kubegen migrate`: a kube-derive crate moved to kubegen in place, as `cargo fix` does.
 //! [`rewrite`] edits each source file by the engine's migration table
 //! ([`kubegen_core::parse::foreign`]), [`manifest`] the package's `Cargo.toml`; every file is
-//! checked before any is written, and written whole. `--base DIR` then compares the CRDs with
-//! the ones the crate wrote before, through `kubegen diff`. [`table`] prints the migration
-//! table into the book (`docs/book/src/guides/migrate.md`).
+//! checked before any is written, and written whole. Before writing, the package must build
+//! ([`cargo`]: the compiler's first error refuses it), and [`before`] records the CRDs
+//! kube-derive gives it by building a scratch crate; after, `kubegen diff` compares the
+//! migrated CRDs with those (or with the CRD files of `--base DIR`, when the package is only
+//! checked). [`table`] prints the migration table into the book
+//! (`docs/book/src/guides/migrate.md`).
 
+pub mod before;
+pub mod cargo;
 pub mod manifest;
 pub mod rewrite;
 pub mod table;
@@ -32,19 +37,24 @@ pub struct MigrateArgs {
     /// The workspace or package manifest (default: `Cargo.toml` in the current folder).
     #[arg(long, value_name = "PATH")]
     pub manifest_path: Option<PathBuf>,
-    /// Write nothing: print the changes as a patch.
+    /// Write nothing: print the changes as a patch (nothing is built).
     #[arg(long)]
     pub dry_run: bool,
-    /// Print the changes as a patch too.
+    /// The same as `--dry-run`.
     #[arg(long)]
     pub diff: bool,
-    /// Then compare each CRD with the crate's CRD files from before the migration in this
-    /// folder, with `kubegen diff`'s rules.
-    #[arg(long, value_name = "DIR", conflicts_with = "dry_run")]
+    /// Compare each CRD with the crate's CRD files from before the migration in this folder,
+    /// with `kubegen diff`'s rules (the package is then only checked, not built to record
+    /// its CRDs).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["dry_run", "diff"])]
     pub base: Option<PathBuf>,
-    /// With `--base`: exit 1 when a CRD changes in a way that breaks upgrades.
-    #[arg(long, requires = "base")]
+    /// Exit 1 when a CRD changes in a way that breaks upgrades.
+    #[arg(long)]
     pub strict: bool,
+    /// Neither build the package first nor compare its CRDs (for a package that cannot build
+    /// here).
+    #[arg(long, conflicts_with_all = ["base", "strict"])]
+    pub no_build: bool,
     /// Where the package gets kubegen from (default: the kubegen checkout this binary was
     /// built from, by path, when it is still there).
     #[command(flatten)]
@@ -62,6 +72,9 @@ pub struct Changes {
     pub files: BTreeMap<PathBuf, (String, String)>,
     /// What could not be translated, as warnings at its place.
     pub untranslated: Vec<Diagnostic>,
+    /// Where the package holds what `migrate` writes already (it left it half-way), if it
+    /// does.
+    pub half_way: Option<String>,
 }
 
 /// Runs `kubegen migrate`; `false` on an error (and with `--strict`, a breaking CRD change).
@@ -102,10 +115,15 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> bool {
                 crate::output::diff(Path::new(&display(path)), old, new)
             );
         }
-    }
-    if args.dry_run {
         return true;
     }
+    let before = match built(args, &dir, &changes, reporter) {
+        Ok(before) => before,
+        Err(e) => {
+            reporter.emit_failure(&[e], "nothing was written");
+            return false;
+        }
+    };
     let files = changes
         .files
         .iter()
@@ -119,14 +137,63 @@ pub fn run(args: &MigrateArgs, reporter: &Reporter) -> bool {
     }
     if !changes.untranslated.is_empty() {
         eprintln!(
-            "{} attribute keys left to you, each at a `// kubegen migrate:` comment (above)",
+            "{} things left to you, each listed above (attribute keys at a `// kubegen \
+             migrate:` comment)",
             changes.untranslated.len()
         );
     }
-    let Some(base) = &args.base else {
-        return true;
-    };
-    compare(&dir, base, reporter) || !args.strict
+    match args.base.as_deref().or(before.as_deref()) {
+        Some(base) => compare(&dir, base, reporter) || !args.strict,
+        None => true,
+    }
+}
+
+/// The package checked before it is migrated (built, with its CRDs recorded, when no
+/// `--base` holds them): the folder of its recorded CRDs, or the compiler's first error. A
+/// package `migrate` left half-way, or with nothing to migrate, is not built.
+fn built(
+    args: &MigrateArgs,
+    dir: &Path,
+    changes: &Changes,
+    reporter: &Reporter,
+) -> Result<Option<PathBuf>, Diagnostic> {
+    if args.no_build || changes.files.is_empty() {
+        return Ok(None);
+    }
+    if let Some(mark) = &changes.half_way {
+        eprintln!(
+            "{mark} is `kubegen migrate`'s: finishing the migration it left half-way, without \
+             building the package first{}",
+            match args.base {
+                Some(_) => "",
+                None => " (nor comparing its CRDs: `--base DIR` compares them with CRD files)",
+            }
+        );
+        return Ok(None);
+    }
+    let package = before::Package::read(&dir.join("Cargo.toml"))?;
+    if args.base.is_some() {
+        return package.check().map(|()| None);
+    }
+    let mut notes = Vec::new();
+    let recorded = package.record(&mut notes);
+    reporter.emit_all(&notes);
+    recorded
+}
+
+/// What `migrate` writes, which marks a package it left half-way: a `#[kube_marker]`, an
+/// import of kubegen's derives, a `// kubegen migrate:` comment, kubegen in `Cargo.toml`.
+const MARKS: [&str; 4] = [
+    "#[kube_marker(",
+    "use kubegen::",
+    "// kubegen migrate:",
+    KUBEGEN_PACKAGE,
+];
+
+/// The first of [`MARKS`] in the file at `path`, with where it is.
+fn mark(path: &Path, text: &str) -> Option<String> {
+    let mark = MARKS.iter().find(|m| text.contains(**m))?;
+    Some(format!("`{mark}` in {}", display(path)))
 }
 
 /// The folder of the package to migrate.
@@ -199,9 +266,11 @@ pub fn plan(dir: &Path, dependency: &str) -> Result<Changes, Diagnostic> {
         let old = fs::read_to_string(&path)
             .map_err(|e| Diagnostic::plain(format!("{}: {e}", display(&path))))?;
         stored.extend(rewrite::stored_versions(&old).map_err(|e| syntax(&path, &e))?);
+        changes.half_way = changes.half_way.or_else(|| mark(&path, &old));
         files.push((path, old));
     }
     let mut migrated = Vec::new();
+    let mut features = Vec::new();
     for (path, old) in files {
         let shown = display(&path);
         let m = rewrite::migrate(&shown, &old, &stored).map_err(|e| syntax(&path, &e))?;
@@ -215,13 +284,21 @@ pub fn plan(dir: &Path, dependency: &str) -> Result<Changes, Diagnostic> {
         if m.text != old {
             changes.files.insert(path.clone(), (old, m.text.clone()));
         }
+        features.extend(m.features);
         migrated.push(m.text);
     }
+    features.sort_unstable();
+    features.dedup();
+    let dependency = match &features[..] {
+        [] => dependency.to_string(),
+        some => format!("{dependency}\nfeatures = {some:?}"),
+    };
     let manifest = dir.join("Cargo.toml");
     let old = fs::read_to_string(&manifest)
         .map_err(|e| Diagnostic::plain(format!("{}: {e}", display(&manifest))))?;
+    changes.half_way = changes.half_way.or_else(|| mark(&manifest, &old));
     let sources: Vec<&str> = migrated.iter().map(String::as_str).collect();
-    let new = manifest::migrate(&old, dependency, &sources)
+    let new = manifest::migrate(&old, &dependency, &sources)
         .map_err(|e| Diagnostic::plain(format!("{}: {e}", display(&manifest))))?;
     if new != old {
         changes.files.insert(manifest, (old, new));

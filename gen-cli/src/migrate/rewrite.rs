@@ -25,6 +25,8 @@ pub struct Migrated {
     pub text: String,
     /// What could not be translated, at its place: the key as written and what to do.
     pub untranslated: Vec<(Loc, String)>,
+    /// The kubegen features the new text needs.
+    pub features: Vec<&'static str>,
 }
 
 /// The crates whose derives are replaced.
@@ -80,18 +82,21 @@ pub fn migrate(file: &str, text: &str, stored: &[String]) -> syn::Result<Migrate
         edits: Vec::new(),
         untranslated: Vec::new(),
         derived: Vec::new(),
+        features: Vec::new(),
     };
     finder.visit_file(&ast);
     let Finder {
         mut edits,
         untranslated,
         derived,
+        features,
         ..
     } = finder;
     edits.extend(imports(&ast, text, &derived));
     Ok(Migrated {
         text: apply(text, edits),
         untranslated,
+        features,
     })
 }
 
@@ -120,12 +125,15 @@ struct Finder<'a> {
     untranslated: Vec<(Loc, String)>,
     /// The kubegen derives written without a path (`CustomResource`), which an import brings.
     derived: Vec<&'static str>,
+    /// The kubegen features the translated attributes need.
+    features: Vec<&'static str>,
 }
 
 impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_item_struct(&mut self, item: &'ast syn::ItemStruct) {
         if let Some(place) = self.derives(&item.attrs) {
-            self.node(&item.attrs, place, None);
+            let root = self.node(&item.attrs, place, None);
+            self.alias(root, &item.vis, item.to_token_stream());
             self.fields(&item.fields);
         }
         syn::visit::visit_item_struct(self, item);
@@ -133,13 +141,33 @@ impl<'ast> Visit<'ast> for Finder<'_> {
 
     fn visit_item_enum(&mut self, item: &'ast syn::ItemEnum) {
         if let Some(place) = self.derives(&item.attrs) {
-            self.node(&item.attrs, place, None);
+            let root = self.node(&item.attrs, place, None);
+            self.alias(root, &item.vis, item.to_token_stream());
             for variant in &item.variants {
                 self.node(&variant.attrs, Place::Type, None);
                 self.fields(&variant.fields);
             }
         }
         syn::visit::visit_item_enum(self, item);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        let kubegen = match call.method.to_string().as_str() {
+            "validate_cel" => "Kind::validate(&x)",
+            "validate_cel_update" => "Kind::validate_update(&old, &x)",
+            _ => "",
+        };
+        if !kubegen.is_empty() {
+            self.untranslated.push((
+                kubegen_core::parse::span::loc(self.file, call.method.span()),
+                format!(
+                    "`{}`: kube-derive's client-side CEL check (`#[kube(cel)]`); kubegen's is \
+                     `{kubegen}` (`use kubegen::Validate;`)",
+                    call.method
+                ),
+            ));
+        }
+        syn::visit::visit_expr_method_call(self, call);
     }
 
     fn visit_item_impl(&mut self, item: &'ast syn::ItemImpl) {
@@ -242,9 +270,37 @@ impl Finder<'_> {
         }
     }
 
+    /// `type Root = Kind;` after the item `tokens`, for the `(root, kind)` kube-derive named.
+    fn alias(
+        &mut self,
+        root: Option<(String, String)>,
+        vis: &syn::Visibility,
+        tokens: TokenStream,
+    ) {
+        let Some((root, kind)) = root else {
+            return;
+        };
+        let item = span_range(tokens);
+        let vis = match &self.text[span_range(vis.to_token_stream())] {
+            "" => String::new(),
+            v => format!("{v} "),
+        };
+        let indent = indentation(self.text, item.start);
+        self.edits.push(Edit {
+            range: item.end..item.end,
+            text: format!("\n{indent}{vis}type {root} = {kind};"),
+        });
+    }
+
     /// The attributes of one type, variant or field: its kube-derive and schemars attributes
-    /// replaced, markers added beside garde's and validator's.
-    fn node(&mut self, attrs: &[Attribute], place: Place, ty: Option<&syn::Type>) {
+    /// replaced, markers added beside garde's and validator's. The root type's name and the
+    /// kind's when `#[kube(root)]` names one other than the kind.
+    fn node(
+        &mut self,
+        attrs: &[Attribute],
+        place: Place,
+        ty: Option<&syn::Type>,
+    ) -> Option<(String, String)> {
         let site = Site::new(place, ty, attrs);
         let mut t = Translation::default();
         let mut replaced = Vec::new();
@@ -272,6 +328,7 @@ impl Finder<'_> {
         if place == Place::Spec && stores {
             t.markers.push("storage_version".into());
         }
+        self.features.extend(&t.features);
         let existing = |name: &str| keys(attrs, name);
         let markers: Vec<String> = t
             .markers
@@ -330,6 +387,13 @@ impl Finder<'_> {
             }
             _ => {}
         }
+        let kind = t
+            .markers
+            .iter()
+            .find_map(|m| m.strip_prefix("kind = "))?
+            .trim_matches('"')
+            .to_string();
+        t.root.filter(|root| *root != kind).map(|root| (root, kind))
     }
 
     /// A `// kubegen migrate:` line above the item starting at `start`, unless one is there.

@@ -305,6 +305,18 @@ pub(super) fn schema_mode(meta: &Meta, _: &Site, out: &mut Translation) -> Resul
     }
 }
 
+/// `root = "Name"`: the root type's name, which `migrate` keeps as an alias of the kind.
+pub(super) fn root_name(meta: &Meta, _: &Site, out: &mut Translation) -> Result<(), String> {
+    out.root = Some(string(meta).ok_or("expected `root = \"Name\"`")?);
+    Ok(())
+}
+
+/// `cel`: kubegen's `validate` feature, whose `Validate` trait checks objects in process.
+pub(super) fn cel_validate(_: &Meta, _: &Site, out: &mut Translation) -> Result<(), String> {
+    out.features.push("validate");
+    Ok(())
+}
+
 /// What a length counts in a field of type `ty` (through an `Option`): `"items"` of a list or
 /// set, `"properties"` of a map, else `"length"` (a string's).
 fn counted(ty: Option<&syn::Type>) -> &'static str {

@@ -179,6 +179,11 @@ pub struct Translation {
     pub serde: Vec<String>,
     /// The keys that cannot be translated.
     pub untranslated: Vec<Untranslated>,
+    /// The root type's name `#[kube(root)]` gives, which `migrate` keeps as an alias of the
+    /// kind (`type Name = Kind;`).
+    pub root: Option<String>,
+    /// The kubegen features the translation needs (`validate` for `#[kube(cel)]`).
+    pub features: Vec<&'static str>,
 }
 
 impl Translation {
@@ -297,12 +302,22 @@ pub fn leftover(attr: &Attribute, site: &Site) -> Option<darling::Error> {
     let foreign = Foreign::of(attr).filter(|f| !f.stays())?;
     let t = translate(attr, site);
     let attributes = t.attributes();
+    let extra = t.root.is_some() || !t.features.is_empty();
     let instead = match (&attributes[..], &t.untranslated[..]) {
-        ([], []) => "remove it: kubegen needs none of its keys".to_string(),
+        ([], []) if !extra => "remove it: kubegen needs none of its keys".to_string(),
         (written, untranslated) => {
             let mut parts = Vec::new();
             if !written.is_empty() {
                 parts.push(format!("write `{}`", written.join(" ")));
+            }
+            if let Some(root) = &t.root {
+                parts.push(format!(
+                    "kubegen names the root type after the kind: write `type {root} = <kind>;` \
+                     to keep the name `{root}`"
+                ));
+            }
+            for feature in &t.features {
+                parts.push(format!("turn on kubegen's `{feature}` feature"));
             }
             for u in untranslated {
                 parts.push(format!("`{}` has no equivalent: {}", u.text, u.todo));

@@ -268,8 +268,9 @@ pub static ROWS: &[Row] = &[
         Kube,
         "root",
         "`root = \"Name\"`",
-        How::Manual,
-        "kubegen names the root type after `kind`: rename the root type's uses to the kind",
+        How::With(root_name),
+        "kubegen names the root type after `kind`; `migrate` writes `type Name = Kind;` after the \
+         spec (with the spec's visibility), so the old name keeps working",
         (r#"#[kube(root = "Root")]"#, ""),
     ),
     row(
@@ -285,9 +286,11 @@ pub static ROWS: &[Row] = &[
         Kube,
         "cel",
         "`cel`",
-        How::Manual,
-        "kubegen generates no client-side `validate_cel`: the API server checks the rules \
-         (`kubegen validate` checks objects against the CRD)",
+        How::With(cel_validate),
+        "kubegen's `validate` feature, which `migrate` turns on: `Kind::validate(&x)` and \
+         `Kind::validate_update(&old, &x)` (trait `kubegen::Validate`) stand for \
+         `x.validate_cel()` and `x.validate_cel_update(&old)`, and run the API server's whole \
+         admission (the OpenAPI checks too); `migrate` lists each call to change",
         ("#[kube(cel)]", ""),
     ),
     row(

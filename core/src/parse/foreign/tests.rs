@@ -130,6 +130,15 @@ fn a_leftover_is_one_error_naming_the_replacement() {
         ),
         "{e}"
     );
+    let a = attr(r#"#[kube(root = "DocRoot", cel)]"#);
+    let e = leftover(&a, &Site::new(Place::Spec, None, std::slice::from_ref(&a))).unwrap();
+    assert!(
+        e.to_string().contains(
+            "kubegen names the root type after the kind: write `type DocRoot = <kind>;` to keep \
+             the name `DocRoot`; turn on kubegen's `validate` feature"
+        ),
+        "{e}"
+    );
     assert!(
         leftover(
             &attr("#[garde(length(max = 2))]"),

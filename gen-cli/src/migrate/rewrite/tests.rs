@@ -160,3 +160,45 @@ fn kube_derives_refused_inputs_are_left_with_a_reason() {
         assert_eq!(migrated(&m.text).text, m.text);
     }
 }
+
+/// `#[kube(root)]` keeps its name as an alias of the kind's type; `#[kube(cel)]` asks for
+/// kubegen's `validate` feature, and each `validate_cel` call is listed with kubegen's call.
+#[test]
+fn root_becomes_an_alias_and_cel_kubegens_validate() {
+    let src = r#"use kube::CustomResource;
+
+#[derive(CustomResource, Clone)]
+#[kube(group = "a.io", version = "v1", kind = "Doc", root = "DocRoot", cel)]
+pub(crate) struct DocSpec {
+    n: i32,
+}
+
+fn check(d: &DocRoot) -> bool {
+    d.validate_cel().is_ok()
+}
+"#;
+    let m = migrated(src);
+    assert_eq!(
+        m.text,
+        r#"use kubegen::CustomResource;
+
+#[derive(CustomResource, Clone)]
+#[kube_marker(group = "a.io", version = "v1", kind = "Doc", scope = "Cluster")]
+pub(crate) struct DocSpec {
+    n: i32,
+}
+pub(crate) type DocRoot = Doc;
+
+fn check(d: &DocRoot) -> bool {
+    d.validate_cel().is_ok()
+}
+"#
+    );
+    assert_eq!(m.features, ["validate"]);
+    let [(loc, what)] = &m.untranslated[..] else {
+        panic!("{:?}", m.untranslated)
+    };
+    assert_eq!((loc.line, loc.column), (10, 7));
+    assert!(what.contains("`Kind::validate(&x)`"), "{what}");
+    assert_eq!(migrated(&m.text).text, m.text);
+}
