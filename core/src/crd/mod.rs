@@ -5,6 +5,8 @@ mod assemble;
 #[cfg(feature = "k8s")]
 mod descriptions;
 #[cfg(feature = "k8s")]
+mod object_meta;
+#[cfg(feature = "k8s")]
 mod root;
 pub mod size;
 #[cfg(feature = "k8s")]

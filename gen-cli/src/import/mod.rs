@@ -66,6 +66,8 @@ pub struct Origin {
     pub command: &'static str,
     /// What a module is imported from (`its CRD`, `Go`).
     pub from: &'static str,
+    /// The `--out` crate's `[package.metadata.kubegen]` keys, as `Cargo.toml` lines.
+    pub config: &'static str,
 }
 
 impl Origin {
@@ -73,11 +75,14 @@ impl Origin {
     pub const CRD: Origin = Origin {
         command: "crd",
         from: "its CRD",
+        config: "",
     };
     /// `kubegen import go`.
     pub const GO: Origin = Origin {
         command: "go",
         from: "Go",
+        config: "\n# controller-gen's default: an ObjectMeta below the root is `type: object`.\n\
+                 [package.metadata.kubegen]\ngenerate-embedded-object-meta = false\n",
     };
 
     fn module(self, m: &model::Module) -> String {
@@ -150,11 +155,12 @@ fn crate_plan(dir: &Path, files: &[(String, String)], source: &Source, origin: O
         format!(
             "{}[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
              # The doc comments are the CRDs' descriptions, not Rust: their code blocks are no doctests.\n\
-             [lib]\ndoctest = false\n\n\
+             [lib]\ndoctest = false\n{}\n\
              [dependencies]\nk8s-openapi = {{ version = \"0.29.0\", default-features = false, features = [\"std\", \"{}\"] }}\n\
              serde = {{ version = \"1.0.228\", features = [\"derive\"] }}\nserde_json = \"1.0.145\"\n\n\
              [dependencies.kubegen]\n{}\n\n[workspace]\n{}",
             kubegen_core::render::HEADER,
+            origin.config,
             crate::scaffold::init::DEFAULT_KUBERNETES,
             source.dependency,
             source.manifest_tail,

@@ -82,44 +82,98 @@ impl Package {
     }
 }
 
-/// The module of a package, and the warnings (each at its Go location); `None` for a package
-/// without `+groupName` or marked `+kubebuilder:skip`.
-pub fn module(package: &Package) -> (Option<Module>, Vec<String>) {
-    let mut warnings = Vec::new();
-    let Some(group) = package
+/// The input packages other packages may import: by Go import path, the package's index and
+/// the Rust module its types go to.
+#[derive(Debug, Default)]
+pub struct Imports {
+    by_path: BTreeMap<String, (usize, String)>,
+}
+
+impl Imports {
+    /// Package `index`, imported as `path`, has its types in the module `module`.
+    pub fn add(&mut self, path: String, index: usize, module: String) {
+        self.by_path.insert(path, (index, module));
+    }
+}
+
+/// The group and version of a package: `None` without `+groupName` or with
+/// `+kubebuilder:skip`.
+pub fn group_version(package: &Package) -> Option<(String, String)> {
+    let group = package
         .marker("groupName")
         .and_then(|m| m.arg(""))
-        .map(string)
-    else {
-        return (None, warnings);
-    };
+        .map(string)?;
     if package.marker("kubebuilder:skip").is_some() {
-        return (None, warnings);
+        return None;
     }
     let version = package
         .marker("versionName")
         .and_then(|m| m.arg(""))
         .map(string)
         .unwrap_or_else(|| package.name.clone());
-    let mut lower = Lower {
-        package,
-        items: Vec::new(),
-        done: BTreeSet::new(),
-        warnings: &mut warnings,
-        optional_default: package.marker("kubebuilder:validation:Optional").is_some(),
-    };
-    for name in &package.order {
-        let (decl, _) = &package.types[name];
-        if let Some(fields) = kind_fields(decl) {
-            lower.root(decl, fields, &group, &version);
+    Some((group, version))
+}
+
+/// The modules of some packages (`None` for one without a group, see [`group_version`]), and
+/// the warnings (each at its Go location). A type of another input package (in `imports`) is
+/// that package's type, lowered there.
+pub fn modules(packages: &[Package], imports: &Imports) -> (Vec<Option<Module>>, Vec<String>) {
+    let mut lowers: Vec<Option<Lower>> = packages
+        .iter()
+        .map(|package| {
+            let (group, version) = group_version(package)?;
+            let module = super::super::module_name(&group, &version);
+            let mut lower = Lower {
+                package,
+                imports,
+                module,
+                items: Vec::new(),
+                done: BTreeSet::new(),
+                warnings: Vec::new(),
+                wanted: Vec::new(),
+                optional_default: package.marker("kubebuilder:validation:Optional").is_some(),
+            };
+            for name in &package.order {
+                let (decl, _) = &package.types[name];
+                if let Some(fields) = kind_fields(decl) {
+                    lower.root(decl, fields, &group, &version);
+                }
+            }
+            Some(lower)
+        })
+        .collect();
+    // The types other packages use, until none is new.
+    loop {
+        let wanted: Vec<(usize, String)> = lowers
+            .iter_mut()
+            .flatten()
+            .flat_map(|l| std::mem::take(&mut l.wanted))
+            .collect();
+        if wanted.is_empty() {
+            break;
+        }
+        for (index, name) in wanted {
+            if let Some(Some(lower)) = lowers.get_mut(index) {
+                lower.queue(&name);
+            }
         }
     }
-    let module = Module {
-        group,
-        version,
-        items: lower.items,
-    };
-    (Some(module), warnings)
+    let mut warnings = Vec::new();
+    let modules = lowers
+        .into_iter()
+        .zip(packages)
+        .map(|(lower, package)| {
+            let lower = lower?;
+            warnings.extend(lower.warnings);
+            let (group, version) = group_version(package)?;
+            Some(Module {
+                group,
+                version,
+                items: lower.items,
+            })
+        })
+        .collect();
+    (modules, warnings)
 }
 
 /// A kind's fields; `None` for a type that is no kind. A kind, as controller-gen finds them, is
@@ -149,9 +203,15 @@ fn json_tag(tag: Option<&str>) -> Option<(String, Vec<String>)> {
 
 struct Lower<'a> {
     package: &'a Package,
+    /// The other input packages.
+    imports: &'a Imports,
+    /// The name of the module this package's types go to.
+    module: String,
     items: Vec<Item>,
     done: BTreeSet<String>,
-    warnings: &'a mut Vec<String>,
+    warnings: Vec<String>,
+    /// The types of other input packages this one uses: (package index, type name).
+    wanted: Vec<(usize, String)>,
     optional_default: bool,
 }
 
@@ -558,6 +618,15 @@ impl Lower<'_> {
             }
             Type::Qualified(p, n) => {
                 let path = imports.get(p).cloned().unwrap_or_else(|| p.clone());
+                if let Some((index, module)) = self.imports.by_path.get(&path) {
+                    self.wanted.push((*index, n.clone()));
+                    let ty = if *module == self.module {
+                        Ty::Named(rust_type(n))
+                    } else {
+                        Ty::Extern(format!("super::{module}::{}", rust_type(n)))
+                    };
+                    return (ty, Keys::default());
+                }
                 match types::qualified(&path, n) {
                     Ok(m) => plain(m),
                     Err(why) => {
@@ -712,8 +781,8 @@ mod tests {
     fn lower(source: &str) -> (Module, Vec<String>) {
         let mut package = Package::default();
         package.add(parse::file("t.go", source).unwrap());
-        let (module, warnings) = module(&package);
-        (module.unwrap(), warnings)
+        let (mut modules, warnings) = modules(&[package], &Imports::default());
+        (modules.remove(0).unwrap(), warnings)
     }
 
     fn item<'m>(m: &'m Module, name: &str) -> &'m Item {

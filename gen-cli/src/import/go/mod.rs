@@ -77,11 +77,18 @@ pub fn modules(dirs: &[PathBuf]) -> Result<(Vec<Module>, Vec<String>), Vec<Strin
     if !errors.is_empty() {
         return Err(errors);
     }
+    let mut imports = lower::Imports::default();
+    for (index, (dir, package)) in packages.iter().enumerate() {
+        if let (Some(path), Some((group, version))) =
+            (import_path(dir), lower::group_version(package))
+        {
+            imports.add(path, index, super::module_name(&group, &version));
+        }
+    }
+    let (dirs, packages): (Vec<&PathBuf>, Vec<lower::Package>) = packages.into_iter().unzip();
+    let (lowered, mut warnings) = lower::modules(&packages, &imports);
     let mut modules: Vec<Module> = Vec::new();
-    let mut warnings = Vec::new();
-    for (dir, package) in &packages {
-        let (module, lost) = lower::module(package);
-        warnings.extend(lost);
+    for (dir, module) in dirs.into_iter().zip(lowered) {
         match module {
             Some(m) => match modules
                 .iter_mut()
@@ -98,4 +105,25 @@ pub fn modules(dirs: &[PathBuf]) -> Result<(Vec<Module>, Vec<String>), Vec<Strin
     }
     modules.sort_by(|a, b| (&a.group, &a.version).cmp(&(&b.group, &b.version)));
     Ok((modules, warnings))
+}
+
+/// A package folder's Go import path: the `module` of the nearest `go.mod` above it, joined
+/// with the folder's path below that file's folder.
+fn import_path(dir: &Path) -> Option<String> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors().find_map(|root| {
+        let text = fs::read_to_string(root.join("go.mod")).ok()?;
+        let module = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("module "))?
+            .trim()
+            .trim_matches('"');
+        let below = dir.strip_prefix(root).ok()?;
+        let mut path = module.to_string();
+        for part in below.components() {
+            path.push('/');
+            path.push_str(&part.as_os_str().to_string_lossy());
+        }
+        Some(path)
+    })
 }
