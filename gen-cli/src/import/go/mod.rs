@@ -3,9 +3,10 @@
 //! `import crd` writes (its model and writer). `parse` reads Go with tree-sitter's grammar (no
 //! Go toolchain), `markers` reads marker lines as controller-tools does, `docs` applies
 //! controller-gen's comment rules, `types` maps Go types, `keys` and `resource` map markers to
-//! keys, `lower` makes the model; `rbac`
-//! writes the controllers' RBAC markers as `#[rbac]` attributes.
+//! keys, `lower` makes the model; `controllers` reads the controllers' and webhooks' markers,
+//! which `rbac` writes as `#[rbac]` attributes and `webhook` as `#[webhook]` handler stubs.
 
+pub mod controllers;
 pub mod docs;
 pub mod keys;
 pub mod lower;
@@ -14,6 +15,7 @@ pub mod parse;
 pub mod rbac;
 pub mod resource;
 pub mod types;
+pub mod webhook;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -126,4 +128,19 @@ fn import_path(dir: &Path) -> Option<String> {
         }
         Some(path)
     })
+}
+
+/// The modules `--controllers` adds, (name, source): `rbac` (always) and `webhooks` (when a
+/// webhook marker is found), and the warnings; or the folders and files that cannot be read.
+pub fn controller_modules(
+    dirs: &[PathBuf],
+) -> Result<(Vec<(String, String)>, Vec<String>), Vec<String>> {
+    let (found, mut warnings) = controllers::markers(dirs)?;
+    let (rbac, lost) = rbac::source(&found);
+    warnings.extend(lost);
+    let mut files = vec![("rbac".to_string(), rbac)];
+    let (webhooks, lost) = webhook::source(&found);
+    warnings.extend(lost);
+    files.extend(webhooks.map(|w| ("webhooks".to_string(), w)));
+    Ok((files, warnings))
 }
