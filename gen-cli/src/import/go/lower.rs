@@ -82,17 +82,52 @@ impl Package {
     }
 }
 
-/// The input packages other packages may import: by Go import path, the package's index and
-/// the Rust module its types go to.
+/// The input packages other packages may import: by Go import path (from a `go.mod`), or by
+/// folder, the package's index and the Rust module its types go to.
 #[derive(Debug, Default)]
 pub struct Imports {
     by_path: BTreeMap<String, (usize, String)>,
+    /// Packages without a `go.mod` above them: their folders' components, last first.
+    by_dir: Vec<(Vec<String>, usize, String)>,
 }
 
 impl Imports {
     /// Package `index`, imported as `path`, has its types in the module `module`.
     pub fn add(&mut self, path: String, index: usize, module: String) {
         self.by_path.insert(path, (index, module));
+    }
+
+    /// Package `index`, in the folder `dir` with no `go.mod` above it, has its types in
+    /// `module`.
+    pub fn add_dir(&mut self, dir: &std::path::Path, index: usize, module: String) {
+        let parts = dir
+            .components()
+            .rev()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        self.by_dir.push((parts, index, module));
+    }
+
+    /// The package imported as `path`: by its import path, else the one folder whose path
+    /// ends with the most of `path`'s components (two at least: `apis/v1`).
+    fn get(&self, path: &str) -> Option<(usize, &str)> {
+        if let Some((index, module)) = self.by_path.get(path) {
+            return Some((*index, module));
+        }
+        let wanted: Vec<&str> = path.rsplit('/').collect();
+        let common = |parts: &[String]| {
+            parts
+                .iter()
+                .zip(&wanted)
+                .take_while(|(a, b)| a == *b)
+                .count()
+        };
+        let best = self.by_dir.iter().map(|(p, _, _)| common(p)).max()?;
+        let mut matching = self.by_dir.iter().filter(|(p, _, _)| common(p) == best);
+        match (matching.next(), matching.next()) {
+            (Some((_, index, module)), None) if best >= 2 => Some((*index, module)),
+            _ => None,
+        }
     }
 }
 
@@ -504,6 +539,7 @@ impl Lower<'_> {
             doc: None,
             markers,
             flatten: true,
+            feature: None,
         })
     }
 
@@ -573,6 +609,7 @@ impl Lower<'_> {
             doc,
             markers: dedup(all),
             flatten: false,
+            feature: docs::experimental(&f.comments.doc).then(|| "experimental".to_string()),
         }
     }
 
@@ -618,9 +655,9 @@ impl Lower<'_> {
             }
             Type::Qualified(p, n) => {
                 let path = imports.get(p).cloned().unwrap_or_else(|| p.clone());
-                if let Some((index, module)) = self.imports.by_path.get(&path) {
-                    self.wanted.push((*index, n.clone()));
-                    let ty = if *module == self.module {
+                if let Some((index, module)) = self.imports.get(&path) {
+                    self.wanted.push((index, n.clone()));
+                    let ty = if module == self.module {
                         Ty::Named(rust_type(n))
                     } else {
                         Ty::Extern(format!("super::{module}::{}", rust_type(n)))
@@ -873,6 +910,31 @@ type WidgetStatus struct {
                 .contains(&key_of("enum_values", MarkerValue::Json(values)))
         );
         assert!(matches!(item(&m, "WidgetStatus"), Item::Struct(_)));
+    }
+
+    #[test]
+    fn gateway_experimental_fields_are_of_a_feature_and_tags_leave_empty_lines() {
+        let (m, _) = lower(
+            "// +groupName=example.com\npackage v1\n\n\
+             import metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n\
+             type WidgetSpec struct {\n\
+             \t// Size counts.\n\t// <gateway:experimental:description>\n\t// More.\n\
+             \t// </gateway:experimental:description>\n\t// <gateway:experimental>\n\
+             \tSize int32 `json:\"size\"`\n\
+             \t// Name names.\n\t// <gateway:util:excludeFromCRD>\n\t// Hidden.\n\
+             \t// </gateway:util:excludeFromCRD>\n\
+             \tName string `json:\"name\"`\n}\n\n\
+             type Widget struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\
+             \tmetav1.ObjectMeta `json:\"metadata\"`\n\tSpec WidgetSpec `json:\"spec\"`\n}\n",
+        );
+        let Item::Struct(spec) = item(&m, "WidgetSpec") else {
+            panic!()
+        };
+        let field = |n: &str| spec.fields.iter().find(|f| f.rust == n).unwrap();
+        assert_eq!(field("size").feature.as_deref(), Some("experimental"));
+        assert_eq!(field("size").doc.as_deref(), Some("Size counts.\n\nMore."));
+        assert_eq!(field("name").feature, None);
+        assert_eq!(field("name").doc.as_deref(), Some("Name names."));
     }
 
     fn key_of(k: &'static str, value: MarkerValue) -> Marker {

@@ -81,10 +81,17 @@ pub fn modules(dirs: &[PathBuf]) -> Result<(Vec<Module>, Vec<String>), Vec<Strin
     }
     let mut imports = lower::Imports::default();
     for (index, (dir, package)) in packages.iter().enumerate() {
-        if let (Some(path), Some((group, version))) =
-            (import_path(dir), lower::group_version(package))
-        {
-            imports.add(path, index, super::module_name(&group, &version));
+        let Some((group, version)) = lower::group_version(package) else {
+            continue;
+        };
+        let module = super::module_name(&group, &version);
+        match import_path(dir) {
+            Some(path) => imports.add(path, index, module),
+            None => imports.add_dir(
+                &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
+                index,
+                module,
+            ),
         }
     }
     let (dirs, packages): (Vec<&PathBuf>, Vec<lower::Package>) = packages.into_iter().unzip();
