@@ -647,6 +647,19 @@ fn go_package(dir: &Path, types: &str) {
     fs::write(pkg.join("widget_types.go"), types).unwrap();
 }
 
+/// The `example.com_widgets.yaml` gen-cli writes, in process, for the crate of `lib_rs`.
+fn widgets_crd(lib_rs: &Path) -> String {
+    let generated =
+        verdict::manifests_and_docs(&verdict::package(lib_rs)).unwrap_or_else(|e| panic!("{e:#?}"));
+    generated
+        .plan
+        .files
+        .iter()
+        .find(|(p, _)| p.ends_with("crd/bases/example.com_widgets.yaml"))
+        .map(|(_, c)| c.clone())
+        .unwrap()
+}
+
 #[test]
 fn a_go_file_that_does_not_parse_is_located_and_nothing_is_written() {
     let dir = scratch("bad");
@@ -727,15 +740,7 @@ type Widget struct {
         format!("pub mod v1 {{\n{rust}\n}}\n"),
     )
     .unwrap();
-    let generated = verdict::manifests_and_docs(&verdict::package(&crate_dir.join("src/lib.rs")))
-        .unwrap_or_else(|e| panic!("{e:#?}"));
-    let crd = generated
-        .plan
-        .files
-        .iter()
-        .find(|(p, _)| p.ends_with("crd/bases/example.com_widgets.yaml"))
-        .map(|(_, c)| c.clone())
-        .unwrap();
+    let crd = widgets_crd(&crate_dir.join("src/lib.rs"));
     let other = "              other:\n                description: From elsewhere.\n                x-kubernetes-preserve-unknown-fields: true\n";
     assert!(crd.contains(other), "{crd}");
 }
@@ -852,15 +857,7 @@ type Widget struct {
         "{manifest}"
     );
     // gen-cli follows the path: the CRD has v1's schema of the field.
-    let generated = verdict::manifests_and_docs(&verdict::package(&out.join("src/lib.rs")))
-        .unwrap_or_else(|e| panic!("{e:#?}"));
-    let crd = generated
-        .plan
-        .files
-        .iter()
-        .find(|(p, _)| p.ends_with("crd/bases/example.com_widgets.yaml"))
-        .map(|(_, c)| c.clone())
-        .unwrap();
+    let crd = widgets_crd(&out.join("src/lib.rs"));
     let size = "              size:\n                description: Size is how big.\n                format: int32\n                minimum: 1\n                type: integer\n";
     assert!(crd.contains(size), "{crd}");
 }

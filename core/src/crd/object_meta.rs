@@ -2,6 +2,7 @@
 //! below the root (a pod template's `metadata`) is `{type: object}` with its description, and
 //! the apiserver prunes what it holds.
 
+use super::descriptions::children;
 use crate::known::embedded_object_meta;
 use crate::model::Schema;
 
@@ -20,16 +21,7 @@ fn walk(schema: &mut Schema, embedded: &Schema) {
         }
         meta.description = description;
     }
-    let children = schema
-        .properties
-        .values_mut()
-        .chain(schema.items.as_deref_mut())
-        .chain(schema.additional_properties.as_deref_mut())
-        .chain(schema.all_of.iter_mut())
-        .chain(schema.any_of.iter_mut())
-        .chain(schema.one_of.iter_mut())
-        .chain(schema.not.as_deref_mut());
-    for child in children {
+    for child in children(schema) {
         walk(child, embedded);
     }
 }

@@ -137,11 +137,12 @@ fn import_path(dir: &Path) -> Option<String> {
     })
 }
 
+/// Module files, (name, source), and the warnings of making them.
+pub type Files = (Vec<(String, String)>, Vec<String>);
+
 /// The modules `--controllers` adds, (name, source): `rbac` (always) and `webhooks` (when a
 /// webhook marker is found), and the warnings; or the folders and files that cannot be read.
-pub fn controller_modules(
-    dirs: &[PathBuf],
-) -> Result<(Vec<(String, String)>, Vec<String>), Vec<String>> {
+pub fn controller_modules(dirs: &[PathBuf]) -> Result<Files, Vec<String>> {
     let (found, mut warnings) = controllers::markers(dirs)?;
     let (rbac, lost) = rbac::source(&found);
     warnings.extend(lost);
