@@ -171,12 +171,43 @@ pub fn modules(packages: &[Package], imports: &Imports) -> (Vec<Option<Module>>,
             for name in &package.order {
                 let (decl, _) = &package.types[name];
                 if let Some(fields) = kind_fields(decl) {
-                    lower.root(decl, fields, &group, &version);
+                    lower.root(decl, fields, &group, &version, None);
                 }
             }
             Some(lower)
         })
         .collect();
+    // A kind that is another package's kind (`type HTTPRoute v1.HTTPRoute`), its spec
+    // lowered by that package.
+    for (index, package) in packages.iter().enumerate() {
+        let Some((group, version)) = group_version(package) else {
+            continue;
+        };
+        for name in &package.order {
+            let (decl, file_imports) = &package.types[name];
+            let Type::Qualified(p, kind) = &decl.ty else {
+                continue;
+            };
+            let path = file_imports.get(p).cloned().unwrap_or_else(|| p.clone());
+            let Some((other, _)) = imports.get(&path) else {
+                continue;
+            };
+            let Some(fields) = packages[other]
+                .types
+                .get(kind)
+                .and_then(|(d, _)| kind_fields(d))
+            else {
+                continue;
+            };
+            let (Some(mut this), Some(mut that)) = (lowers[index].take(), lowers[other].take())
+            else {
+                continue;
+            };
+            this.root(decl, fields, &group, &version, Some(&mut that));
+            lowers[index] = Some(this);
+            lowers[other] = Some(that);
+        }
+    }
     // The types other packages use, until none is new.
     loop {
         let wanted: Vec<(usize, String)> = lowers
@@ -262,8 +293,16 @@ impl Lower<'_> {
         m
     }
 
-    /// A kind: its spec struct with the resource keys, its status type.
-    fn root(&mut self, decl: &TypeDecl, fields: &[parse::Field], group: &str, version: &str) {
+    /// A kind: its spec struct with the resource keys, its status type. `fields` are its
+    /// struct's: `other`'s, lowered by `other`, for a kind that is another package's kind.
+    fn root(
+        &mut self,
+        decl: &TypeDecl,
+        fields: &[parse::Field],
+        group: &str,
+        version: &str,
+        mut other: Option<&mut Lower>,
+    ) {
         let field = |name: &str| fields.iter().find(|f| f.name.as_deref() == Some(name));
         let local = |f: &parse::Field| match &f.ty {
             Type::Name(n) => Some(n.clone()),
@@ -300,6 +339,11 @@ impl Lower<'_> {
             }
         }
         let status = field("Status").and_then(local);
+        // The status type's path from this module.
+        let status_path = |s: &str| match &other {
+            Some(o) => format!("super::{}::{}", o.module, rust_type(s)),
+            None => rust_type(s),
+        };
         let markers = self.type_markers(decl);
         let (resource_keys, has_status_subresource) =
             resource::keys(&markers, &mut |at, message| self.warn(at, message));
@@ -308,7 +352,7 @@ impl Lower<'_> {
             resource.push(key("skip_version", MarkerValue::Flag));
         }
         match (&status, has_status_subresource) {
-            (Some(s), true) => resource.insert(3, key("status", str(&rust_type(s)))),
+            (Some(s), true) => resource.insert(3, key("status", str(&status_path(s)))),
             (Some(_), false) => {
                 let w = self.warn(
                     &decl.loc,
@@ -317,7 +361,7 @@ impl Lower<'_> {
                 );
                 resource.push(w);
                 if let Some(s) = &status {
-                    resource.insert(3, key("status", str(&rust_type(s))));
+                    resource.insert(3, key("status", str(&status_path(s))));
                 }
             }
             (None, true) => {
@@ -329,7 +373,11 @@ impl Lower<'_> {
         if let Some(doc) = docs::of(&decl.comments.doc) {
             resource.push(key("doc", MarkerValue::Str(doc)));
         }
-        let Some(mut item) = self.decl(&spec) else {
+        let made = match other.as_deref_mut() {
+            Some(o) => o.decl(&spec).map(|item| o.exported(item)),
+            None => self.decl(&spec),
+        };
+        let Some(mut item) = made else {
             return;
         };
         if let Item::Struct(s) = &mut item {
@@ -348,6 +396,13 @@ impl Lower<'_> {
             self.warn(&decl.loc, "the spec type is not a struct");
         }
         self.items.push(item);
+        if let Some(o) = other {
+            // The other package's kind gives its status type the doc.
+            if let Some(s) = status {
+                o.queue(&s);
+            }
+            return;
+        }
         if let Some(s) = status {
             self.queue(&s);
             let field_doc = field("Status").and_then(|f| docs::of(&f.comments.doc));
@@ -360,6 +415,18 @@ impl Lower<'_> {
                 st.doc = Some(doc);
             }
         }
+    }
+
+    /// An item of this package as another module names it: each type of this module
+    /// through `super::<module>::`.
+    fn exported(&self, item: Item) -> Item {
+        let Item::Struct(mut s) = item else {
+            return item;
+        };
+        for f in &mut s.fields {
+            f.ty = qualified(&f.ty, &self.module);
+        }
+        Item::Struct(s)
     }
 
     /// Lowers the named local type, once.
@@ -741,6 +808,17 @@ impl Lower<'_> {
     }
 }
 
+/// `t` with each type of the module `module` named through `super::<module>::`.
+fn qualified(t: &Ty, module: &str) -> Ty {
+    match t {
+        Ty::Named(n) => Ty::Extern(format!("super::{module}::{n}")),
+        Ty::Vec(inner) => Ty::Vec(Box::new(qualified(inner, module))),
+        Ty::Map(inner) => Ty::Map(Box::new(qualified(inner, module))),
+        Ty::Option(inner) => Ty::Option(Box::new(qualified(inner, module))),
+        other => other.clone(),
+    }
+}
+
 fn strip_option(t: Ty) -> Ty {
     match t {
         Ty::Option(inner) => *inner,
@@ -935,6 +1013,36 @@ type WidgetStatus struct {
         assert_eq!(field("size").doc.as_deref(), Some("Size counts.\n\nMore."));
         assert_eq!(field("name").feature, None);
         assert_eq!(field("name").doc.as_deref(), Some("Name names."));
+    }
+
+    #[test]
+    fn a_kind_that_is_another_packages_kind_gets_a_spec_struct_of_its_own() {
+        let mut v1 = Package::default();
+        v1.add(parse::file("v1.go", SOURCE).unwrap());
+        let v2_source = "// +groupName=example.com\npackage v2\n\n\
+                         import v1 \"example.com/api/v1\"\n\n\
+                         // +kubebuilder:subresource:status\n\n\
+                         // Widget is the old widget.\ntype Widget v1.Widget\n";
+        let mut v2 = Package::default();
+        v2.add(parse::file("v2.go", v2_source).unwrap());
+        let mut imports = Imports::default();
+        imports.add("example.com/api/v1".into(), 0, "example_com_v1".into());
+        let (modules, warnings) = modules(&[v1, v2], &imports);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let v2 = modules[1].as_ref().unwrap();
+        let Item::Struct(spec) = item(v2, "WidgetSpec") else {
+            panic!()
+        };
+        let resource = spec.resource.as_ref().unwrap();
+        let status = MarkerValue::Str("super::example_com_v1::WidgetStatus".into());
+        assert!(resource.contains(&key_of("status", status)), "{resource:?}");
+        assert!(resource.contains(&key_of("version", MarkerValue::Str("v2".into()))));
+        let doc = MarkerValue::Str("Widget is the old widget.".into());
+        assert!(resource.contains(&key_of("doc", doc)), "{resource:?}");
+        let mode = spec.fields.iter().find(|f| f.rust == "mode").unwrap();
+        let path = Ty::Extern("super::example_com_v1::Mode".into());
+        assert_eq!(mode.ty, Ty::Option(Box::new(path)));
+        assert_eq!(v2.items.len(), 1, "{v2:#?}");
     }
 
     fn key_of(k: &'static str, value: MarkerValue) -> Marker {
