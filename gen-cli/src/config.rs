@@ -40,6 +40,12 @@ pub struct Flags {
     /// (0 removes them). The files then differ from what `crd()` renders.
     #[arg(long, value_name = "BYTES")]
     pub max_desc_len: Option<usize>,
+    /// `false`: an `ObjectMeta` below the root (a pod template's `metadata`) is
+    /// `{type: object}`, as controller-gen writes it without `crd:generateEmbeddedObjectMeta`,
+    /// instead of keeping name, namespace, labels, annotations and finalizers (default `true`).
+    /// The files then differ from what `crd()` renders.
+    #[arg(long, value_name = "BOOL")]
+    pub generate_embedded_object_meta: Option<bool>,
     /// A file whose text (a license) goes, commented, above the "Code generated" line of every
     /// file kubegen writes; relative to the current folder.
     #[arg(long, value_name = "PATH")]
@@ -64,6 +70,8 @@ pub struct Layout {
     pub role_name: String,
     /// controller-gen's `maxDescLen`.
     pub max_desc_len: Option<usize>,
+    /// controller-gen's `generateEmbeddedObjectMeta`.
+    pub embedded_object_meta: bool,
     /// The header file's text, ` YEAR` replaced.
     pub header: Option<String>,
 }
@@ -77,6 +85,7 @@ const KEYS: &[&str] = &[
     "role-name",
     "role-file",
     "max-desc-len",
+    "generate-embedded-object-meta",
     "header-file",
     "year",
 ];
@@ -113,6 +122,12 @@ impl Layout {
             .file_name("role-file", &flags.role_file)
             .unwrap_or_else(|| "role.yaml".into());
         let max_desc_len = r.count("max-desc-len", flags.max_desc_len);
+        let embedded_object_meta = r
+            .flag(
+                "generate-embedded-object-meta",
+                flags.generate_embedded_object_meta,
+            )
+            .unwrap_or(true);
         let year = r.year(&flags.year);
         let header = r.header(&flags.header_file, year.as_deref().unwrap_or(""));
         if !r.errors.is_empty() {
@@ -125,6 +140,7 @@ impl Layout {
             docs_dir,
             role_name,
             max_desc_len,
+            embedded_object_meta,
             header,
         })
     }
@@ -339,6 +355,20 @@ impl<'a> Resolver<'a> {
             ));
         }
         full
+    }
+
+    /// A boolean (`generate-embedded-object-meta`).
+    fn flag(&mut self, key: &str, flag: Option<bool>) -> Option<bool> {
+        if flag.is_some() {
+            return flag;
+        }
+        match self.lookup(key)? {
+            (_, Value::Bool(b)) => Some(*b),
+            (table, _) => {
+                self.wrong(table, key, "`true` or `false`");
+                None
+            }
+        }
     }
 
     /// A count (`max-desc-len`).

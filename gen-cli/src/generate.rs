@@ -295,6 +295,7 @@ fn build(
         .collect();
     let crd_options = crd::Options {
         max_desc_len: layout.max_desc_len,
+        plain_object_meta: !layout.embedded_object_meta,
         kubernetes: kubernetes.clone(),
     };
     // Every type's own check, a few types at a time (a type embedded in several shares is

@@ -333,7 +333,7 @@ fn unknown_keys_wrong_values_and_missing_headers_are_located() {
     append(
         &ws,
         "api/Cargo.toml",
-        "[package.metadata.kubegen]\nmax-desc-len = \"short\"\nrole-file = \"rbac/role.yaml\"\nheader-file = \"missing.txt\"\n",
+        "[package.metadata.kubegen]\nmax-desc-len = \"short\"\nrole-file = \"rbac/role.yaml\"\nheader-file = \"missing.txt\"\ngenerate-embedded-object-meta = \"no\"\n",
     );
     let err = ws.fails(&["manifests"]);
     assert!(
@@ -369,6 +369,14 @@ fn unknown_keys_wrong_values_and_missing_headers_are_located() {
             &err,
             "api/Cargo.toml:12:1",
             "cannot read the header file api/missing.txt"
+        ),
+        "{err}"
+    );
+    assert!(
+        reports(
+            &err,
+            "api/Cargo.toml:13:1",
+            "`generate-embedded-object-meta` must be `true` or `false`"
         ),
         "{err}"
     );

@@ -423,6 +423,8 @@ fn slow_an_imported_crate_builds_clippy_clean() {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
             .args(["import", "go", "--module", "api/src/go", "--controllers"])
             .arg(multigroup.join("internal/controller"))
+            .arg("--controllers")
+            .arg(multigroup.join("internal/webhook"))
             .args(&go)
             .current_dir(dir)
             .output()
@@ -435,6 +437,14 @@ fn slow_an_imported_crate_builds_clippy_clean() {
         let mut lib = fs::read_to_string(dir.join("api/src/lib.rs")).unwrap();
         lib.push_str("pub mod go;\n");
         fs::write(dir.join("api/src/lib.rs"), lib).unwrap();
+        // The webhook stubs deny with `kubegen::webhook::Denied`.
+        let manifest = fs::read_to_string(dir.join("api/Cargo.toml"))
+            .unwrap()
+            .replace(
+                "[dependencies.kubegen]\n",
+                "[dependencies.kubegen]\nfeatures = [\"webhook\"]\n",
+            );
+        fs::write(dir.join("api/Cargo.toml"), manifest).unwrap();
     }
     fs::copy(root.join("Cargo.lock"), dir.join("api/Cargo.lock")).unwrap();
     let clippy = std::process::Command::new(env!("CARGO"))

@@ -6,7 +6,7 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as ext;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 
 use super::versions::{self, Merged};
-use super::{descriptions, root::root_schema};
+use super::{descriptions, object_meta, root::root_schema};
 use crate::check::cel;
 use crate::check::paths;
 use crate::known::Kubernetes;
@@ -21,6 +21,9 @@ pub const VERSION_ANNOTATION: &str = "kubegen.io/version";
 pub struct Options {
     /// controller-gen's `maxDescLen`: shorten descriptions to this many bytes (0 removes them).
     pub max_desc_len: Option<usize>,
+    /// controller-gen's default (no `crd:generateEmbeddedObjectMeta`): an `ObjectMeta` below
+    /// the root is `{type: object}` instead of its embedded form.
+    pub plain_object_meta: bool,
     /// The Kubernetes version k8s-openapi types are built for (by default the compiled one).
     pub kubernetes: Kubernetes,
 }
@@ -37,8 +40,17 @@ pub struct Built {
 /// The `openAPIV3Schema` of one version alone, as [`build`] makes it (to admit its objects).
 pub fn version_schema(def: &ResourceDef, options: &Options) -> Result<Schema, Errors> {
     let mut builder = Builder::for_kubernetes(options.kubernetes.clone());
-    let schema = root_schema(def, &mut builder);
+    let schema = version_root(def, &mut builder, options);
     builder.finish().map(|_| schema)
+}
+
+/// The root schema of one version, with the options that shape it.
+fn version_root(def: &ResourceDef, builder: &mut Builder, options: &Options) -> Schema {
+    let mut schema = root_schema(def, builder);
+    if options.plain_object_meta {
+        object_meta::plain(&mut schema);
+    }
+    schema
 }
 
 /// The CRD for the versions of one kind (one entry per spec struct).
@@ -49,7 +61,7 @@ pub fn build(defs: &[ResourceDef], options: &Options) -> Result<Built, Errors> {
     let mut versions = Vec::new();
     let mut cel_warnings = Vec::new();
     for (def, storage) in &merged.versions {
-        let mut schema = root_schema(def, &mut builder);
+        let mut schema = version_root(def, &mut builder, options);
         if let Err(e) = paths::check(def, &schema, paths::View::Whole) {
             errors.0.extend(e.0);
         }

@@ -11,7 +11,15 @@ pub fn truncate(schema: &mut Schema, max: usize) {
     {
         schema.description = Some(shorten(d, max));
     }
-    let children = schema
+    for child in children(schema) {
+        truncate(child, max);
+    }
+}
+
+/// The schemas right below `schema`: its properties, items, additional properties and
+/// junctors' branches.
+pub(super) fn children(schema: &mut Schema) -> impl Iterator<Item = &mut Schema> {
+    schema
         .properties
         .values_mut()
         .chain(schema.items.as_deref_mut())
@@ -19,10 +27,7 @@ pub fn truncate(schema: &mut Schema, max: usize) {
         .chain(schema.all_of.iter_mut())
         .chain(schema.any_of.iter_mut())
         .chain(schema.one_of.iter_mut())
-        .chain(schema.not.as_deref_mut());
-    for child in children {
-        truncate(child, max);
-    }
+        .chain(schema.not.as_deref_mut())
 }
 
 fn shorten(d: String, max: usize) -> String {

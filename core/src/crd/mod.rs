@@ -4,6 +4,8 @@
 mod assemble;
 #[cfg(feature = "k8s")]
 mod descriptions;
+#[cfg(feature = "k8s")]
+mod object_meta;
 mod root;
 pub mod size;
 #[cfg(feature = "k8s")]

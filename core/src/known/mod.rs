@@ -11,7 +11,7 @@ mod std_types;
 #[cfg(all(feature = "k8s", feature = "parse"))]
 pub use k8s::read_kubernetes_sources;
 #[cfg(feature = "k8s")]
-pub use k8s::{KubernetesDefinitions, Minor, overridden_by_controller_gen};
+pub use k8s::{KubernetesDefinitions, Minor, embedded_object_meta, overridden_by_controller_gen};
 pub use kubernetes::Kubernetes;
 pub use std_types::optional;
 

@@ -50,8 +50,9 @@ pub struct ImportGoArgs {
     /// Where it writes.
     #[command(flatten)]
     pub to: Destination,
-    /// Go controller folders (searched recursively) whose `+kubebuilder:rbac` markers become
-    /// the `#[rbac]` attributes of a module `rbac`.
+    /// Go controller and webhook folders (searched recursively) whose `+kubebuilder:rbac`
+    /// markers become the `#[rbac]` attributes of a module `rbac`, and `+kubebuilder:webhook`
+    /// markers `#[webhook]` handler stubs of a module `webhooks`.
     #[arg(long, value_name = "DIR")]
     pub controllers: Vec<PathBuf>,
     /// Go API package folders (each holding `groupversion_info.go` and `*_types.go`).
@@ -66,6 +67,8 @@ pub struct Origin {
     pub command: &'static str,
     /// What a module is imported from (`its CRD`, `Go`).
     pub from: &'static str,
+    /// The `--out` crate's `[package.metadata.kubegen]` keys, as `Cargo.toml` lines.
+    pub config: &'static str,
 }
 
 impl Origin {
@@ -73,11 +76,14 @@ impl Origin {
     pub const CRD: Origin = Origin {
         command: "crd",
         from: "its CRD",
+        config: "",
     };
     /// `kubegen import go`.
     pub const GO: Origin = Origin {
         command: "go",
         from: "Go",
+        config: "\n# controller-gen's default: an ObjectMeta below the root is `type: object`.\n\
+                 [package.metadata.kubegen]\ngenerate-embedded-object-meta = false\n",
     };
 
     fn module(self, m: &model::Module) -> String {
@@ -145,18 +151,26 @@ fn crate_plan(dir: &Path, files: &[(String, String)], source: &Source, origin: O
         .file_name()
         .map(|n| n.to_string_lossy().replace('_', "-"))
         .unwrap_or_else(|| "imported-crds".into());
+    // The webhook stubs (`import go --controllers`) deny with `kubegen::webhook::Denied`.
+    let features = if files.iter().any(|(name, _)| name == "webhooks") {
+        "features = [\"webhook\"]\n"
+    } else {
+        ""
+    };
     plan.files.insert(
         dir.join("Cargo.toml"),
         format!(
             "{}[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n\
              # The doc comments are the CRDs' descriptions, not Rust: their code blocks are no doctests.\n\
-             [lib]\ndoctest = false\n\n\
+             [lib]\ndoctest = false\n{}\n\
              [dependencies]\nk8s-openapi = {{ version = \"0.29.0\", default-features = false, features = [\"std\", \"{}\"] }}\n\
              serde = {{ version = \"1.0.228\", features = [\"derive\"] }}\nserde_json = \"1.0.145\"\n\n\
-             [dependencies.kubegen]\n{}\n\n[workspace]\n{}",
+             [dependencies.kubegen]\n{}\n{}\n[workspace]\n{}",
             kubegen_core::render::HEADER,
+            origin.config,
             crate::scaffold::init::DEFAULT_KUBERNETES,
             source.dependency,
+            features,
             source.manifest_tail,
         ),
     );
@@ -252,14 +266,13 @@ pub fn run_go(args: &ImportGoArgs, reporter: &Reporter) -> bool {
     };
     let mut other = Vec::new();
     if !args.controllers.is_empty() {
-        let (rules, unparsed) = match go::rbac::markers(&args.controllers) {
-            Ok(found) => found,
+        match go::controller_modules(&args.controllers) {
+            Ok((files, warnings)) => {
+                other = files;
+                lost.extend(warnings);
+            }
             Err(errors) => return fail(reporter, errors),
-        };
-        let (source, warnings) = go::rbac::source(&rules);
-        lost.extend(unparsed);
-        lost.extend(warnings);
-        other.push(("rbac".to_string(), source));
+        }
     }
     let files = module_files(&modules, Origin::GO, other);
     write_all(&files, lost, &args.to, Origin::GO, reporter)

@@ -68,6 +68,9 @@ pub struct Field {
     pub markers: Vec<Marker>,
     /// `#[serde(flatten)]`: an embedded struct's fields inline (Go's `json:",inline"`).
     pub flatten: bool,
+    /// `#[cfg(feature = "...")]`: the feature that has the field (Gateway API's
+    /// `<gateway:experimental>` fields).
+    pub feature: Option<String>,
 }
 
 /// A string enum.
@@ -365,6 +368,7 @@ impl Walk<'_> {
                     doc,
                     markers,
                     flatten: false,
+                    feature: None,
                 }
             })
             .collect();

@@ -109,7 +109,9 @@ fn field(f: &Field) -> TokenStream {
     let flatten = f.flatten.then(|| quote!(#[serde(flatten)]));
     let keys = markers(&f.markers);
     let ty = ty(&f.ty);
+    let cfg = f.feature.as_ref().map(|f| quote!(#[cfg(feature = #f)]));
     quote! {
+        #cfg
         #doc
         #rename
         #skip

@@ -165,6 +165,13 @@ pub(super) fn lookup(path: &str, kubernetes: &Kubernetes) -> Option<Shape> {
     Some(Shape::Known(known))
 }
 
+/// The schema of an `ObjectMeta` below a CRD's root (a pod template's): its embedded form, with
+/// `name`, `namespace`, `labels`, `annotations` and `finalizers`.
+pub fn embedded_object_meta() -> crate::model::Schema {
+    convert::overridden("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta")
+        .expect("ObjectMeta is overridden")
+}
+
 /// Whether controller-gen replaces the Kubernetes definition `name` (`Quantity`, `Time`, …) by
 /// a schema of its own wherever it appears: such definitions get no Go facts.
 pub fn overridden_by_controller_gen(name: &str) -> bool {

@@ -82,44 +82,164 @@ impl Package {
     }
 }
 
-/// The module of a package, and the warnings (each at its Go location); `None` for a package
-/// without `+groupName` or marked `+kubebuilder:skip`.
-pub fn module(package: &Package) -> (Option<Module>, Vec<String>) {
-    let mut warnings = Vec::new();
-    let Some(group) = package
+/// The input packages other packages may import: by Go import path (from a `go.mod`), or by
+/// folder, the package's index and the Rust module its types go to.
+#[derive(Debug, Default)]
+pub struct Imports {
+    by_path: BTreeMap<String, (usize, String)>,
+    /// Packages without a `go.mod` above them: their folders' components, last first.
+    by_dir: Vec<(Vec<String>, usize, String)>,
+}
+
+impl Imports {
+    /// Package `index`, imported as `path`, has its types in the module `module`.
+    pub fn add(&mut self, path: String, index: usize, module: String) {
+        self.by_path.insert(path, (index, module));
+    }
+
+    /// Package `index`, in the folder `dir` with no `go.mod` above it, has its types in
+    /// `module`.
+    pub fn add_dir(&mut self, dir: &std::path::Path, index: usize, module: String) {
+        let parts = dir
+            .components()
+            .rev()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        self.by_dir.push((parts, index, module));
+    }
+
+    /// The package imported as `path`: by its import path, else the one folder whose path
+    /// ends with the most of `path`'s components (two at least: `apis/v1`).
+    fn get(&self, path: &str) -> Option<(usize, &str)> {
+        if let Some((index, module)) = self.by_path.get(path) {
+            return Some((*index, module));
+        }
+        let wanted: Vec<&str> = path.rsplit('/').collect();
+        let common = |parts: &[String]| {
+            parts
+                .iter()
+                .zip(&wanted)
+                .take_while(|(a, b)| a == *b)
+                .count()
+        };
+        let best = self.by_dir.iter().map(|(p, _, _)| common(p)).max()?;
+        let mut matching = self.by_dir.iter().filter(|(p, _, _)| common(p) == best);
+        match (matching.next(), matching.next()) {
+            (Some((_, index, module)), None) if best >= 2 => Some((*index, module)),
+            _ => None,
+        }
+    }
+}
+
+/// The group and version of a package: `None` without `+groupName` or with
+/// `+kubebuilder:skip`.
+pub fn group_version(package: &Package) -> Option<(String, String)> {
+    let group = package
         .marker("groupName")
         .and_then(|m| m.arg(""))
-        .map(string)
-    else {
-        return (None, warnings);
-    };
+        .map(string)?;
     if package.marker("kubebuilder:skip").is_some() {
-        return (None, warnings);
+        return None;
     }
     let version = package
         .marker("versionName")
         .and_then(|m| m.arg(""))
         .map(string)
         .unwrap_or_else(|| package.name.clone());
-    let mut lower = Lower {
-        package,
-        items: Vec::new(),
-        done: BTreeSet::new(),
-        warnings: &mut warnings,
-        optional_default: package.marker("kubebuilder:validation:Optional").is_some(),
-    };
-    for name in &package.order {
-        let (decl, _) = &package.types[name];
-        if let Some(fields) = kind_fields(decl) {
-            lower.root(decl, fields, &group, &version);
+    Some((group, version))
+}
+
+/// The modules of some packages (`None` for one without a group, see [`group_version`]), and
+/// the warnings (each at its Go location). A type of another input package (in `imports`) is
+/// that package's type, lowered there.
+pub fn modules(packages: &[Package], imports: &Imports) -> (Vec<Option<Module>>, Vec<String>) {
+    let mut lowers: Vec<Option<Lower>> = packages
+        .iter()
+        .map(|package| {
+            let (group, version) = group_version(package)?;
+            let module = super::super::module_name(&group, &version);
+            let mut lower = Lower {
+                package,
+                imports,
+                module,
+                items: Vec::new(),
+                done: BTreeSet::new(),
+                warnings: Vec::new(),
+                wanted: Vec::new(),
+                optional_default: package.marker("kubebuilder:validation:Optional").is_some(),
+            };
+            for name in &package.order {
+                let (decl, _) = &package.types[name];
+                if let Some(fields) = kind_fields(decl) {
+                    lower.root(decl, fields, &group, &version, None);
+                }
+            }
+            Some(lower)
+        })
+        .collect();
+    // A kind that is another package's kind (`type HTTPRoute v1.HTTPRoute`), its spec
+    // lowered by that package.
+    for (index, package) in packages.iter().enumerate() {
+        let Some((group, version)) = group_version(package) else {
+            continue;
+        };
+        for name in &package.order {
+            let (decl, file_imports) = &package.types[name];
+            let Type::Qualified(p, kind) = &decl.ty else {
+                continue;
+            };
+            let path = file_imports.get(p).cloned().unwrap_or_else(|| p.clone());
+            let Some((other, _)) = imports.get(&path) else {
+                continue;
+            };
+            let Some(fields) = packages[other]
+                .types
+                .get(kind)
+                .and_then(|(d, _)| kind_fields(d))
+            else {
+                continue;
+            };
+            let (Some(mut this), Some(mut that)) = (lowers[index].take(), lowers[other].take())
+            else {
+                continue;
+            };
+            this.root(decl, fields, &group, &version, Some(&mut that));
+            lowers[index] = Some(this);
+            lowers[other] = Some(that);
         }
     }
-    let module = Module {
-        group,
-        version,
-        items: lower.items,
-    };
-    (Some(module), warnings)
+    // The types other packages use, until none is new.
+    loop {
+        let wanted: Vec<(usize, String)> = lowers
+            .iter_mut()
+            .flatten()
+            .flat_map(|l| std::mem::take(&mut l.wanted))
+            .collect();
+        if wanted.is_empty() {
+            break;
+        }
+        for (index, name) in wanted {
+            if let Some(Some(lower)) = lowers.get_mut(index) {
+                lower.queue(&name);
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    let modules = lowers
+        .into_iter()
+        .zip(packages)
+        .map(|(lower, package)| {
+            let lower = lower?;
+            warnings.extend(lower.warnings);
+            let (group, version) = group_version(package)?;
+            Some(Module {
+                group,
+                version,
+                items: lower.items,
+            })
+        })
+        .collect();
+    (modules, warnings)
 }
 
 /// A kind's fields; `None` for a type that is no kind. A kind, as controller-gen finds them, is
@@ -149,9 +269,15 @@ fn json_tag(tag: Option<&str>) -> Option<(String, Vec<String>)> {
 
 struct Lower<'a> {
     package: &'a Package,
+    /// The other input packages.
+    imports: &'a Imports,
+    /// The name of the module this package's types go to.
+    module: String,
     items: Vec<Item>,
     done: BTreeSet<String>,
-    warnings: &'a mut Vec<String>,
+    warnings: Vec<String>,
+    /// The types of other input packages this one uses: (package index, type name).
+    wanted: Vec<(usize, String)>,
     optional_default: bool,
 }
 
@@ -167,8 +293,16 @@ impl Lower<'_> {
         m
     }
 
-    /// A kind: its spec struct with the resource keys, its status type.
-    fn root(&mut self, decl: &TypeDecl, fields: &[parse::Field], group: &str, version: &str) {
+    /// A kind: its spec struct with the resource keys, its status type. `fields` are its
+    /// struct's: `other`'s, lowered by `other`, for a kind that is another package's kind.
+    fn root(
+        &mut self,
+        decl: &TypeDecl,
+        fields: &[parse::Field],
+        group: &str,
+        version: &str,
+        mut other: Option<&mut Lower>,
+    ) {
         let field = |name: &str| fields.iter().find(|f| f.name.as_deref() == Some(name));
         let local = |f: &parse::Field| match &f.ty {
             Type::Name(n) => Some(n.clone()),
@@ -205,6 +339,11 @@ impl Lower<'_> {
             }
         }
         let status = field("Status").and_then(local);
+        // The status type's path from this module.
+        let status_path = |s: &str| match &other {
+            Some(o) => format!("super::{}::{}", o.module, rust_type(s)),
+            None => rust_type(s),
+        };
         let markers = self.type_markers(decl);
         let (resource_keys, has_status_subresource) =
             resource::keys(&markers, &mut |at, message| self.warn(at, message));
@@ -213,7 +352,7 @@ impl Lower<'_> {
             resource.push(key("skip_version", MarkerValue::Flag));
         }
         match (&status, has_status_subresource) {
-            (Some(s), true) => resource.insert(3, key("status", str(&rust_type(s)))),
+            (Some(s), true) => resource.insert(3, key("status", str(&status_path(s)))),
             (Some(_), false) => {
                 let w = self.warn(
                     &decl.loc,
@@ -222,7 +361,7 @@ impl Lower<'_> {
                 );
                 resource.push(w);
                 if let Some(s) = &status {
-                    resource.insert(3, key("status", str(&rust_type(s))));
+                    resource.insert(3, key("status", str(&status_path(s))));
                 }
             }
             (None, true) => {
@@ -234,7 +373,11 @@ impl Lower<'_> {
         if let Some(doc) = docs::of(&decl.comments.doc) {
             resource.push(key("doc", MarkerValue::Str(doc)));
         }
-        let Some(mut item) = self.decl(&spec) else {
+        let made = match other.as_deref_mut() {
+            Some(o) => o.decl(&spec).map(|item| o.exported(item)),
+            None => self.decl(&spec),
+        };
+        let Some(mut item) = made else {
             return;
         };
         if let Item::Struct(s) = &mut item {
@@ -253,6 +396,13 @@ impl Lower<'_> {
             self.warn(&decl.loc, "the spec type is not a struct");
         }
         self.items.push(item);
+        if let Some(o) = other {
+            // The other package's kind gives its status type the doc.
+            if let Some(s) = status {
+                o.queue(&s);
+            }
+            return;
+        }
         if let Some(s) = status {
             self.queue(&s);
             let field_doc = field("Status").and_then(|f| docs::of(&f.comments.doc));
@@ -265,6 +415,18 @@ impl Lower<'_> {
                 st.doc = Some(doc);
             }
         }
+    }
+
+    /// An item of this package as another module names it: each type of this module
+    /// through `super::<module>::`.
+    fn exported(&self, item: Item) -> Item {
+        let Item::Struct(mut s) = item else {
+            return item;
+        };
+        for f in &mut s.fields {
+            f.ty = qualified(&f.ty, &self.module);
+        }
+        Item::Struct(s)
     }
 
     /// Lowers the named local type, once.
@@ -444,6 +606,7 @@ impl Lower<'_> {
             doc: None,
             markers,
             flatten: true,
+            feature: None,
         })
     }
 
@@ -513,6 +676,7 @@ impl Lower<'_> {
             doc,
             markers: dedup(all),
             flatten: false,
+            feature: docs::experimental(&f.comments.doc).then(|| "experimental".to_string()),
         }
     }
 
@@ -558,6 +722,15 @@ impl Lower<'_> {
             }
             Type::Qualified(p, n) => {
                 let path = imports.get(p).cloned().unwrap_or_else(|| p.clone());
+                if let Some((index, module)) = self.imports.get(&path) {
+                    self.wanted.push((index, n.clone()));
+                    let ty = if module == self.module {
+                        Ty::Named(rust_type(n))
+                    } else {
+                        Ty::Extern(format!("super::{module}::{}", rust_type(n)))
+                    };
+                    return (ty, Keys::default());
+                }
                 match types::qualified(&path, n) {
                     Ok(m) => plain(m),
                     Err(why) => {
@@ -632,6 +805,17 @@ impl Lower<'_> {
             }));
         }
         Ty::Named(name)
+    }
+}
+
+/// `t` with each type of the module `module` named through `super::<module>::`.
+fn qualified(t: &Ty, module: &str) -> Ty {
+    match t {
+        Ty::Named(n) => Ty::Extern(format!("super::{module}::{n}")),
+        Ty::Vec(inner) => Ty::Vec(Box::new(qualified(inner, module))),
+        Ty::Map(inner) => Ty::Map(Box::new(qualified(inner, module))),
+        Ty::Option(inner) => Ty::Option(Box::new(qualified(inner, module))),
+        other => other.clone(),
     }
 }
 
@@ -712,8 +896,8 @@ mod tests {
     fn lower(source: &str) -> (Module, Vec<String>) {
         let mut package = Package::default();
         package.add(parse::file("t.go", source).unwrap());
-        let (module, warnings) = module(&package);
-        (module.unwrap(), warnings)
+        let (mut modules, warnings) = modules(&[package], &Imports::default());
+        (modules.remove(0).unwrap(), warnings)
     }
 
     fn item<'m>(m: &'m Module, name: &str) -> &'m Item {
@@ -804,6 +988,61 @@ type WidgetStatus struct {
                 .contains(&key_of("enum_values", MarkerValue::Json(values)))
         );
         assert!(matches!(item(&m, "WidgetStatus"), Item::Struct(_)));
+    }
+
+    #[test]
+    fn gateway_experimental_fields_are_of_a_feature_and_tags_leave_empty_lines() {
+        let (m, _) = lower(
+            "// +groupName=example.com\npackage v1\n\n\
+             import metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n\
+             type WidgetSpec struct {\n\
+             \t// Size counts.\n\t// <gateway:experimental:description>\n\t// More.\n\
+             \t// </gateway:experimental:description>\n\t// <gateway:experimental>\n\
+             \tSize int32 `json:\"size\"`\n\
+             \t// Name names.\n\t// <gateway:util:excludeFromCRD>\n\t// Hidden.\n\
+             \t// </gateway:util:excludeFromCRD>\n\
+             \tName string `json:\"name\"`\n}\n\n\
+             type Widget struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\
+             \tmetav1.ObjectMeta `json:\"metadata\"`\n\tSpec WidgetSpec `json:\"spec\"`\n}\n",
+        );
+        let Item::Struct(spec) = item(&m, "WidgetSpec") else {
+            panic!()
+        };
+        let field = |n: &str| spec.fields.iter().find(|f| f.rust == n).unwrap();
+        assert_eq!(field("size").feature.as_deref(), Some("experimental"));
+        assert_eq!(field("size").doc.as_deref(), Some("Size counts.\n\nMore."));
+        assert_eq!(field("name").feature, None);
+        assert_eq!(field("name").doc.as_deref(), Some("Name names."));
+    }
+
+    #[test]
+    fn a_kind_that_is_another_packages_kind_gets_a_spec_struct_of_its_own() {
+        let mut v1 = Package::default();
+        v1.add(parse::file("v1.go", SOURCE).unwrap());
+        let v2_source = "// +groupName=example.com\npackage v2\n\n\
+                         import v1 \"example.com/api/v1\"\n\n\
+                         // +kubebuilder:subresource:status\n\n\
+                         // Widget is the old widget.\ntype Widget v1.Widget\n";
+        let mut v2 = Package::default();
+        v2.add(parse::file("v2.go", v2_source).unwrap());
+        let mut imports = Imports::default();
+        imports.add("example.com/api/v1".into(), 0, "example_com_v1".into());
+        let (modules, warnings) = modules(&[v1, v2], &imports);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let v2 = modules[1].as_ref().unwrap();
+        let Item::Struct(spec) = item(v2, "WidgetSpec") else {
+            panic!()
+        };
+        let resource = spec.resource.as_ref().unwrap();
+        let status = MarkerValue::Str("super::example_com_v1::WidgetStatus".into());
+        assert!(resource.contains(&key_of("status", status)), "{resource:?}");
+        assert!(resource.contains(&key_of("version", MarkerValue::Str("v2".into()))));
+        let doc = MarkerValue::Str("Widget is the old widget.".into());
+        assert!(resource.contains(&key_of("doc", doc)), "{resource:?}");
+        let mode = spec.fields.iter().find(|f| f.rust == "mode").unwrap();
+        let path = Ty::Extern("super::example_com_v1::Mode".into());
+        assert_eq!(mode.ty, Ty::Option(Box::new(path)));
+        assert_eq!(v2.items.len(), 1, "{v2:#?}");
     }
 
     fn key_of(k: &'static str, value: MarkerValue) -> Marker {

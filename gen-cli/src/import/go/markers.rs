@@ -108,7 +108,8 @@ pub fn parse(text: &str, loc: Loc) -> Marker {
     let (name, known, rest) = match found {
         Some(k) if k.ends_with(':') && is_prefix_family(k) => {
             let end = text.find('=').unwrap_or(text.len());
-            let name = &text[..end];
+            // `Minimum:=1` is `Minimum=1` to controller-tools (Gateway API writes it).
+            let name = text[..end].strip_suffix(':').unwrap_or(&text[..end]);
             (name.to_string(), true, &text[end..])
         }
         Some(k) => {
@@ -265,6 +266,9 @@ mod tests {
         let min = m("kubebuilder:validation:Minimum=-0.5");
         assert_eq!(min.name, "kubebuilder:validation:Minimum");
         assert_eq!(min.arg(""), Some(&json!(-0.5)));
+        let max = m("kubebuilder:validation:Maximum:=599");
+        assert_eq!(max.name, "kubebuilder:validation:Maximum");
+        assert_eq!(max.arg(""), Some(&json!(599)));
         let items = m("kubebuilder:validation:items:Pattern=^[a-z]$");
         assert_eq!(items.name, "kubebuilder:validation:items:Pattern");
         assert_eq!(items.arg(""), Some(&json!("^[a-z]$")));

@@ -3,9 +3,10 @@
 //! `import crd` writes (its model and writer). `parse` reads Go with tree-sitter's grammar (no
 //! Go toolchain), `markers` reads marker lines as controller-tools does, `docs` applies
 //! controller-gen's comment rules, `types` maps Go types, `keys` and `resource` map markers to
-//! keys, `lower` makes the model; `rbac`
-//! writes the controllers' RBAC markers as `#[rbac]` attributes.
+//! keys, `lower` makes the model; `controllers` reads the controllers' and webhooks' markers,
+//! which `rbac` writes as `#[rbac]` attributes and `webhook` as `#[webhook]` handler stubs.
 
+pub mod controllers;
 pub mod docs;
 pub mod keys;
 pub mod lower;
@@ -14,6 +15,7 @@ pub mod parse;
 pub mod rbac;
 pub mod resource;
 pub mod types;
+pub mod webhook;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -77,11 +79,25 @@ pub fn modules(dirs: &[PathBuf]) -> Result<(Vec<Module>, Vec<String>), Vec<Strin
     if !errors.is_empty() {
         return Err(errors);
     }
+    let mut imports = lower::Imports::default();
+    for (index, (dir, package)) in packages.iter().enumerate() {
+        let Some((group, version)) = lower::group_version(package) else {
+            continue;
+        };
+        let module = super::module_name(&group, &version);
+        match import_path(dir) {
+            Some(path) => imports.add(path, index, module),
+            None => imports.add_dir(
+                &dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()),
+                index,
+                module,
+            ),
+        }
+    }
+    let (dirs, packages): (Vec<&PathBuf>, Vec<lower::Package>) = packages.into_iter().unzip();
+    let (lowered, mut warnings) = lower::modules(&packages, &imports);
     let mut modules: Vec<Module> = Vec::new();
-    let mut warnings = Vec::new();
-    for (dir, package) in &packages {
-        let (module, lost) = lower::module(package);
-        warnings.extend(lost);
+    for (dir, module) in dirs.into_iter().zip(lowered) {
         match module {
             Some(m) => match modules
                 .iter_mut()
@@ -98,4 +114,41 @@ pub fn modules(dirs: &[PathBuf]) -> Result<(Vec<Module>, Vec<String>), Vec<Strin
     }
     modules.sort_by(|a, b| (&a.group, &a.version).cmp(&(&b.group, &b.version)));
     Ok((modules, warnings))
+}
+
+/// A package folder's Go import path: the `module` of the nearest `go.mod` above it, joined
+/// with the folder's path below that file's folder.
+fn import_path(dir: &Path) -> Option<String> {
+    let dir = dir.canonicalize().ok()?;
+    dir.ancestors().find_map(|root| {
+        let text = fs::read_to_string(root.join("go.mod")).ok()?;
+        let module = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("module "))?
+            .trim()
+            .trim_matches('"');
+        let below = dir.strip_prefix(root).ok()?;
+        let mut path = module.to_string();
+        for part in below.components() {
+            path.push('/');
+            path.push_str(&part.as_os_str().to_string_lossy());
+        }
+        Some(path)
+    })
+}
+
+/// Module files, (name, source), and the warnings of making them.
+pub type Files = (Vec<(String, String)>, Vec<String>);
+
+/// The modules `--controllers` adds, (name, source): `rbac` (always) and `webhooks` (when a
+/// webhook marker is found), and the warnings; or the folders and files that cannot be read.
+pub fn controller_modules(dirs: &[PathBuf]) -> Result<Files, Vec<String>> {
+    let (found, mut warnings) = controllers::markers(dirs)?;
+    let (rbac, lost) = rbac::source(&found);
+    warnings.extend(lost);
+    let mut files = vec![("rbac".to_string(), rbac)];
+    let (webhooks, lost) = webhook::source(&found);
+    warnings.extend(lost);
+    files.extend(webhooks.map(|w| ("webhooks".to_string(), w)));
+    Ok((files, warnings))
 }
