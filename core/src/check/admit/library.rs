@@ -11,21 +11,23 @@
 //! extensions, optionals) is used as it is.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 
 use cel::common::types::DYN_TYPE;
 use cel::common::value::{CowVal, Val};
-use cel::objects::Opaque;
+use cel::objects::{Key, Map, Opaque};
 use cel::{DeclarationError, Env, ExecutionError, Value};
 
-use super::{format_named, quantity, semver, url};
+use super::{format_named, macros, quantity, semver, url};
 
 /// The environment rules are evaluated in.
 pub fn env() -> Result<Env, DeclarationError> {
     let mut env = Env::stdlib();
     env.add_extension(cel::extensions::strings)?;
     env.add_extension(cel::extensions::lists)?;
+    macros::add(&mut env)?;
     for (name, arity, f) in MEMBERS {
         env.add_member_overload(
             name,
@@ -121,6 +123,10 @@ const MEMBERS: &[(&str, usize, Lifted)] = &[
 
 /// Global functions.
 const GLOBALS: &[(&str, usize, Lifted)] = &[
+    (macros::UTC, 1, lift!(utc)),
+    (macros::PAIRS, 1, lift!(pairs)),
+    (macros::TO_MAP, 1, lift!(to_map)),
+    (macros::MERGE, 1, lift!(merge)),
     ("isIP", 1, lift!(is_ip)),
     ("ip", 1, lift!(ip)),
     ("ip.isCanonical", 1, lift!(ip_is_canonical)),
@@ -310,6 +316,83 @@ fn sets_equivalent(v: &[Value]) -> Result<Value, ExecutionError> {
 fn sets_intersects(v: &[Value]) -> Result<Value, ExecutionError> {
     let (a, b) = two_lists("sets.intersects", v)?;
     Ok(Value::Bool(b.iter().any(|x| a.contains(x))))
+}
+
+/// A timestamp in UTC (for its getters); any other value as it is.
+fn utc(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(match v.first() {
+        Some(Value::Timestamp(t)) => Value::Timestamp(t.to_utc().fixed_offset()),
+        Some(other) => other.clone(),
+        None => Value::Null,
+    })
+}
+
+/// The `[index, item]` pairs of a list, or the `[key, value]` pairs of a map (by key).
+fn pairs(v: &[Value]) -> Result<Value, ExecutionError> {
+    let pair = |k: Value, x: &Value| Value::List(Arc::new(vec![k, x.clone()]));
+    let out = match v.first() {
+        Some(Value::List(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| pair(Value::Int(i as i64), x))
+            .collect(),
+        Some(Value::Map(m)) => {
+            let mut entries: Vec<_> = m.map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            entries
+                .into_iter()
+                .map(|(k, x)| pair(Value::from(k.clone()), x))
+                .collect()
+        }
+        _ => return Err(fail("comprehension", "no such overload")),
+    };
+    Ok(Value::List(Arc::new(out)))
+}
+
+/// A map key from a value.
+fn key(v: &Value) -> Result<Key, ExecutionError> {
+    match v {
+        Value::Int(i) => Ok(Key::Int(*i)),
+        Value::UInt(u) => Ok(Key::Uint(*u)),
+        Value::Bool(b) => Ok(Key::Bool(*b)),
+        Value::String(s) => Ok(Key::String(s.clone())),
+        other => Err(fail(
+            "transformMap",
+            format!("unsupported key type: {other:?}"),
+        )),
+    }
+}
+
+/// `transformMap`'s result: the map of `[key, value]` pairs.
+fn to_map(v: &[Value]) -> Result<Value, ExecutionError> {
+    let mut out = HashMap::new();
+    for pair in list("transformMap", v)? {
+        if let Value::List(kv) = pair
+            && let [k, x] = kv.as_slice()
+        {
+            out.insert(key(k)?, x.clone());
+        }
+    }
+    Ok(Value::Map(Map { map: Arc::new(out) }))
+}
+
+/// `transformMapEntry`'s result: the entries of every map, a key given twice an error.
+fn merge(v: &[Value]) -> Result<Value, ExecutionError> {
+    let mut out = HashMap::new();
+    for entry in list("transformMapEntry", v)? {
+        let Value::Map(m) = entry else {
+            return Err(fail("transformMapEntry", "no such overload"));
+        };
+        for (k, x) in m.map.iter() {
+            if out.insert(k.clone(), x.clone()).is_some() {
+                return Err(fail(
+                    "transformMapEntry",
+                    format!("insert failed: key {k:?} already exists"),
+                ));
+            }
+        }
+    }
+    Ok(Value::Map(Map { map: Arc::new(out) }))
 }
 
 fn regex(f: &str, pattern: &str) -> Result<regex::Regex, ExecutionError> {
@@ -565,11 +648,18 @@ mod tests {
             "isURL('/p') && !isURL('p') && url('https://a.b/?x=1&x=2').getQuery()['x'] == ['1', '2']",
             "!format.dns1123Label().validate('ok').hasValue() && format.dns1123Label().validate('a.b') == optional.of(['must not contain dots'])",
             "format.named('uuid').hasValue() && !format.named('nope').hasValue()",
+            "timestamp('2024-02-29T23:59:59+01:00').getHours() == 22 && duration('90m').getHours() == 1",
+            "timestamp('2024-01-01T00:00:00Z').getHours('+05:30') == 5 && timestamp('2024-01-01T00:00:00Z') + duration('1h') > timestamp('2024-01-01T00:30:00Z')",
+            "[1, 2].all(i, v, v == i + 1) && !{'a': 1}.exists(k, v, k == 'a' && v == 2) && [0, 0].existsOne(i, v, i == 0)",
+            "[3, 4].transformList(i, v, v * i) == [0, 4] && [3, 4].transformList(i, v, i > 0, v + 1) == [5]",
+            "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2} && [7, 0].transformMap(i, v, v > 0, v * 2) == {0: 14}",
+            "{'a': 1, 'b': 2}.transformMapEntry(k, v, {k + k: v}) == {'aa': 1, 'bb': 2}",
         ];
         for expr in truths {
             assert_eq!(eval(expr), Ok(Value::Bool(true)), "{expr}");
         }
         assert!(eval("[].min()").is_err());
         assert!(eval("ip('nope')").is_err());
+        assert!(eval("[1, 2].transformMapEntry(i, v, {'k': v})").is_err());
     }
 }

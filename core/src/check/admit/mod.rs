@@ -19,11 +19,13 @@ mod error;
 mod format_named;
 mod formats;
 mod library;
+mod macros;
 mod openapi;
 mod path;
 mod quantity;
 mod rules;
 mod semver;
+mod time;
 mod url;
 
 use std::collections::HashMap;

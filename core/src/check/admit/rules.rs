@@ -143,9 +143,18 @@ fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path, v: &Val
     error.at(path)
 }
 
-/// The error of a rule that could not be evaluated.
+/// The error of a rule that could not be evaluated, naming the rule by its message if it has
+/// one (the server's `ruleErrorString`).
 fn runtime(s: &Schema, rule: &Rule, path: &Path, error: &str) -> FieldError {
-    let detail = format!("{error} evaluating rule: {}", rule.rule);
+    let named = rule
+        .message
+        .as_deref()
+        .map(str::trim)
+        .filter(|m| !m.is_empty());
+    let detail = format!(
+        "{error} evaluating rule: {}",
+        named.unwrap_or(rule.rule.trim())
+    );
     let kind = if s.x_int_or_string { "" } else { s.type_str() };
     FieldError::new(Reason::Invalid, &path.field(), &Value::from(kind), detail).at(path)
 }
@@ -156,6 +165,9 @@ fn execution_error(e: &cel::ExecutionError) -> String {
         cel::ExecutionError::NoSuchKey(k) => format!("no such key: {k}"),
         cel::ExecutionError::DivisionByZero(_) => "division by zero".into(),
         cel::ExecutionError::RemainderByZero(_) => "modulus by zero".into(),
+        cel::ExecutionError::FunctionError { function, .. } if function == "duration" => {
+            "type conversion error from 'string' to 'google.protobuf.Duration'".into()
+        }
         other => other.to_string(),
     }
 }
