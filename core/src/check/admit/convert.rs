@@ -1,6 +1,6 @@
 //! JSON values as CEL sees them at a schema node: integers as `int`, numbers as `double`,
 //! int-or-string as either, `date-time`, `date` and `duration` strings as timestamps and
-//! durations, objects with their declared fields (names escaped as the server
+//! durations, `byte` strings as bytes, objects with their declared fields (names escaped as the server
 //! escapes them), maps with their keys, a resource's `apiVersion`, `kind` and
 //! `metadata.name`/`generateName`; what preserve-unknown-fields keeps is not visible.
 
@@ -76,9 +76,15 @@ pub fn to_cel(s: &Schema, v: &Json, resource: bool) -> cel::Value {
 }
 
 /// A string as its `format` makes it: a timestamp (`date-time`, `date`), a duration
-/// (`duration`), else a string (also when it does not parse, which the format check reports).
+/// (`duration`), bytes (`byte`, base64), else a string (also when it does not parse, which the
+/// format check reports).
 fn string(s: &Schema, text: &str) -> cel::Value {
+    use base64::Engine;
     let converted = match s.format.as_deref() {
+        Some("byte") => base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .ok()
+            .map(|b| cel::Value::Bytes(Arc::new(b))),
         Some("date-time") => time::date_time(text).map(cel::Value::Timestamp),
         Some("date") => time::date(text).map(cel::Value::Timestamp),
         Some("duration") => time::duration(text).map(cel::Value::Duration),

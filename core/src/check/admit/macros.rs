@@ -3,6 +3,11 @@
 //!
 //! - a timestamp's getters without a time zone read it in UTC (`x.getHours()` becomes
 //!   `@utc(x).getHours()`; `@utc` leaves any other value alone, so durations are unchanged);
+//! - `timestamp(x)` and `duration(x)` are `@timestamp(x)` and `@duration(x)`, which read strings
+//!   as Go's `time.Parse(time.RFC3339, ..)` and `time.ParseDuration` do;
+//! - `string(x)` is `@own_string(x) ? @string(x) : string(x)` (`x` bound once): kubegen writes
+//!   a timestamp (in its own offset, as Go's `Time.Format`), an IP address and a CIDR, the
+//!   `cel` crate anything else;
 //! - the two-variable comprehensions (`all(i, v, p)`, `exists`, `existsOne`,
 //!   `transformList(i, v, [filter,] e)`, `transformMap`, `transformMapEntry`) iterate
 //!   `@pairs(x)`, the `[index or key, value]` pairs of a list or map, binding `i` and `v` to
@@ -20,10 +25,16 @@ pub const UTC: &str = "@utc";
 pub const PAIRS: &str = "@pairs";
 pub const TO_MAP: &str = "@to_map";
 pub const MERGE: &str = "@merge";
+pub const TIMESTAMP: &str = "@timestamp";
+pub const DURATION: &str = "@duration";
+pub const STRING: &str = "@string";
+pub const OWN_STRING: &str = "@own_string";
 
 /// The comprehensions' iteration variable and accumulator.
 const ITEM: &str = "@it";
 const RESULT: &str = "@result";
+/// The value `string(x)` converts.
+const SUBJECT: &str = "@string_of";
 
 /// A timestamp's getters, also durations' (`getHours`, `getMinutes`, `getSeconds`,
 /// `getMilliseconds`).
@@ -53,6 +64,23 @@ pub fn add(env: &mut Env) -> Result<(), DeclarationError> {
             }))))
         }))?;
     }
+    for (name, own) in [("timestamp", TIMESTAMP), ("duration", DURATION)] {
+        env.add_macro(Macro::global(name, 1, move |h, _, args| {
+            let x = args.pop().expect("one argument");
+            Ok(Some(call(h, own, vec![x])))
+        }))?;
+    }
+    env.add_macro(Macro::global("string", 1, |h, _, args| {
+        let x = args.pop().expect("one argument");
+        let subject = ident(h, SUBJECT);
+        let own = call(h, OWN_STRING, vec![subject]);
+        let subject = ident(h, SUBJECT);
+        let ours = call(h, STRING, vec![subject]);
+        let subject = ident(h, SUBJECT);
+        let theirs = call(h, "string", vec![subject]);
+        let body = call(h, operators::CONDITIONAL, vec![own, ours, theirs]);
+        Ok(Some(bind(h, SUBJECT, x, body)))
+    }))?;
     for (name, arity, kind) in [
         ("all", 3, Kind::All),
         ("exists", 3, Kind::Exists),
@@ -112,15 +140,21 @@ fn name(h: &mut MacroExprHelper<'_>, e: IdedExpr) -> Result<String, ParseError> 
 
 /// `body` with `i` and `v` bound to the current pair's items.
 fn bound(h: &mut MacroExprHelper<'_>, i: &str, v: &str, body: IdedExpr) -> IdedExpr {
-    let inner = bind(h, v, 1, body);
-    bind(h, i, 0, inner)
+    let second = item(h, 1);
+    let inner = bind(h, v, second, body);
+    let first = item(h, 0);
+    bind(h, i, first, inner)
 }
 
-/// `body` with `var` bound to `@it[index]`.
-fn bind(h: &mut MacroExprHelper<'_>, var: &str, index: i64, body: IdedExpr) -> IdedExpr {
+/// `@it[index]`.
+fn item(h: &mut MacroExprHelper<'_>, index: i64) -> IdedExpr {
     let it = ident(h, ITEM);
     let at = literal(h, LiteralValue::Int(index.into()));
-    let init = call(h, operators::INDEX, vec![it, at]);
+    call(h, operators::INDEX, vec![it, at])
+}
+
+/// `body` with `var` bound to `init`, as `cel.bind` binds.
+fn bind(h: &mut MacroExprHelper<'_>, var: &str, init: IdedExpr, body: IdedExpr) -> IdedExpr {
     let range = list(h, Vec::new());
     let cond = literal(h, LiteralValue::Boolean(false.into()));
     let step = ident(h, var);

@@ -1,6 +1,9 @@
 //! Timestamps and durations as the server reads a `date-time`, `date` or `duration` string
 //! into CEL: strfmt's `ParseDateTime`, Go's `time.Parse("2006-01-02")` and strfmt's
-//! `ParseDuration` (Go's `time.ParseDuration`, then counts of days, weeks and named units).
+//! `ParseDuration` (Go's `time.ParseDuration`, then counts of days, weeks and named units);
+//! and as cel-go's `timestamp()` and `duration()` read a string (Go's `time.Parse` of RFC 3339
+//! and `time.ParseDuration`) and its `string()` writes a timestamp (RFC 3339 with nanoseconds,
+//! in the timestamp's own offset).
 
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime};
 
@@ -17,6 +20,29 @@ pub fn date_time(s: &str) -> Option<DateTime<FixedOffset>> {
     .iter()
     .find_map(|layout| NaiveDateTime::parse_from_str(s, layout).ok())
     .map(|t| t.and_utc().fixed_offset())
+}
+
+/// `timestamp(s)`: RFC 3339 as Go's `time.Parse` reads it (an upper-case `T` and `Z`).
+pub fn rfc3339(s: &str) -> Option<DateTime<FixedOffset>> {
+    let upper = s.as_bytes().get(10) == Some(&b'T') && !s.contains('z');
+    upper.then(|| DateTime::parse_from_rfc3339(s).ok())?
+}
+
+/// A timestamp as Go's `Time.Format(time.RFC3339Nano)` writes it: the fraction without its
+/// trailing zeros, `Z` for a zero offset.
+pub fn format(t: &DateTime<FixedOffset>) -> String {
+    let mut out = t.format("%Y-%m-%dT%H:%M:%S").to_string();
+    let nanos = t.timestamp_subsec_nanos();
+    if nanos > 0 {
+        let fraction = format!("{nanos:09}");
+        out.push('.');
+        out.push_str(fraction.trim_end_matches('0'));
+    }
+    match t.offset().local_minus_utc() {
+        0 => out.push('Z'),
+        _ => out.push_str(&t.format("%:z").to_string()),
+    }
+    out
 }
 
 /// A `date` (`2006-01-02`), at midnight UTC.
@@ -47,7 +73,7 @@ const GO_UNITS: &[(&str, i128)] = &[
 ];
 
 /// Go's `time.ParseDuration`: `[-+]` then `<number><unit>` pairs, at most ±2⁶³-1 ns.
-fn go_duration(s: &str) -> Option<Duration> {
+pub fn go_duration(s: &str) -> Option<Duration> {
     let (negative, mut rest) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -177,5 +203,11 @@ mod tests {
         );
         assert!(date("2023-02-29").is_none() && date("2024-1-2").is_none());
         assert!(date_time("yesterday").is_none());
+        let strict = rfc3339("2024-01-01T00:00:00.120+14:00").unwrap();
+        assert_eq!(format(&strict), "2024-01-01T00:00:00.12+14:00");
+        assert!(
+            rfc3339("2024-01-01t00:00:00Z").is_none() && rfc3339("2024-01-01T00:00:00z").is_none()
+        );
+        assert!(rfc3339("2024-01-01 00:00:00Z").is_none());
     }
 }
