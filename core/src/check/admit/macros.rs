@@ -20,6 +20,8 @@ use cel::common::ast::{
 use cel::parser::{Macro, MacroExprHelper};
 use cel::{DeclarationError, Env, ParseError};
 
+use crate::check::cel::library::TIMESTAMP_GETTERS;
+
 /// The names of the functions the rewrites call (no expression can spell them).
 pub const UTC: &str = "@utc";
 pub const PAIRS: &str = "@pairs";
@@ -36,24 +38,9 @@ const RESULT: &str = "@result";
 /// The value `string(x)` converts.
 const SUBJECT: &str = "@string_of";
 
-/// A timestamp's getters, also durations' (`getHours`, `getMinutes`, `getSeconds`,
-/// `getMilliseconds`).
-const GETTERS: &[&str] = &[
-    "getFullYear",
-    "getMonth",
-    "getDayOfYear",
-    "getDayOfMonth",
-    "getDate",
-    "getDayOfWeek",
-    "getHours",
-    "getMinutes",
-    "getSeconds",
-    "getMilliseconds",
-];
-
 /// Adds the rewrites to `env` (the functions they call are `library`'s).
 pub fn add(env: &mut Env) -> Result<(), DeclarationError> {
-    for getter in GETTERS {
+    for getter in TIMESTAMP_GETTERS {
         env.add_macro(Macro::receiver(*getter, 0, move |h, target, _| {
             let x = target.take().expect("a receiver macro");
             let utc = call(h, UTC, vec![x]);
