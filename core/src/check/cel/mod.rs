@@ -34,8 +34,6 @@ use std::fmt;
 pub const RULE_COST_LIMIT: u64 = 10_000_000;
 /// The most a rule may cost when it is evaluated (`PerCallLimit`).
 pub const CALL_COST_LIMIT: u64 = 1_000_000;
-/// The most all rules may cost when an object is validated (`RuntimeCELCostBudget`).
-pub const RUNTIME_COST_BUDGET: u64 = 10_000_000;
 /// The most all rules and message expressions of a CRD version may cost together.
 pub const TOTAL_COST_LIMIT: u64 = 100_000_000;
 
