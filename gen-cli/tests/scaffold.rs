@@ -242,9 +242,54 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
         .map(|r| r.split_whitespace().collect())
         .collect();
     assert!(cargo_steps.contains(&vec!["test", "--locked"]), "{runs:?}");
-    for step in &cargo_steps {
+    // The CLI the recipe installs from git is the one installed above.
+    let (installs, builds): (Vec<_>, Vec<_>) = cargo_steps
+        .iter()
+        .partition(|s| s.first() == Some(&"install"));
+    assert!(
+        installs.iter().any(|s| s.ends_with(&["gen-cli"])),
+        "{runs:?}"
+    );
+    for step in builds {
         cargo(&context, step);
     }
+    // The steps that run the CLI, as written, with the installed one first on the PATH.
+    let cli_steps: Vec<&str> = runs
+        .iter()
+        .copied()
+        .filter(|r| !r.starts_with("cargo ") && r.contains("kubegen "))
+        .collect();
+    assert!(
+        cli_steps
+            .iter()
+            .any(|r| r.contains("kubegen validate config/samples/")),
+        "{runs:?}"
+    );
+    let path = std::env::join_paths(std::iter::once(root.join("bin-root/bin")).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    // Each step's output, every step passing if `pass`, or one failing.
+    let run_cli_steps = |pass: bool| {
+        let mut all = String::new();
+        let mut failed = false;
+        for step in &cli_steps {
+            let out = std::process::Command::new("sh")
+                .args(["-c", step])
+                .env("PATH", &path)
+                .current_dir(&context)
+                .output()
+                .unwrap();
+            let (stdout, stderr) = texts(&out);
+            assert!(out.status.success() || !pass, "{step}:\n{stdout}\n{stderr}");
+            failed |= !out.status.success();
+            all += &format!("{stdout}{stderr}");
+        }
+        assert_eq!(failed, !pass, "{all}");
+        all
+    };
+    // A new project has no samples yet.
+    run_cli_steps(true);
 
     // In the same folder (its vendored packages are built once): what the derive cannot see
     // from one type fails `cargo test` as it fails `kubegen manifests`, each at its place: a
@@ -258,6 +303,16 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
         .output()
         .unwrap();
     assert!(created.status.success(), "{}", texts(&created).1);
+    // The sample `create api` writes is one the API server would admit, and one over the
+    // bound of `size` is not.
+    let sample = context.join("config/samples/webapp_v1_guestbook.yaml");
+    let written_sample = fs::read_to_string(&sample).unwrap();
+    let out = run_cli_steps(true);
+    assert!(out.contains("validated 1 objects"), "{out}");
+    fs::write(&sample, written_sample.replace("size: 1\n", "size: 11\n")).unwrap();
+    let out = run_cli_steps(false);
+    assert!(out.contains("spec.size"), "{out}");
+    fs::write(&sample, written_sample).unwrap();
     let types = context.join("src/api/webapp_v1/guestbook.rs");
     fs::write(
         &types,

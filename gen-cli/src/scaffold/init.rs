@@ -170,6 +170,7 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
         )));
     }
     let source = source(&args.kubegen)?;
+    let cli = cli_source(&args.kubegen);
     let namespace = format!("{name}-system");
     let vars = [
         ("name", name.as_str()),
@@ -178,6 +179,7 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
         ("kubernetes", args.kubernetes.as_str()),
         ("kubegen_source", source.dependency.as_str()),
         ("kubegen_patch", source.manifest_tail.as_str()),
+        ("kubegen_cli", cli.as_str()),
     ];
     let mut changes = Changes::default();
     for (path, template) in FILES {
@@ -266,12 +268,25 @@ fn kubegen_source(args: &KubegenFlags, built_from: Option<&Path>) -> Result<Sour
     if let Some(version) = &args.kubegen_version {
         return Ok(plain(format!("{package}version = {version:?}")));
     }
+    let (url, key, at) = git_source(args);
+    Ok(plain(format!("{package}git = {url:?}\n{key} = {at:?}")))
+}
+
+/// The git repository of kubegen and where in it: this binary's commit (`rev`), or its
+/// version's tag.
+fn git_source(args: &KubegenFlags) -> (&str, &'static str, String) {
     let url = args.kubegen_git.as_deref().unwrap_or(REPOSITORY);
-    let at = match crate::version::COMMIT {
-        Some(commit) => format!("rev = \"{commit}\""),
-        None => format!("tag = \"v{}\"", env!("CARGO_PKG_VERSION")),
-    };
-    Ok(plain(format!("{package}git = {url:?}\n{at}")))
+    match crate::version::COMMIT {
+        Some(commit) => (url, "rev", commit.to_string()),
+        None => (url, "tag", format!("v{}", env!("CARGO_PKG_VERSION"))),
+    }
+}
+
+/// What `cargo install` installs the CLI from in the project's CI: the git repository of the
+/// kubegen the project depends on.
+fn cli_source(args: &KubegenFlags) -> String {
+    let (url, key, at) = git_source(args);
+    format!("--git {url} --{key} {at} gen-cli")
 }
 
 /// Whether `dir` still holds kubegen's workspace (the folder this binary was built in may have

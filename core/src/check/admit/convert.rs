@@ -1,5 +1,6 @@
 //! JSON values as CEL sees them at a schema node: integers as `int`, numbers as `double`,
-//! int-or-string as either, objects with their declared fields (names escaped as the server
+//! int-or-string as either, `date-time`, `date` and `duration` strings as timestamps and
+//! durations, `byte` strings as bytes, objects with their declared fields (names escaped as the server
 //! escapes them), maps with their keys, a resource's `apiVersion`, `kind` and
 //! `metadata.name`/`generateName`; what preserve-unknown-fields keeps is not visible.
 
@@ -9,6 +10,7 @@ use std::sync::Arc;
 use cel::objects::{Key, Map};
 use serde_json::Value as Json;
 
+use super::time;
 use crate::model::Schema;
 
 /// `v` as a CEL value of schema `s`; `resource` for a resource's root.
@@ -26,7 +28,7 @@ pub fn to_cel(s: &Schema, v: &Json, resource: bool) -> cel::Value {
                 f => cel::Value::Float(f.unwrap_or(0.0)),
             },
         },
-        Json::String(text) => cel::Value::String(Arc::new(text.clone())),
+        Json::String(text) => string(s, text),
         Json::Array(items) => {
             let item = s.items.as_deref();
             let items = items
@@ -71,6 +73,24 @@ pub fn to_cel(s: &Schema, v: &Json, resource: bool) -> cel::Value {
             cel::Value::Map(Map { map: Arc::new(out) })
         }
     }
+}
+
+/// A string as its `format` makes it: a timestamp (`date-time`, `date`), a duration
+/// (`duration`), bytes (`byte`, base64), else a string (also when it does not parse, which the
+/// format check reports).
+fn string(s: &Schema, text: &str) -> cel::Value {
+    use base64::Engine;
+    let converted = match s.format.as_deref() {
+        Some("byte") => base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .ok()
+            .map(|b| cel::Value::Bytes(Arc::new(b))),
+        Some("date-time") => time::date_time(text).map(cel::Value::Timestamp),
+        Some("date") => time::date(text).map(cel::Value::Timestamp),
+        Some("duration") => time::duration(text).map(cel::Value::Duration),
+        _ => None,
+    };
+    converted.unwrap_or_else(|| cel::Value::String(Arc::new(text.to_string())))
 }
 
 /// A value with no schema below it.

@@ -6,26 +6,31 @@
 //! (`quantity`, `isQuantity` and the methods of `quantity`), semantic versions (`semver`,
 //! `isSemver` and the methods of `semver`), URLs (`url`, `isURL` and the getters of `url`)
 //! sets (`sets.contains`, `sets.equivalent`, `sets.intersects`) and named formats
-//! (`format.named`, `format.<name>()`, `validate`). What the `cel`
-//! crate has itself (the standard library with `matches`, cel-go's strings and lists
+//! (`format.named`, `format.<name>()`, `validate`), and the functions `macros`' rewrites call
+//! (two-variable comprehensions, timestamps' getters in UTC). What the `cel` crate has itself
+//! (the standard library with `matches`, timestamps and durations, cel-go's strings and lists
 //! extensions, optionals) is used as it is.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 
 use cel::common::types::DYN_TYPE;
 use cel::common::value::{CowVal, Val};
-use cel::objects::Opaque;
+use cel::objects::{Key, Map, Opaque};
 use cel::{DeclarationError, Env, ExecutionError, Value};
 
-use super::{format_named, quantity, semver, url};
+use chrono::Datelike;
+
+use super::{format_named, macros, quantity, semver, time, url};
 
 /// The environment rules are evaluated in.
 pub fn env() -> Result<Env, DeclarationError> {
     let mut env = Env::stdlib();
     env.add_extension(cel::extensions::strings)?;
     env.add_extension(cel::extensions::lists)?;
+    macros::add(&mut env)?;
     for (name, arity, f) in MEMBERS {
         env.add_member_overload(
             name,
@@ -121,6 +126,14 @@ const MEMBERS: &[(&str, usize, Lifted)] = &[
 
 /// Global functions.
 const GLOBALS: &[(&str, usize, Lifted)] = &[
+    (macros::UTC, 1, lift!(utc)),
+    (macros::PAIRS, 1, lift!(pairs)),
+    (macros::TO_MAP, 1, lift!(to_map)),
+    (macros::MERGE, 1, lift!(merge)),
+    (macros::TIMESTAMP, 1, lift!(timestamp)),
+    (macros::DURATION, 1, lift!(duration)),
+    (macros::STRING, 1, lift!(string)),
+    (macros::OWN_STRING, 1, lift!(own_string)),
     ("isIP", 1, lift!(is_ip)),
     ("ip", 1, lift!(ip)),
     ("ip.isCanonical", 1, lift!(ip_is_canonical)),
@@ -310,6 +323,144 @@ fn sets_equivalent(v: &[Value]) -> Result<Value, ExecutionError> {
 fn sets_intersects(v: &[Value]) -> Result<Value, ExecutionError> {
     let (a, b) = two_lists("sets.intersects", v)?;
     Ok(Value::Bool(b.iter().any(|x| a.contains(x))))
+}
+
+/// A timestamp in UTC (for its getters); any other value as it is.
+fn utc(v: &[Value]) -> Result<Value, ExecutionError> {
+    Ok(match v.first() {
+        Some(Value::Timestamp(t)) => Value::Timestamp(t.to_utc().fixed_offset()),
+        Some(other) => other.clone(),
+        None => Value::Null,
+    })
+}
+
+/// `timestamp(x)`: a string in RFC 3339, seconds since the epoch, or a timestamp, within
+/// CEL's years 1 to 9999.
+fn timestamp(v: &[Value]) -> Result<Value, ExecutionError> {
+    let t = match v.first() {
+        Some(Value::String(s)) => time::rfc3339(s),
+        Some(Value::Int(secs)) => {
+            chrono::DateTime::from_timestamp(*secs, 0).map(|t| t.fixed_offset())
+        }
+        Some(Value::Timestamp(t)) => Some(*t),
+        _ => return Err(fail("timestamp", "no such overload")),
+    };
+    let in_range =
+        |t: &chrono::DateTime<chrono::FixedOffset>| (1..=9999).contains(&t.to_utc().year());
+    t.filter(in_range)
+        .map(Value::Timestamp)
+        .ok_or_else(|| fail("timestamp", "type conversion error"))
+}
+
+/// `duration(x)`: a string in Go's syntax, or a duration.
+fn duration(v: &[Value]) -> Result<Value, ExecutionError> {
+    match v.first() {
+        Some(Value::String(s)) => time::go_duration(s)
+            .map(Value::Duration)
+            .ok_or_else(|| fail("duration", "type conversion error")),
+        Some(Value::Duration(d)) => Ok(Value::Duration(*d)),
+        _ => Err(fail("duration", "no such overload")),
+    }
+}
+
+/// Whether `string(x)` is kubegen's to write: a timestamp, an IP address or a CIDR.
+fn own_string(v: &[Value]) -> Result<Value, ExecutionError> {
+    let own = matches!(v.first(), Some(Value::Timestamp(_)))
+        || opaque::<Ip>(v.first()).is_some()
+        || opaque::<Cidr>(v.first()).is_some();
+    Ok(Value::Bool(own))
+}
+
+/// `string(x)` of what [`own_string`] accepts: a timestamp in its own offset, an address and a
+/// CIDR as Go's `netip` writes them.
+fn string(v: &[Value]) -> Result<Value, ExecutionError> {
+    let text = match v.first() {
+        Some(Value::Timestamp(t)) => time::format(t),
+        other => match (opaque::<Ip>(other), opaque::<Cidr>(other)) {
+            (Some(ip), _) => ip.0.to_string(),
+            (_, Some(c)) => format!("{}/{}", c.0, c.1),
+            _ => return Err(fail("string", "no such overload")),
+        },
+    };
+    Ok(Value::String(Arc::new(text)))
+}
+
+/// The `[index, item]` pairs of a list, or the `[key, value]` pairs of a map (by key).
+fn pairs(v: &[Value]) -> Result<Value, ExecutionError> {
+    let pair = |k: Value, x: &Value| Value::List(Arc::new(vec![k, x.clone()]));
+    let out = match v.first() {
+        Some(Value::List(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| pair(Value::Int(i as i64), x))
+            .collect(),
+        Some(Value::Map(m)) => {
+            let mut entries: Vec<_> = m.map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            entries
+                .into_iter()
+                .map(|(k, x)| pair(Value::from(k.clone()), x))
+                .collect()
+        }
+        _ => return Err(fail("comprehension", "no such overload")),
+    };
+    Ok(Value::List(Arc::new(out)))
+}
+
+/// A map key from a value.
+fn key(v: &Value) -> Result<Key, ExecutionError> {
+    match v {
+        Value::Int(i) => Ok(Key::Int(*i)),
+        Value::UInt(u) => Ok(Key::Uint(*u)),
+        Value::Bool(b) => Ok(Key::Bool(*b)),
+        Value::String(s) => Ok(Key::String(s.clone())),
+        other => Err(fail(
+            "transformMap",
+            format!("unsupported key type: {other:?}"),
+        )),
+    }
+}
+
+/// A map key as cel-go prints it.
+fn key_text(k: &Key) -> String {
+    match k {
+        Key::String(s) => s.to_string(),
+        Key::Int(i) => i.to_string(),
+        Key::Uint(u) => u.to_string(),
+        Key::Bool(b) => b.to_string(),
+    }
+}
+
+/// `transformMap`'s result: the map of `[key, value]` pairs.
+fn to_map(v: &[Value]) -> Result<Value, ExecutionError> {
+    let mut out = HashMap::new();
+    for pair in list("transformMap", v)? {
+        if let Value::List(kv) = pair
+            && let [k, x] = kv.as_slice()
+        {
+            out.insert(key(k)?, x.clone());
+        }
+    }
+    Ok(Value::Map(Map { map: Arc::new(out) }))
+}
+
+/// `transformMapEntry`'s result: the entries of every map, a key given twice an error.
+fn merge(v: &[Value]) -> Result<Value, ExecutionError> {
+    let mut out = HashMap::new();
+    for entry in list("transformMapEntry", v)? {
+        let Value::Map(m) = entry else {
+            return Err(fail("transformMapEntry", "no such overload"));
+        };
+        for (k, x) in m.map.iter() {
+            if out.insert(k.clone(), x.clone()).is_some() {
+                return Err(fail(
+                    "transformMapEntry",
+                    format!("insert failed: key {} already exists", key_text(k)),
+                ));
+            }
+        }
+    }
+    Ok(Value::Map(Map { map: Arc::new(out) }))
 }
 
 fn regex(f: &str, pattern: &str) -> Result<regex::Regex, ExecutionError> {
@@ -565,11 +716,20 @@ mod tests {
             "isURL('/p') && !isURL('p') && url('https://a.b/?x=1&x=2').getQuery()['x'] == ['1', '2']",
             "!format.dns1123Label().validate('ok').hasValue() && format.dns1123Label().validate('a.b') == optional.of(['must not contain dots'])",
             "format.named('uuid').hasValue() && !format.named('nope').hasValue()",
+            "timestamp('2024-02-29T23:59:59+01:00').getHours() == 22 && duration('90m').getHours() == 1",
+            "timestamp('2024-01-01T00:00:00Z').getHours('+05:30') == 5 && timestamp('2024-01-01T00:00:00Z') + duration('1h') > timestamp('2024-01-01T00:30:00Z')",
+            "[1, 2].all(i, v, v == i + 1) && !{'a': 1}.exists(k, v, k == 'a' && v == 2) && [0, 0].existsOne(i, v, i == 0)",
+            "[3, 4].transformList(i, v, v * i) == [0, 4] && [3, 4].transformList(i, v, i > 0, v + 1) == [5]",
+            "{'a': 1}.transformMap(k, v, v + 1) == {'a': 2} && [7, 0].transformMap(i, v, v > 0, v * 2) == {0: 14}",
+            "{'a': 1, 'b': 2}.transformMapEntry(k, v, {k + k: v}) == {'aa': 1, 'bb': 2}",
+            "string(ip('2001:DB8::1')) == '2001:db8::1' && string(cidr('10.1.2.3/8').masked()) == '10.0.0.0/8'",
+            "string(timestamp('2024-01-01T00:00:00.5+01:00')) == '2024-01-01T00:00:00.5+01:00' && string(1) == '1'",
         ];
         for expr in truths {
             assert_eq!(eval(expr), Ok(Value::Bool(true)), "{expr}");
         }
         assert!(eval("[].min()").is_err());
         assert!(eval("ip('nope')").is_err());
+        assert!(eval("[1, 2].transformMapEntry(i, v, {'k': v})").is_err());
     }
 }

@@ -5,7 +5,9 @@
 //! `convert` gives CEL's types). An error the server counts as making the object unfit for
 //! rules (`Unsupported value`, `Required value`, `Too long`, `Too many`, a wrong type) skips
 //! every rule and, when the schema has rules, adds the server's "some validation rules were
-//! not checked" cause.
+//! not checked" cause. A rule that could go over the server's per-call cost limit is estimated
+//! on the value's own sizes first (`cost`) and, over it, refused unevaluated as the server
+//! refuses it, and no further rule runs.
 //!
 //! On update, the old object is pruned and defaulted too, values pair up as the server pairs
 //! them (object fields, map entries, `map` list items by their keys) for `oldSelf`, and what
@@ -15,18 +17,21 @@
 //! Errors are [`FieldError`]s worded as the server words them.
 
 mod convert;
+mod cost;
 mod error;
 mod format_named;
 mod formats;
 mod library;
+mod macros;
 mod openapi;
 mod path;
 mod quantity;
 mod rules;
 mod semver;
+mod time;
 mod url;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -72,6 +77,8 @@ struct Compiled {
     patterns: HashMap<String, regex::Regex>,
     env: Arc<cel::Env>,
     programs: HashMap<String, cel::Program>,
+    /// The rules that may cost more than the server's per-call limit on some value.
+    costly: HashSet<String>,
 }
 
 /// Errors and ratcheted errors, as the walks collect them.
@@ -91,8 +98,9 @@ impl Validator {
             patterns: HashMap::new(),
             env: Arc::new(env),
             programs: HashMap::new(),
+            costly: HashSet::new(),
         };
-        compile(&schema, &mut compiled)?;
+        compile(&schema, true, &mut compiled)?;
         Ok(Validator { schema, compiled })
     }
 
@@ -230,8 +238,9 @@ fn ascii_classes(pattern: &str) -> String {
 }
 
 /// Compiles every pattern (with Rust's `regex`, once Go's syntax accepts it) and every rule
-/// and message expression of `s` and below.
-fn compile(s: &Schema, c: &mut Compiled) -> Result<(), String> {
+/// and message expression of `s` and below (`s` a resource's root if `resource`), and notes
+/// the rules that may go over the per-call cost limit.
+fn compile(s: &Schema, resource: bool, c: &mut Compiled) -> Result<(), String> {
     if let Some(p) = &s.pattern
         && !c.patterns.contains_key(p)
         && super::re2::compile(p).is_ok()
@@ -240,6 +249,9 @@ fn compile(s: &Schema, c: &mut Compiled) -> Result<(), String> {
         c.patterns.insert(p.clone(), re);
     }
     for rule in &s.x_validations {
+        if !c.costly.contains(&rule.rule) && cost::may_exceed(s, resource, rule) {
+            c.costly.insert(rule.rule.clone());
+        }
         for expr in std::iter::once(&rule.rule).chain(&rule.message_expression) {
             if !c.programs.contains_key(expr) {
                 let program = c
@@ -256,7 +268,7 @@ fn compile(s: &Schema, c: &mut Compiled) -> Result<(), String> {
         .chain(s.additional_properties.as_deref())
         .chain(s.items.as_deref())
         .chain(s.junctors());
-    children.try_for_each(|child| compile(child, c))
+    children.try_for_each(|child| compile(child, false, c))
 }
 
 /// One child of a value the walks go into: its schema, value, old value and path.

@@ -4,6 +4,7 @@
 //! an optional), the message from `messageExpression`, `message` or the rule, the `reason`'s
 //! error type and the `fieldPath`'s field.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use cel::objects::OptionalValue;
@@ -19,12 +20,18 @@ use crate::model::{Rule, Schema};
 pub(super) struct Rules<'c> {
     c: &'c Compiled,
     ctx: cel::Context<'c, 'c>,
+    /// A rule went over the per-call cost limit: the server runs no further rule.
+    stopped: Cell<bool>,
 }
 
 impl<'c> Rules<'c> {
     pub(super) fn new(c: &'c Compiled) -> Self {
         let ctx = cel::Context::with_env(c.env.clone());
-        Rules { c, ctx }
+        Rules {
+            c,
+            ctx,
+            stopped: Cell::new(false),
+        }
     }
 
     /// Evaluates every rule of `s` and below on `v`, `old` its value before an update.
@@ -38,13 +45,16 @@ impl<'c> Rules<'c> {
         out: &mut Found,
     ) {
         let (c, ctx) = (self.c, &self.ctx);
-        if v.is_null() {
+        if v.is_null() || self.stopped.get() {
             return;
         }
         if !s.x_validations.is_empty() {
             let this = to_cel(s, v, resource);
             let before = old.map(|o| to_cel(s, o, resource));
             for rule in &s.x_validations {
+                if self.stopped.get() {
+                    return;
+                }
                 let Some(program) = c.programs.get(&rule.rule) else {
                     continue;
                 };
@@ -67,6 +77,11 @@ impl<'c> Rules<'c> {
                         (None, false) => continue,
                     };
                     scope.add_variable_from_value("oldSelf", old_self);
+                }
+                if c.costly.contains(&rule.rule) && super::cost::exceeds(s, resource, rule, v) {
+                    self.stopped.set(true);
+                    out.errors.push(over_cost(s, rule, path));
+                    return;
                 }
                 let error = match program.execute(&scope) {
                     Ok(cel::Value::Bool(true)) => continue,
@@ -143,9 +158,33 @@ fn failure(c: &Compiled, scope: &cel::Context, rule: &Rule, path: &Path, v: &Val
     error.at(path)
 }
 
+/// The error of a rule over the per-call cost limit, which ends the evaluation of rules.
+fn over_cost(s: &Schema, rule: &Rule, path: &Path) -> FieldError {
+    let detail = format!(
+        "'operation cancelled: actual cost limit exceeded': no further validation rules will \
+         be run due to call cost exceeds limit for rule: {}",
+        rule_name(rule)
+    );
+    invalid_type(s, path, detail)
+}
+
+/// A rule as the server names it in an error (`ruleErrorString`): its message if it has one.
+fn rule_name(rule: &Rule) -> &str {
+    let named = rule.message.as_deref().map(str::trim);
+    named.filter(|m| !m.is_empty()).unwrap_or(rule.rule.trim())
+}
+
 /// The error of a rule that could not be evaluated.
 fn runtime(s: &Schema, rule: &Rule, path: &Path, error: &str) -> FieldError {
-    let detail = format!("{error} evaluating rule: {}", rule.rule);
+    invalid_type(
+        s,
+        path,
+        format!("{error} evaluating rule: {}", rule_name(rule)),
+    )
+}
+
+/// `Invalid value: "<type>": <detail>` at `path`.
+fn invalid_type(s: &Schema, path: &Path, detail: String) -> FieldError {
     let kind = if s.x_int_or_string { "" } else { s.type_str() };
     FieldError::new(Reason::Invalid, &path.field(), &Value::from(kind), detail).at(path)
 }
@@ -156,6 +195,17 @@ fn execution_error(e: &cel::ExecutionError) -> String {
         cel::ExecutionError::NoSuchKey(k) => format!("no such key: {k}"),
         cel::ExecutionError::DivisionByZero(_) => "division by zero".into(),
         cel::ExecutionError::RemainderByZero(_) => "modulus by zero".into(),
+        cel::ExecutionError::FunctionError { function, .. } if function == "duration" => {
+            "type conversion error from 'string' to 'google.protobuf.Duration'".into()
+        }
+        cel::ExecutionError::FunctionError { function, .. } if function == "timestamp" => {
+            "type conversion error from 'string' to 'google.protobuf.Timestamp'".into()
+        }
+        cel::ExecutionError::FunctionError { function, message }
+            if function == "transformMapEntry" =>
+        {
+            message.clone()
+        }
         other => other.to_string(),
     }
 }

@@ -66,6 +66,20 @@ pub(crate) const FORMATS: &[&str] = &[
 ];
 
 /// `id: [receiver.]name(params) -> result`, one a line.
+/// A timestamp's getters (`x.getHours()`, or with a time zone `x.getHours('UTC')`).
+pub(crate) const TIMESTAMP_GETTERS: &[&str] = &[
+    "getFullYear",
+    "getMonth",
+    "getDayOfYear",
+    "getDayOfMonth",
+    "getDate",
+    "getDayOfWeek",
+    "getHours",
+    "getMinutes",
+    "getSeconds",
+    "getMilliseconds",
+];
+
 fn declarations() -> String {
     let mut d = String::from(STATIC);
     let numeric = [("int64", "int"), ("uint64", "uint"), ("double", "double")];
@@ -106,18 +120,7 @@ fn declarations() -> String {
     for f in FORMATS {
         d += &format!("format_{f}: format.{f}() -> Format\n");
     }
-    for getter in [
-        "getFullYear",
-        "getMonth",
-        "getDayOfYear",
-        "getDayOfMonth",
-        "getDate",
-        "getDayOfWeek",
-        "getHours",
-        "getMinutes",
-        "getSeconds",
-        "getMilliseconds",
-    ] {
+    for getter in TIMESTAMP_GETTERS {
         d += &format!("timestamp_{getter}: timestamp.{getter}() -> int\n");
         d += &format!("timestamp_{getter}_with_tz: timestamp.{getter}(string) -> int\n");
     }

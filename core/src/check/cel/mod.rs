@@ -32,6 +32,8 @@ use std::fmt;
 
 /// The most a rule or message expression may cost (`StaticEstimatedCostLimit`).
 pub const RULE_COST_LIMIT: u64 = 10_000_000;
+/// The most a rule may cost when it is evaluated (`PerCallLimit`).
+pub const CALL_COST_LIMIT: u64 = 1_000_000;
 /// The most all rules and message expressions of a CRD version may cost together.
 pub const TOTAL_COST_LIMIT: u64 = 100_000_000;
 
@@ -180,6 +182,8 @@ pub fn check(_schema: &Schema, _scope: Scope) -> Report {
     Report::default()
 }
 
+#[cfg(feature = "cel")]
+pub use walk::rule_cost;
 #[cfg(feature = "cel")]
 use {bounds::suggest, walk::Walk};
 

@@ -2,7 +2,7 @@
 //! environment and measured (cost times the cardinality above it), problems and costs noted in
 //! the apiserver's order.
 
-use crate::model::{ListType, Loc, Schema};
+use crate::model::{ListType, Loc, Rule, Schema};
 use std::sync::Arc;
 
 use super::checker::{self, Env, Failure};
@@ -314,6 +314,25 @@ impl Walk {
 }
 
 /// Parses and checks `source`, whose result must be of type `want`.
+/// The estimated cost of `rule` once, its `self` a value of `node` (a resource's root if
+/// `resource`), as
+/// the apiserver estimates it; `None` if it does not compile.
+pub fn rule_cost(node: &Schema, resource: bool, rule: &Rule) -> Option<u64> {
+    let decl = Decl::of(node, resource, false)?;
+    let self_type = decl.cel_type();
+    let old_self = if rule.optional_old_self == Some(true) {
+        Type::Optional(Box::new(self_type.clone()))
+    } else {
+        self_type.clone()
+    };
+    let env = Env {
+        self_type,
+        old_self,
+    };
+    let checked = compile(&rule.rule, &env, Type::Bool, "a bool").ok()?;
+    Some(cost::estimate(&checked, &decl))
+}
+
 fn compile(source: &str, env: &Env, want: Type, wanted: &str) -> Result<checker::Checked, Failure> {
     compile_parsed(checker::parse(source)?, env, want, wanted)
 }
