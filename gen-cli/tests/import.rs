@@ -15,8 +15,12 @@ mod verdict;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crd_text::{GENERATOR_ANNOTATIONS, bytes};
+use gen_cli::import::known::Known;
+use kubegen_core::known::{Kubernetes, lookup};
+use kubegen_core::model::Shape;
 use serde_json::Value;
 
 /// The inputs that do not round-trip, by path under their corpus root, with the reason.
@@ -131,6 +135,12 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
+/// The k8s-openapi types an import recognizes, at the version the generator builds for.
+fn known() -> &'static Known {
+    static KNOWN: OnceLock<Known> = OnceLock::new();
+    KNOWN.get_or_init(|| Known::new(&Kubernetes::compiled()))
+}
+
 /// The Rust of the CRDs in `text`, and the CRD files gen-cli generates from it.
 fn round(name: &str, text: &str, scratch: &Path) -> Result<(String, Vec<String>), String> {
     let input = gen_cli::import::read::Input {
@@ -138,7 +148,7 @@ fn round(name: &str, text: &str, scratch: &Path) -> Result<(String, Vec<String>)
         text: text.to_string(),
         in_folder: false,
     };
-    let (modules, _lost) = gen_cli::import::modules(&[input])
+    let (modules, _lost) = gen_cli::import::modules(&[input], known())
         .map_err(|e| format!("import failed: {}", e.join("; ")))?;
     let sources = gen_cli::import::sources(&modules);
     let _ = fs::remove_dir_all(scratch);
@@ -508,4 +518,63 @@ fn module_writes_the_modules_and_their_mod_rs_into_a_folder() {
         1,
         "only src/ is written"
     );
+}
+
+/// The schema kubegen renders for the k8s-openapi type at `path` (the generator's version).
+fn k8s_schema(path: &str) -> Value {
+    let kubernetes = Kubernetes::compiled();
+    let Some(Ok(Shape::Known(known))) = lookup(path, Vec::new(), &kubernetes) else {
+        panic!("{path} is no k8s-openapi type");
+    };
+    serde_json::to_value(kubernetes.schema(&known)).unwrap()
+}
+
+#[test]
+fn subtrees_rendered_as_a_k8s_openapi_type_become_that_type() {
+    let condition = k8s_schema("k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition");
+    let mut almost = condition.clone();
+    almost["properties"]["reason"]["maxLength"] = 100.into();
+    let crd = serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+            "names": {"kind": "Widget", "plural": "widgets"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+                    "type": "object",
+                    "properties": {
+                        "conditions": {"type": "array", "description": "The conditions.",
+                            "items": condition, "x-kubernetes-list-type": "map",
+                            "x-kubernetes-list-map-keys": ["type"]},
+                        "others": {"type": "array", "items": almost},
+                        "since": {"type": "string", "format": "date-time",
+                            "description": "Since when."},
+                        "count": {"type": "string", "format": "int-or-string"},
+                    }}}}}}]}
+    });
+    let tmp = scratch("known");
+    // Once through the generator for its bytes, then round-tripped byte for byte.
+    let (_, crds) = round("widgets.yaml", &crd.to_string(), tmp.path()).unwrap();
+    let text = crds.concat();
+    assert!(
+        matches!(check("widgets.yaml", &text, tmp.path()), Outcome::Identical),
+        "the substituted types do not round-trip"
+    );
+    let (rust, _) = round("widgets.yaml", &text, tmp.path()).unwrap();
+    // Without spaces, and the trailing comma prettyplease leaves in a broken `Option<...,>`.
+    let rust = rust
+        .split_whitespace()
+        .collect::<String>()
+        .replace(",>", ">");
+    let meta = "k8s_openapi::apimachinery::pkg::apis::meta::v1";
+    for field in [
+        format!("pubconditions:Option<Vec<{meta}::Condition>>"),
+        format!("pubsince:Option<{meta}::Time>"),
+        // One keyword apart from Condition: a struct of its own.
+        "pubothers:Option<Vec<WidgetSpecOthers>>".to_string(),
+        // `format: int-or-string` is no `IntOrString`'s schema.
+        "pubcount:Option<String>".to_string(),
+    ] {
+        assert!(rust.contains(&field), "no `{field}` in {rust}");
+    }
 }
