@@ -471,15 +471,7 @@ impl Walk<'_> {
                 let vty = if vkeys.is_empty() {
                     vty
                 } else {
-                    let vname = format!("{name}Value");
-                    self.named(value, &vname, |_| {
-                        Ok(Item::Newtype(Newtype {
-                            name: vname.clone(),
-                            ty: vty.clone(),
-                            doc: None,
-                            markers: vkeys.clone(),
-                        }))
-                    })?
+                    self.wrapper(value, &format!("{name}Value"), vty, vkeys)?
                 };
                 Ok((Ty::Map(Box::new(vty)), self.keys(node, path, Shape::Map)))
             }
@@ -506,16 +498,8 @@ impl Walk<'_> {
                 ikeys.extend(self.entry_description(&ity, items));
                 // `items(schema_type = ...)` keeps the Rust type's `format`: a newtype's does not.
                 if ikeys.iter().any(|m| m.key == "schema_type") {
-                    let iname = format!("{name}Item");
-                    ity = self.named(items, &iname, |_| {
-                        Ok(Item::Newtype(Newtype {
-                            name: iname.clone(),
-                            ty: ity.clone(),
-                            doc: None,
-                            markers: ikeys.clone(),
-                        }))
-                    })?;
-                    ikeys.clear();
+                    ity = self.wrapper(items, &format!("{name}Item"), ity, ikeys)?;
+                    ikeys = Vec::new();
                 }
                 let mut keys = self.keys(node, path, Shape::Array);
                 if !ikeys.is_empty() {
@@ -575,6 +559,31 @@ impl Walk<'_> {
         (!same).then(|| marker("description", MarkerValue::Str(d.clone())))
     }
 
+    /// A newtype of `ty` carrying the keys of a list item or map value `node` (which its
+    /// field cannot carry), shared by equal nodes; apart from the type `ty` may be of the
+    /// same node, and by description too (a key here).
+    fn wrapper(
+        &mut self,
+        node: &JSONSchemaProps,
+        name: &str,
+        ty: Ty,
+        markers: Vec<Marker>,
+    ) -> Result<Ty, Problem> {
+        let key = format!(
+            "newtype {}",
+            serde_json::to_string(node).unwrap_or_default()
+        );
+        let item = |_: &mut Self| {
+            Ok(Item::Newtype(Newtype {
+                name: name.to_string(),
+                ty,
+                doc: None,
+                markers,
+            }))
+        };
+        self.keyed(key, name, item)
+    }
+
     /// The module's type for `node`: the one made of an equal subtree, else a new one.
     fn named(
         &mut self,
@@ -587,6 +596,16 @@ impl Walk<'_> {
             ..node.clone()
         })
         .unwrap_or_default();
+        self.keyed(key, name, make)
+    }
+
+    /// The module's type of the subtree `key`: the one made of it already, else a new one.
+    fn keyed(
+        &mut self,
+        key: String,
+        name: &str,
+        make: impl FnOnce(&mut Self) -> Result<Item, Problem>,
+    ) -> Result<Ty, Problem> {
         if let Some(existing) = self.seen.get(&key) {
             return Ok(Ty::Named(existing.clone()));
         }
