@@ -7,6 +7,8 @@
 //! do not round-trip yet are listed in `ALLOWED`, each with what is lost; one that round-trips
 //! while listed fails too, so the list only shrinks.
 
+#[path = "support/control_plane.rs"]
+mod control_plane;
 #[path = "support/crd_text.rs"]
 mod crd_text;
 #[path = "support/verdict.rs"]
@@ -826,4 +828,65 @@ fn random_structural_crds_round_trip() {
             Ok(())
         })
         .unwrap();
+}
+
+/// `kubegen import crd --kubeconfig` reads CRDs by name from a real API server
+/// (`kubegen::testing`'s) and writes the Rust their files give; a name the server does not
+/// have is an error naming it, and nothing is printed:
+///
+/// ```sh
+/// KUBEBUILDER_ASSETS=/path/to/bin cargo test -p gen-cli --test import -- --ignored cluster
+/// ```
+#[test]
+#[ignore = "needs a real API server: KUBEBUILDER_ASSETS=... cargo test -p gen-cli --test import -- --ignored cluster"]
+fn crds_read_from_a_cluster_import_as_their_files_do() {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    let cp = control_plane::control_plane();
+    let files = [
+        fixture("gen/config/crd/bases/bar.example.com_foos.yaml"),
+        fixture("plural/config/crd/bases/plural.example.com_testquotas.yaml"),
+    ];
+    let crds: Vec<CustomResourceDefinition> = files
+        .iter()
+        .map(|f| {
+            let docs: Vec<Value> =
+                serde_saphyr::from_multiple(&fs::read_to_string(f).unwrap()).unwrap();
+            let doc = docs.into_iter().find(|d| !d.is_null()).unwrap();
+            serde_json::from_value(doc).unwrap()
+        })
+        .collect();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(cp.install_crds(&crds))
+        .unwrap();
+    let kubeconfig = cp.kubeconfig().expect("a local control plane's kubeconfig");
+    let kubeconfig = kubeconfig.display().to_string();
+    let tmp = scratch("cluster");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+            .args(["import", "crd"])
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        (
+            out.status.success(),
+            stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (file, crd) in files.iter().zip(&crds) {
+        let name = crd.metadata.name.as_deref().unwrap();
+        let (ok, from_cluster, stderr) = run(&["--kubeconfig", &kubeconfig, name]);
+        assert!(ok, "{stderr}");
+        let (ok, from_file, stderr) = run(&[file]);
+        assert!(ok, "{stderr}");
+        assert_eq!(from_cluster, from_file, "{name}");
+    }
+    let (ok, stdout, stderr) = run(&["--kubeconfig", &kubeconfig, "nope.example.com"]);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("cluster/nope.example.com: "), "{stderr}");
 }

@@ -4,6 +4,7 @@
 //! places the files: a library crate (`--out`) or a module of an existing one (`--module`),
 //! written as `manifests` writes (whole files, never one kubegen did not write).
 
+pub mod cluster;
 pub mod go;
 pub mod known;
 pub mod model;
@@ -48,8 +49,17 @@ pub struct ImportArgs {
     #[arg(long, value_name = "v1_NN", default_value = DEFAULT_KUBERNETES,
           value_parser = crate::scaffold::init::kubernetes)]
     pub kubernetes: String,
-    /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin.
-    #[arg(required = true, value_name = "FILE|DIR|-")]
+    /// Read the CRDs named in place of the inputs from the cluster of this kubeconfig (and
+    /// `--context`).
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Read the CRDs named in place of the inputs from the cluster of this context (of
+    /// `--kubeconfig`, else of `KUBECONFIG` or `~/.kube/config`, as kubectl reads them).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin;
+    /// with `--kubeconfig` or `--context`, CRD names (`certificates.cert-manager.io`).
+    #[arg(required = true, value_name = "FILE|DIR|-|NAME")]
     pub inputs: Vec<PathBuf>,
 }
 
@@ -250,9 +260,17 @@ fn lib_rs(files: &[(String, String)], doc: &str) -> String {
 
 /// Runs `kubegen import crd`: false when it fails (every problem printed, nothing written).
 pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
-    let inputs = match read::inputs(&args.inputs) {
+    let inputs = if args.kubeconfig.is_some() || args.context.is_some() {
+        let names: Vec<String> = (args.inputs.iter())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        cluster::inputs(args.kubeconfig.as_deref(), args.context.as_deref(), &names)
+    } else {
+        read::inputs(&args.inputs).map_err(|e| vec![e])
+    };
+    let inputs = match inputs {
         Ok(inputs) => inputs,
-        Err(e) => return fail(reporter, vec![e]),
+        Err(e) => return fail(reporter, e),
     };
     let (known, mut warnings) = known_types(&args.kubernetes);
     match modules(&inputs, &known) {
