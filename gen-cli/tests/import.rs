@@ -831,8 +831,8 @@ fn random_structural_crds_round_trip() {
 }
 
 /// `kubegen import crd --kubeconfig` reads CRDs by name from a real API server
-/// (`kubegen::testing`'s) and writes the Rust their files give; a name the server does not
-/// have is an error naming it, and nothing is printed:
+/// (`kubegen::testing`'s) and writes the Rust their files give (`kubectl apply`'s annotation
+/// left out); a name the server does not have is an error naming it, and nothing is printed:
 ///
 /// ```sh
 /// KUBEBUILDER_ASSETS=/path/to/bin cargo test -p gen-cli --test import -- --ignored cluster
@@ -855,12 +855,10 @@ fn crds_read_from_a_cluster_import_as_their_files_do() {
             serde_json::from_value(doc).unwrap()
         })
         .collect();
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-        .block_on(cp.install_crds(&crds))
-        .unwrap();
+    // `kubectl apply` writes its `last-applied-configuration` annotation, which is left out.
+    for file in &files {
+        control_plane::kubectl(&["apply", "-f", file], None).unwrap();
+    }
     let kubeconfig = cp.kubeconfig().expect("a local control plane's kubeconfig");
     let kubeconfig = kubeconfig.display().to_string();
     let tmp = scratch("cluster");
@@ -889,4 +887,74 @@ fn crds_read_from_a_cluster_import_as_their_files_do() {
     let (ok, stdout, stderr) = run(&["--kubeconfig", &kubeconfig, "nope.example.com"]);
     assert!(!ok && stdout.is_empty(), "{stdout}");
     assert!(stderr.contains("cluster/nope.example.com: "), "{stderr}");
+}
+
+/// A string enum with a doc and keys of its own (a Go named type's, as `import go` writes
+/// it) is written as a Rust enum whose schema has them: its doc the description of a field
+/// without one, its keys on the field's node, its values in the variants' order.
+#[test]
+fn enums_carry_their_doc_and_keys() {
+    use gen_cli::import::model::{
+        Enum, Field, Item, Marker, MarkerValue, Module, Struct, Ty, variants,
+    };
+    let key = |key, value: &str| Marker {
+        key,
+        value: MarkerValue::Str(value.into()),
+    };
+    let spec = Struct {
+        name: "WidgetSpec".into(),
+        doc: None,
+        resource: Some(vec![
+            key("group", "example.com"),
+            key("version", "v1"),
+            key("kind", "Widget"),
+        ]),
+        markers: Vec::new(),
+        camel_case: false,
+        fields: vec![Field {
+            rust: "mode".into(),
+            rename: None,
+            ty: Ty::Named("Mode".into()),
+            doc: None,
+            markers: Vec::new(),
+            flatten: false,
+        }],
+    };
+    let mode = Enum {
+        name: "Mode".into(),
+        variants: variants(&["Fast".into(), "slow-start".into()]),
+        doc: Some("How fast.".into()),
+        markers: vec![Marker {
+            key: "default",
+            value: MarkerValue::Json("Fast".into()),
+        }],
+    };
+    let modules = [Module {
+        group: "example.com".into(),
+        version: "v1".into(),
+        items: vec![Item::Struct(spec), Item::Enum(mode)],
+    }];
+    let tmp = scratch("enum");
+    let mut rust = String::new();
+    for (path, text) in gen_cli::import::sources(&modules) {
+        let path = tmp.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, &text).unwrap();
+        rust.push_str(&text);
+    }
+    assert!(rust.contains("pub enum Mode {"), "{rust}");
+    let lib = tmp.path().join("src/lib.rs");
+    let generated = verdict::manifests_and_docs(&verdict::package(&lib)).unwrap();
+    let crd = (generated.plan.files.iter())
+        .find(|(p, _)| p.to_string_lossy().contains("/crd/"))
+        .map(|(_, c)| c.clone())
+        .unwrap();
+    let docs: Vec<Value> = serde_saphyr::from_multiple(&crd).unwrap();
+    let crd = docs.into_iter().find(|d| !d.is_null()).unwrap();
+    let node = crd
+        .pointer("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode")
+        .unwrap();
+    let expected = serde_json::json!({"type": "string", "enum": ["Fast", "slow-start"],
+        "default": "Fast", "description": "How fast."});
+    assert_eq!(*node, expected, "{crd:#}");
 }
