@@ -239,7 +239,8 @@ impl Walk<'_> {
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
             .ok_or_else(|| self.problem("", "the version has no openAPIV3Schema"))?;
-        let props = root.properties.clone().unwrap_or_default();
+        let no_props = BTreeMap::new();
+        let props = root.properties.as_ref().unwrap_or(&no_props);
         for name in props.keys() {
             if !["apiVersion", "kind", "metadata", "spec", "status"].contains(&name.as_str()) {
                 self.lose(
@@ -322,9 +323,10 @@ impl Walk<'_> {
         path: &str,
     ) -> Result<Struct, Problem> {
         let required = node.required.clone().unwrap_or_default();
-        let props = node.properties.clone().unwrap_or_default();
+        let no_props = BTreeMap::new();
+        let props = node.properties.as_ref().unwrap_or(&no_props);
         let mut fields = Vec::new();
-        for (json, prop) in &props {
+        for (json, prop) in props {
             let field_path = format!("{path}.{json}");
             let (ty, mut markers) =
                 self.ty(prop, &format!("{name}{}", pascal(json)), &field_path)?;
