@@ -10,6 +10,8 @@
 //!
 //! - `validate`: objects admitted per second in process (`check::admit`) against the bundled
 //!   operator's CRD, or (`--against httproute`) Gateway API's HTTPRoute.
+//! - `import`: `kubegen import crd` vs kopium on the largest CRD of the corpus and a folder of
+//!   50 CRDs.
 //! - `control-plane`: the cold start of `kubegen::testing`'s control plane (etcd and
 //!   kube-apiserver from `KUBEBUILDER_ASSETS`, a CRD established), with its breakdown.
 //!
@@ -19,6 +21,7 @@
 
 mod control_plane;
 mod generate;
+mod import;
 mod measure;
 mod validate;
 
@@ -90,6 +93,12 @@ enum Bench {
     /// The cold start of a `kubegen::testing` control plane, with its breakdown (needs
     /// `KUBEBUILDER_ASSETS`).
     ControlPlane,
+    /// `kubegen import crd` vs kopium: the largest CRD of the corpus, and a folder of 50.
+    Import {
+        /// The kopium binary (default: `kopium` when it is on `PATH`).
+        #[arg(long)]
+        kopium: Option<PathBuf>,
+    },
     /// Rebuild of an API crate with kubegen's `apply` feature off vs on.
     Apply {
         /// Kinds in the API crate.
@@ -130,6 +139,7 @@ fn main() {
         }
         Bench::Validate { objects, against } => validate::run(&repo, against, objects, args.runs),
         Bench::ControlPlane => control_plane::run(&repo, args.runs),
+        Bench::Import { kopium } => import::run(&repo, &work.join("import"), kopium, args.runs),
         Bench::Apply { kinds, fields } => {
             apply(&repo, &work.join("apply"), kinds, fields, args.runs)
         }

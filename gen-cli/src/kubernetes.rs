@@ -1,5 +1,7 @@
 //! Which Kubernetes version's tables k8s-openapi types get in a run.
 
+use std::path::Path;
+
 use kubegen_core::known::{Kubernetes, Minor, read_kubernetes_sources};
 use kubegen_core::model::Diagnostic;
 
@@ -12,7 +14,7 @@ use crate::workspace::{self, Package};
 /// run.
 pub fn select(options: &Options, packages: &[Package]) -> Result<Kubernetes, Diagnostic> {
     if let Some(minor) = options.kubernetes {
-        return select_minor(options, minor);
+        return select_minor(options.manifest_path.as_deref(), minor);
     }
     let mut named: Vec<(u32, &str)> = packages
         .iter()
@@ -36,20 +38,21 @@ pub fn select(options: &Options, packages: &[Package]) -> Result<Kubernetes, Dia
         }
     };
     match minor {
-        Some(minor) => select_minor(options, minor),
+        Some(minor) => select_minor(options.manifest_path.as_deref(), minor),
         None => Ok(Kubernetes::compiled()),
     }
 }
 
-/// Kubernetes 1.`minor`, with its k8s-openapi schemas read from k8s-openapi's sources when
-/// gen-cli is built with another version.
-fn select_minor(options: &Options, minor: u32) -> Result<Kubernetes, Diagnostic> {
+/// Kubernetes 1.`minor`, with its k8s-openapi schemas read from the sources of the k8s-openapi
+/// that the workspace of `manifest_path` (else of the current folder) resolves, when gen-cli is
+/// built with another version.
+pub fn select_minor(manifest_path: Option<&Path>, minor: u32) -> Result<Kubernetes, Diagnostic> {
     let minor = Minor::new(minor).map_err(Diagnostic::plain)?;
     if minor == Minor::compiled() {
         return Ok(Kubernetes::compiled());
     }
     // This binary's k8s-openapi types are another version's: read the selected one's.
-    let src = workspace::k8s_openapi_src(options.manifest_path.as_deref())
+    let src = workspace::k8s_openapi_src(manifest_path)
         .map_err(Diagnostic::plain)?
         .ok_or_else(|| {
             Diagnostic::plain(

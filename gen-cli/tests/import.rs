@@ -7,6 +7,8 @@
 //! do not round-trip yet are listed in `ALLOWED`, each with what is lost; one that round-trips
 //! while listed fails too, so the list only shrinks.
 
+#[path = "support/control_plane.rs"]
+mod control_plane;
 #[path = "support/crd_text.rs"]
 mod crd_text;
 #[path = "support/verdict.rs"]
@@ -15,8 +17,13 @@ mod verdict;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crd_text::{GENERATOR_ANNOTATIONS, bytes};
+use gen_cli::import::known::Known;
+use kubegen_core::known::{Kubernetes, lookup};
+use kubegen_core::model::Shape;
+use proptest::prelude::*;
 use serde_json::Value;
 
 /// The inputs that do not round-trip, by path under their corpus root, with the reason.
@@ -131,6 +138,12 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
+/// The k8s-openapi types an import recognizes, at the version the generator builds for.
+fn known() -> &'static Known {
+    static KNOWN: OnceLock<Known> = OnceLock::new();
+    KNOWN.get_or_init(|| Known::new(&Kubernetes::compiled()))
+}
+
 /// The Rust of the CRDs in `text`, and the CRD files gen-cli generates from it.
 fn round(name: &str, text: &str, scratch: &Path) -> Result<(String, Vec<String>), String> {
     let input = gen_cli::import::read::Input {
@@ -138,7 +151,7 @@ fn round(name: &str, text: &str, scratch: &Path) -> Result<(String, Vec<String>)
         text: text.to_string(),
         in_folder: false,
     };
-    let (modules, _lost) = gen_cli::import::modules(&[input])
+    let (modules, _lost) = gen_cli::import::modules(&[input], known())
         .map_err(|e| format!("import failed: {}", e.join("; ")))?;
     let sources = gen_cli::import::sources(&modules);
     let _ = fs::remove_dir_all(scratch);
@@ -518,4 +531,440 @@ fn module_writes_the_modules_and_their_mod_rs_into_a_folder() {
         1,
         "only src/ is written"
     );
+}
+
+/// The schema kubegen renders for the k8s-openapi type at `path` (the generator's version).
+fn k8s_schema(path: &str) -> Value {
+    let kubernetes = Kubernetes::compiled();
+    let Some(Ok(Shape::Known(known))) = lookup(path, Vec::new(), &kubernetes) else {
+        panic!("{path} is no k8s-openapi type");
+    };
+    serde_json::to_value(kubernetes.schema(&known)).unwrap()
+}
+
+#[test]
+fn subtrees_rendered_as_a_k8s_openapi_type_become_that_type() {
+    let condition = k8s_schema("k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition");
+    let mut almost = condition.clone();
+    almost["properties"]["reason"]["maxLength"] = 100.into();
+    let crd = serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+            "names": {"kind": "Widget", "plural": "widgets"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+                    "type": "object",
+                    "properties": {
+                        "conditions": {"type": "array", "description": "The conditions.",
+                            "items": condition, "x-kubernetes-list-type": "map",
+                            "x-kubernetes-list-map-keys": ["type"]},
+                        "others": {"type": "array", "items": almost},
+                        "since": {"type": "string", "format": "date-time",
+                            "description": "Since when."},
+                        "count": {"type": "string", "format": "int-or-string"},
+                    }}}}}}]}
+    });
+    let tmp = scratch("known");
+    // Once through the generator for its bytes, then round-tripped byte for byte.
+    let (_, crds) = round("widgets.yaml", &crd.to_string(), tmp.path()).unwrap();
+    let text = crds.concat();
+    assert!(
+        matches!(check("widgets.yaml", &text, tmp.path()), Outcome::Identical),
+        "the substituted types do not round-trip"
+    );
+    let (rust, _) = round("widgets.yaml", &text, tmp.path()).unwrap();
+    // Without spaces, and the trailing comma prettyplease leaves in a broken `Option<...,>`.
+    let rust = rust
+        .split_whitespace()
+        .collect::<String>()
+        .replace(",>", ">");
+    let meta = "k8s_openapi::apimachinery::pkg::apis::meta::v1";
+    for field in [
+        format!("pubconditions:Option<Vec<{meta}::Condition>>"),
+        format!("pubsince:Option<{meta}::Time>"),
+        // One keyword apart from Condition: a struct of its own.
+        "pubothers:Option<Vec<WidgetSpecOthers>>".to_string(),
+        // `format: int-or-string` is no `IntOrString`'s schema.
+        "pubcount:Option<String>".to_string(),
+    ] {
+        assert!(rust.contains(&field), "no `{field}` in {rust}");
+    }
+}
+
+/// Random structural schema nodes of every kind an import reads, each with the keywords that
+/// fit it (value validations, defaults, CEL rules, list and map types, junctors, nullable,
+/// descriptions a doc comment holds and ones it cannot).
+mod random {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+
+    const NAMES: &[&str] = &["alpha", "betaGamma", "podCIDR", "zeta-eta", "type", "x2"];
+    const DESCRIPTIONS: &[&str] = &[
+        "A field.",
+        "Two lines.\n\nThe second paragraph.",
+        "+not a doc comment",
+        "trailing space ",
+    ];
+
+    /// `keyword: value` in `node` when `value` is drawn.
+    fn put(node: &mut Value, keyword: &str, value: Option<Value>) {
+        if let Some(v) = value {
+            node[keyword] = v;
+        }
+    }
+
+    fn described(node: Value, description: Option<&str>) -> Value {
+        let mut node = node;
+        put(&mut node, "description", description.map(Value::from));
+        node
+    }
+
+    fn description() -> impl Strategy<Value = Option<&'static str>> {
+        proptest::option::of(proptest::sample::select(DESCRIPTIONS))
+    }
+
+    fn string() -> impl Strategy<Value = Value> {
+        (
+            proptest::option::of((0i64..4, 0i64..8)),
+            proptest::option::of(proptest::sample::select(&["^[a-z]+$", "^v[0-9]$"][..])),
+            proptest::option::of(proptest::sample::select(&["date", "uri", "email"][..])),
+            any::<bool>(),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(length, pattern, format, rule, nullable, documented)| {
+                let mut node = json!({"type": "string"});
+                if documented {
+                    node["title"] = "A title".into();
+                    node["externalDocs"] = json!({"url": "https://example.com/doc"});
+                }
+                if let Some((min, extra)) = length {
+                    node["minLength"] = min.into();
+                    node["maxLength"] = (min + extra).into();
+                }
+                put(&mut node, "pattern", pattern.map(Value::from));
+                put(&mut node, "format", format.map(Value::from));
+                // A formatted string is another CEL type (`date` a timestamp).
+                if rule && format.is_none() {
+                    node["x-kubernetes-validations"] =
+                        json!([{"rule": "self != 'forbidden'", "message": "not that"}]);
+                }
+                if nullable {
+                    node["nullable"] = true.into();
+                }
+                node
+            })
+    }
+
+    fn string_enum() -> impl Strategy<Value = Value> {
+        (
+            proptest::sample::subsequence(&["Always", "Never", "if-needed", "OnFailure"][..], 1..4),
+            any::<bool>(),
+        )
+            .prop_map(|(values, default)| {
+                let mut node = json!({"type": "string", "enum": values});
+                if default {
+                    node["default"] = values[0].into();
+                }
+                node
+            })
+    }
+
+    fn number() -> impl Strategy<Value = Value> {
+        (
+            proptest::sample::select(
+                &[
+                    ("integer", Some("int32")),
+                    ("integer", Some("int64")),
+                    ("integer", None),
+                    ("number", None),
+                    ("number", Some("double")),
+                ][..],
+            ),
+            proptest::option::of((-5i64..5, 0i64..10)),
+            any::<bool>(),
+            proptest::sample::select(&["default", "example", "multipleOf", ""][..]),
+        )
+            .prop_map(|((ty, format), bounds, exclusive, extra_key)| {
+                let mut node = json!({"type": ty});
+                put(&mut node, "format", format.map(Value::from));
+                if let Some((min, extra)) = bounds {
+                    node["minimum"] = min.into();
+                    node["maximum"] = (min + extra + 1).into();
+                    if exclusive {
+                        node["exclusiveMaximum"] = true.into();
+                        node["exclusiveMinimum"] = true.into();
+                    }
+                    match extra_key {
+                        "default" | "example" if !exclusive => node[extra_key] = min.into(),
+                        "multipleOf" => node[extra_key] = 2.into(),
+                        _ => {}
+                    }
+                }
+                node
+            })
+    }
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            3 => string(),
+            2 => string_enum(),
+            3 => number(),
+            1 => any::<Option<bool>>().prop_map(|default| {
+                let mut node = json!({"type": "boolean"});
+                put(&mut node, "default", default.map(Value::from));
+                node
+            }),
+            1 => Just(json!({"anyOf": [{"type": "integer"}, {"type": "string"}],
+                "x-kubernetes-int-or-string": true})),
+            1 => Just(json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true})),
+        ];
+        (leaf, description()).prop_map(|(node, d)| described(node, d))
+    }
+
+    /// A node, objects, arrays and maps nested up to three deep.
+    pub fn node() -> impl Strategy<Value = Value> {
+        leaf().prop_recursive(3, 24, 4, |inner| {
+            let object = (
+                proptest::collection::btree_map(
+                    proptest::sample::select(NAMES),
+                    inner.clone(),
+                    1..4,
+                ),
+                any::<proptest::sample::Index>(),
+                proptest::sample::select(&["oneOf", "anyOf", "not", ""][..]),
+                any::<bool>(),
+            )
+                .prop_map(|(props, required, junctor, min_properties)| {
+                    let names: Vec<&str> = props.keys().copied().collect();
+                    let mut node = json!({"type": "object",
+                        "properties": props.into_iter().map(|(k, v)| (k.to_string(), v))
+                            .collect::<Map<String, Value>>()});
+                    let first = names[required.index(names.len())];
+                    node["required"] = json!([first]);
+                    match junctor {
+                        "oneOf" | "anyOf" if names.len() > 1 => {
+                            node[junctor] =
+                                json!([{"required": [names[0]]}, {"required": [names[1]]}]);
+                        }
+                        "not" => node["not"] = json!({"minProperties": 5}),
+                        _ => {}
+                    }
+                    if min_properties {
+                        node["minProperties"] = 1.into();
+                        node["maxProperties"] = 4.into();
+                    }
+                    node
+                });
+            let array = (inner.clone(), proptest::option::of(0i64..3), any::<bool>()).prop_map(
+                |(items, min, listed)| {
+                    // A set's items: scalars, never null.
+                    let scalar = ["string", "integer"]
+                        .map(Value::from)
+                        .contains(&items["type"])
+                        && items.get("nullable").is_none();
+                    let mut node = json!({"type": "array", "items": items});
+                    if let Some(min) = min {
+                        node["minItems"] = min.into();
+                        node["maxItems"] = (min + 3).into();
+                    }
+                    if listed {
+                        let list_type = if scalar { "set" } else { "atomic" };
+                        node["x-kubernetes-list-type"] = list_type.into();
+                    }
+                    node
+                },
+            );
+            let map = (inner, any::<bool>()).prop_map(|(value, atomic)| {
+                let mut node = json!({"type": "object", "additionalProperties": value});
+                if atomic {
+                    node["x-kubernetes-map-type"] = "atomic".into();
+                }
+                node
+            });
+            let node = prop_oneof![2 => object, 1 => array, 1 => map];
+            (node, description()).prop_map(|(node, d)| described(node, d))
+        })
+    }
+}
+
+/// A CRD of kind `Widget` whose spec is `spec`.
+fn widget(spec: &Value) -> Value {
+    serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+            "names": {"kind": "Widget", "plural": "widgets", "singular": "widget",
+                "listKind": "WidgetList"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object",
+                    "properties": {"spec": spec}}}}]}
+    })
+}
+
+/// Random structural CRDs round-trip through the import and the generator, in process: the
+/// regenerated CRD's spec is the input's (as JSON), and its bytes and Rust are a fixpoint.
+#[test]
+fn random_structural_crds_round_trip() {
+    use proptest::test_runner::{Config, TestRunner};
+    let tmp = scratch("random");
+    let config = Config {
+        cases: 64,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let spec = random::node().prop_filter("an object spec", |n| {
+        n.get("properties").is_some() && n.get("type") == Some(&"object".into())
+    });
+    let spec_of = |crd: &Value| {
+        crd.pointer("/spec/versions/0/schema/openAPIV3Schema/properties/spec")
+            .cloned()
+    };
+    TestRunner::new(config)
+        .run(&spec, |spec| {
+            let input = widget(&spec);
+            let (_, crds) = round("widgets.yaml", &input.to_string(), tmp.path())
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{input:#}")))?;
+            let text = crds.concat();
+            let regenerated: Vec<Value> = serde_saphyr::from_multiple(&text).unwrap();
+            let regenerated = regenerated.into_iter().find(|d| !d.is_null()).unwrap();
+            prop_assert_eq!(spec_of(&regenerated), Some(spec.clone()), "{}", text);
+            prop_assert!(
+                matches!(check("widgets.yaml", &text, tmp.path()), Outcome::Identical),
+                "not a fixpoint:\n{}",
+                text
+            );
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// `kubegen import crd --kubeconfig` reads CRDs by name from a real API server
+/// (`kubegen::testing`'s) and writes the Rust their files give (`kubectl apply`'s annotation
+/// left out); a name the server does not have is an error naming it, and nothing is printed:
+///
+/// ```sh
+/// KUBEBUILDER_ASSETS=/path/to/bin cargo test -p gen-cli --test import -- --ignored cluster
+/// ```
+#[test]
+#[ignore = "needs a real API server: KUBEBUILDER_ASSETS=... cargo test -p gen-cli --test import -- --ignored cluster"]
+fn crds_read_from_a_cluster_import_as_their_files_do() {
+    use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+    let cp = control_plane::control_plane();
+    let files = [
+        fixture("gen/config/crd/bases/bar.example.com_foos.yaml"),
+        fixture("plural/config/crd/bases/plural.example.com_testquotas.yaml"),
+    ];
+    let crds: Vec<CustomResourceDefinition> = files
+        .iter()
+        .map(|f| {
+            let docs: Vec<Value> =
+                serde_saphyr::from_multiple(&fs::read_to_string(f).unwrap()).unwrap();
+            let doc = docs.into_iter().find(|d| !d.is_null()).unwrap();
+            serde_json::from_value(doc).unwrap()
+        })
+        .collect();
+    // `kubectl apply` writes its `last-applied-configuration` annotation, which is left out.
+    for file in &files {
+        control_plane::kubectl(&["apply", "-f", file], None).unwrap();
+    }
+    let kubeconfig = cp.kubeconfig().expect("a local control plane's kubeconfig");
+    let kubeconfig = kubeconfig.display().to_string();
+    let tmp = scratch("cluster");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubegen"))
+            .args(["import", "crd"])
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        (
+            out.status.success(),
+            stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for (file, crd) in files.iter().zip(&crds) {
+        let name = crd.metadata.name.as_deref().unwrap();
+        let (ok, from_cluster, stderr) = run(&["--kubeconfig", &kubeconfig, name]);
+        assert!(ok, "{stderr}");
+        let (ok, from_file, stderr) = run(&[file]);
+        assert!(ok, "{stderr}");
+        assert_eq!(from_cluster, from_file, "{name}");
+    }
+    let (ok, stdout, stderr) = run(&["--kubeconfig", &kubeconfig, "nope.example.com"]);
+    assert!(!ok && stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("cluster/nope.example.com: "), "{stderr}");
+}
+
+/// A string enum with a doc and keys of its own (a Go named type's, as `import go` writes
+/// it) is written as a Rust enum whose schema has them: its doc the description of a field
+/// without one, its keys on the field's node, its values in the variants' order.
+#[test]
+fn enums_carry_their_doc_and_keys() {
+    use gen_cli::import::model::{
+        Enum, Field, Item, Marker, MarkerValue, Module, Struct, Ty, variants,
+    };
+    let key = |key, value: &str| Marker {
+        key,
+        value: MarkerValue::Str(value.into()),
+    };
+    let spec = Struct {
+        name: "WidgetSpec".into(),
+        doc: None,
+        resource: Some(vec![
+            key("group", "example.com"),
+            key("version", "v1"),
+            key("kind", "Widget"),
+        ]),
+        markers: Vec::new(),
+        camel_case: false,
+        fields: vec![Field {
+            rust: "mode".into(),
+            rename: None,
+            ty: Ty::Named("Mode".into()),
+            doc: None,
+            markers: Vec::new(),
+            flatten: false,
+        }],
+    };
+    let mode = Enum {
+        name: "Mode".into(),
+        variants: variants(&["Fast".into(), "slow-start".into()]),
+        doc: Some("How fast.".into()),
+        markers: vec![Marker {
+            key: "default",
+            value: MarkerValue::Json("Fast".into()),
+        }],
+    };
+    let modules = [Module {
+        group: "example.com".into(),
+        version: "v1".into(),
+        items: vec![Item::Struct(spec), Item::Enum(mode)],
+    }];
+    let tmp = scratch("enum");
+    let mut rust = String::new();
+    for (path, text) in gen_cli::import::sources(&modules) {
+        let path = tmp.path().join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, &text).unwrap();
+        rust.push_str(&text);
+    }
+    assert!(rust.contains("pub enum Mode {"), "{rust}");
+    let lib = tmp.path().join("src/lib.rs");
+    let generated = verdict::manifests_and_docs(&verdict::package(&lib)).unwrap();
+    let crd = (generated.plan.files.iter())
+        .find(|(p, _)| p.to_string_lossy().contains("/crd/"))
+        .map(|(_, c)| c.clone())
+        .unwrap();
+    let docs: Vec<Value> = serde_saphyr::from_multiple(&crd).unwrap();
+    let crd = docs.into_iter().find(|d| !d.is_null()).unwrap();
+    let node = crd
+        .pointer("/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode")
+        .unwrap();
+    let expected = serde_json::json!({"type": "string", "enum": ["Fast", "slow-start"],
+        "default": "Fast", "description": "How fast."});
+    assert_eq!(*node, expected, "{crd:#}");
 }

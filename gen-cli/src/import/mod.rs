@@ -4,7 +4,9 @@
 //! places the files: a library crate (`--out`) or a module of an existing one (`--module`),
 //! written as `manifests` writes (whole files, never one kubegen did not write).
 
+pub mod cluster;
 pub mod go;
+pub mod known;
 pub mod model;
 pub mod read;
 pub mod write;
@@ -17,7 +19,7 @@ use kubegen_core::model::Diagnostic;
 
 use crate::output::Plan;
 use crate::report::Reporter;
-use crate::scaffold::init::{KubegenFlags, Source};
+use crate::scaffold::init::{DEFAULT_KUBERNETES, KubegenFlags, Source};
 
 /// Where an import writes: `--out`, `--module`, or (neither) standard output.
 #[derive(Debug, Clone, Args)]
@@ -39,8 +41,25 @@ pub struct ImportArgs {
     /// Where it writes.
     #[command(flatten)]
     pub to: Destination,
-    /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin.
-    #[arg(required = true, value_name = "FILE|DIR|-")]
+    /// The Kubernetes version the types are for (the `--out` crate's k8s-openapi feature):
+    /// a subtree whose schema is a k8s-openapi type's in that version becomes that type. A
+    /// version other than the one kubegen is built with needs k8s-openapi's sources: those of
+    /// the cargo workspace of the current folder (else only controller-gen's own schemas,
+    /// `Time`, `Quantity`, `ObjectMeta`, are recognized).
+    #[arg(long, value_name = "v1_NN", default_value = DEFAULT_KUBERNETES,
+          value_parser = crate::scaffold::init::kubernetes)]
+    pub kubernetes: String,
+    /// Read the CRDs named in place of the inputs from the cluster of this kubeconfig (and
+    /// `--context`).
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Read the CRDs named in place of the inputs from the cluster of this context (of
+    /// `--kubeconfig`, else of `KUBECONFIG` or `~/.kube/config`, as kubectl reads them).
+    #[arg(long, value_name = "NAME")]
+    pub context: Option<String>,
+    /// CRD files (YAML or JSON, one or many documents), folders of them, or `-` for stdin;
+    /// with `--kubeconfig` or `--context`, CRD names (`certificates.cert-manager.io`).
+    #[arg(required = true, value_name = "FILE|DIR|-|NAME")]
     pub inputs: Vec<PathBuf>,
 }
 
@@ -100,9 +119,13 @@ pub fn module_name(group: &str, version: &str) -> String {
     format!("{group}_{version}")
 }
 
-/// The modules of every CRD of `inputs`, merged by group and version, or the problems that
-/// stop the import; and the warnings (what no marker expresses).
-pub fn modules(inputs: &[read::Input]) -> Result<(Vec<model::Module>, Vec<String>), Vec<String>> {
+/// The modules of every CRD of `inputs` (subtrees of the `known` types made fields of them),
+/// merged by group and version, or the problems that stop the import; and the warnings (what
+/// no marker expresses).
+pub fn modules(
+    inputs: &[read::Input],
+    known: &known::Known,
+) -> Result<(Vec<model::Module>, Vec<String>), Vec<String>> {
     let mut merged: BTreeMap<String, model::Module> = BTreeMap::new();
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
@@ -116,7 +139,7 @@ pub fn modules(inputs: &[read::Input]) -> Result<(Vec<model::Module>, Vec<String
         };
         for (at, crd) in crds {
             let name = crd.metadata.name.clone().unwrap_or_default();
-            match model::import(&crd) {
+            match model::import(&crd, known) {
                 Ok(imported) => {
                     warnings.extend(
                         imported.lost.iter().map(|p| {
@@ -145,7 +168,13 @@ pub fn modules(inputs: &[read::Input]) -> Result<(Vec<model::Module>, Vec<String
 }
 
 /// The files of `--out DIR`: a library crate.
-fn crate_plan(dir: &Path, files: &[(String, String)], source: &Source, origin: Origin) -> Plan {
+fn crate_plan(
+    dir: &Path,
+    files: &[(String, String)],
+    source: &Source,
+    origin: Origin,
+    kubernetes: &str,
+) -> Plan {
     let mut plan = Plan::default();
     let name = dir
         .file_name()
@@ -168,7 +197,7 @@ fn crate_plan(dir: &Path, files: &[(String, String)], source: &Source, origin: O
              [dependencies.kubegen]\n{}\n{}\n[workspace]\n{}",
             kubegen_core::render::HEADER,
             origin.config,
-            crate::scaffold::init::DEFAULT_KUBERNETES,
+            kubernetes,
             source.dependency,
             features,
             source.manifest_tail,
@@ -245,14 +274,25 @@ fn lib_rs(files: &[(String, String)], doc: &str) -> String {
 
 /// Runs `kubegen import crd`: false when it fails (every problem printed, nothing written).
 pub fn run(args: &ImportArgs, reporter: &Reporter) -> bool {
-    let inputs = match read::inputs(&args.inputs) {
-        Ok(inputs) => inputs,
-        Err(e) => return fail(reporter, vec![e]),
+    let inputs = if args.kubeconfig.is_some() || args.context.is_some() {
+        let names: Vec<String> = (args.inputs.iter())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
+        cluster::inputs(args.kubeconfig.as_deref(), args.context.as_deref(), &names)
+    } else {
+        read::inputs(&args.inputs).map_err(|e| vec![e])
     };
-    match modules(&inputs) {
+    let inputs = match inputs {
+        Ok(inputs) => inputs,
+        Err(e) => return fail(reporter, e),
+    };
+    let (known, mut warnings) = known_types(&args.kubernetes);
+    match modules(&inputs, &known) {
         Ok((modules, lost)) => {
+            warnings.extend(lost);
             let files = module_files(&modules, Origin::CRD, Vec::new());
-            write_all(&files, lost, &args.to, Origin::CRD, reporter)
+            let to = (&args.to, args.kubernetes.as_str());
+            write_all(&files, warnings, to, Origin::CRD, reporter)
         }
         Err(errors) => fail(reporter, errors),
     }
@@ -275,7 +315,37 @@ pub fn run_go(args: &ImportGoArgs, reporter: &Reporter) -> bool {
         }
     }
     let files = module_files(&modules, Origin::GO, other);
-    write_all(&files, lost, &args.to, Origin::GO, reporter)
+    let to = (&args.to, DEFAULT_KUBERNETES);
+    write_all(&files, lost, to, Origin::GO, reporter)
+}
+
+/// The k8s-openapi types of Kubernetes `feature` (`v1_NN`, checked by clap) an import
+/// recognizes, and a warning when only controller-gen's own schemas can be (that version's
+/// schemas are not at hand).
+fn known_types(feature: &str) -> (known::Known, Vec<String>) {
+    let minor = feature
+        .strip_prefix("v1_")
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_default();
+    match crate::kubernetes::select_minor(None, minor) {
+        Ok(kubernetes) => (known::Known::new(&kubernetes), Vec::new()),
+        Err(e) => (
+            known::Known::of(
+                known::OVERRIDDEN,
+                &kubegen_core::known::Kubernetes::compiled(),
+            ),
+            vec![format!(
+                "Kubernetes 1.{minor}'s k8s-openapi schemas are not at hand ({}): only \
+                 `Time`, `MicroTime`, `Quantity`, `ObjectMeta` and `RawExtension` replace \
+                 their subtrees",
+                e.message
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+                    .trim_end_matches(':')
+            )],
+        ),
+    }
 }
 
 fn fail(reporter: &Reporter, messages: Vec<String>) -> bool {
@@ -284,11 +354,12 @@ fn fail(reporter: &Reporter, messages: Vec<String>) -> bool {
     false
 }
 
-/// Prints the warnings and writes the module files (all or none).
+/// Prints the warnings and writes the module files (all or none), an `--out` crate's
+/// k8s-openapi for a Kubernetes version (`v1_NN`).
 fn write_all(
     files: &[(String, String)],
     lost: Vec<String>,
-    to: &Destination,
+    (to, kubernetes): (&Destination, &str),
     origin: Origin,
     reporter: &Reporter,
 ) -> bool {
@@ -299,7 +370,7 @@ fn write_all(
     reporter.emit_all(&warnings);
     let plan = match (&to.out, &to.module) {
         (Some(dir), _) => match crate::scaffold::init::source(&to.kubegen) {
-            Ok(source) => crate_plan(dir, files, &source, origin),
+            Ok(source) => crate_plan(dir, files, &source, origin, kubernetes),
             Err(e) => return fail(reporter, vec![e]),
         },
         (None, Some(dir)) => {

@@ -13,6 +13,8 @@ use kubegen_core::model::RenameRule;
 use kubegen_core::parse::docs::{Comment, description};
 use serde_json::Value;
 
+use super::known::Known;
+
 /// The module of one group and version.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Module {
@@ -73,13 +75,17 @@ pub struct Field {
     pub feature: Option<String>,
 }
 
-/// A string enum.
+/// A string enum: its schema is `type: string` and its values, in the variants' order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Enum {
     /// Its name.
     pub name: String,
     /// Each variant: its Rust name, and its value when that is not the Rust name.
     pub variants: Vec<(String, Option<String>)>,
+    /// Its doc comment (a Go named type's).
+    pub doc: Option<String>,
+    /// Its schema keys besides the values (a Go named type's markers).
+    pub markers: Vec<Marker>,
 }
 
 /// A newtype.
@@ -171,9 +177,9 @@ const GENERATOR_ANNOTATIONS: &[&str] = &[
     "kubegen.io/version",
 ];
 
-/// The Rust of one CRD, or the first problem that makes it unimportable (a schema that is not
-/// structural).
-pub fn import(crd: &CustomResourceDefinition) -> Result<Imported, Problem> {
+/// The Rust of one CRD, its subtrees that are one of the `known` types made fields of that
+/// type; or the first problem that makes it unimportable (a schema that is not structural).
+pub fn import(crd: &CustomResourceDefinition, known: &Known) -> Result<Imported, Problem> {
     let mut imported = Imported::default();
     let several = crd.spec.versions.len() > 1;
     for version in &crd.spec.versions {
@@ -182,6 +188,7 @@ pub fn import(crd: &CustomResourceDefinition) -> Result<Imported, Problem> {
             version: &version.name,
             items: Vec::new(),
             seen: BTreeMap::new(),
+            known,
             lost: &mut imported.lost,
         };
         walk.version(crd, version, several)?;
@@ -201,6 +208,8 @@ struct Walk<'a> {
     items: Vec<Item>,
     /// The type made of each subtree (its JSON without its description), by that JSON.
     seen: BTreeMap<String, String>,
+    /// The k8s-openapi types a subtree may be.
+    known: &'a Known,
     lost: &'a mut Vec<Problem>,
 }
 
@@ -233,7 +242,8 @@ impl Walk<'_> {
             .as_ref()
             .and_then(|s| s.open_api_v3_schema.as_ref())
             .ok_or_else(|| self.problem("", "the version has no openAPIV3Schema"))?;
-        let props = root.properties.clone().unwrap_or_default();
+        let no_props = BTreeMap::new();
+        let props = root.properties.as_ref().unwrap_or(&no_props);
         for name in props.keys() {
             if !["apiVersion", "kind", "metadata", "spec", "status"].contains(&name.as_str()) {
                 self.lose(
@@ -316,9 +326,10 @@ impl Walk<'_> {
         path: &str,
     ) -> Result<Struct, Problem> {
         let required = node.required.clone().unwrap_or_default();
-        let props = node.properties.clone().unwrap_or_default();
+        let no_props = BTreeMap::new();
+        let props = node.properties.as_ref().unwrap_or(&no_props);
         let mut fields = Vec::new();
-        for (json, prop) in &props {
+        for (json, prop) in props {
             let field_path = format!("{path}.{json}");
             let (ty, mut markers) =
                 self.ty(prop, &format!("{name}{}", pascal(json)), &field_path)?;
@@ -398,6 +409,9 @@ impl Walk<'_> {
         path: &str,
     ) -> Result<(Ty, Vec<Marker>), Problem> {
         let ty_name = node.type_.as_deref();
+        if let Some(path) = self.known.find(node) {
+            return Ok((Ty::Extern(path.to_string()), Vec::new()));
+        }
         if node.x_kubernetes_int_or_string == Some(true) {
             let mut keys = self.keys(node, path, Shape::IntOrString);
             keys.push(marker("int_or_string", MarkerValue::Flag));
@@ -459,21 +473,11 @@ impl Walk<'_> {
                 };
                 let (vty, mut vkeys) =
                     self.ty(value, &format!("{name}Value"), &format!("{path}[*]"))?;
-                if let Some(d) = &value.description {
-                    vkeys.push(marker("description", MarkerValue::Str(d.clone())));
-                }
+                vkeys.extend(self.entry_description(&vty, value));
                 let vty = if vkeys.is_empty() {
                     vty
                 } else {
-                    let vname = format!("{name}Value");
-                    self.named(value, &vname, |_| {
-                        Ok(Item::Newtype(Newtype {
-                            name: vname.clone(),
-                            ty: vty.clone(),
-                            doc: None,
-                            markers: vkeys.clone(),
-                        }))
-                    })?
+                    self.wrapper(value, &format!("{name}Value"), vty, vkeys)?
                 };
                 Ok((Ty::Map(Box::new(vty)), self.keys(node, path, Shape::Map)))
             }
@@ -497,21 +501,11 @@ impl Walk<'_> {
                     }
                 };
                 let (mut ity, mut ikeys) = self.ty(items, name, &format!("{path}[*]"))?;
-                if let Some(d) = &items.description {
-                    ikeys.push(marker("description", MarkerValue::Str(d.clone())));
-                }
+                ikeys.extend(self.entry_description(&ity, items));
                 // `items(schema_type = ...)` keeps the Rust type's `format`: a newtype's does not.
                 if ikeys.iter().any(|m| m.key == "schema_type") {
-                    let iname = format!("{name}Item");
-                    ity = self.named(items, &iname, |_| {
-                        Ok(Item::Newtype(Newtype {
-                            name: iname.clone(),
-                            ty: ity.clone(),
-                            doc: None,
-                            markers: ikeys.clone(),
-                        }))
-                    })?;
-                    ikeys.clear();
+                    ity = self.wrapper(items, &format!("{name}Item"), ity, ikeys)?;
+                    ikeys = Vec::new();
                 }
                 let mut keys = self.keys(node, path, Shape::Array);
                 if !ikeys.is_empty() {
@@ -524,14 +518,9 @@ impl Walk<'_> {
                 let ty = self.named(node, name, |_| {
                     Ok(Item::Enum(Enum {
                         name: name.to_string(),
-                        variants: values
-                            .iter()
-                            .map(|v| {
-                                let r = pascal(v);
-                                let rename = (r != *v).then(|| v.clone());
-                                (r, rename)
-                            })
-                            .collect(),
+                        variants: variants(&values),
+                        doc: None,
+                        markers: Vec::new(),
                     }))
                 })?;
                 let mut keys = self.keys(node, path, Shape::Scalar);
@@ -568,6 +557,39 @@ impl Walk<'_> {
         }
     }
 
+    /// The `description` key of a list item or map value of type `ty`: none where `ty` is a
+    /// known type that renders the same description.
+    fn entry_description(&self, ty: &Ty, node: &JSONSchemaProps) -> Option<Marker> {
+        let d = node.description.as_ref()?;
+        let same = matches!(ty, Ty::Extern(path) if self.known.description(path) == Some(d));
+        (!same).then(|| marker("description", MarkerValue::Str(d.clone())))
+    }
+
+    /// A newtype of `ty` carrying the keys of a list item or map value `node` (which its
+    /// field cannot carry), shared by equal nodes; apart from the type `ty` may be of the
+    /// same node, and by description too (a key here).
+    fn wrapper(
+        &mut self,
+        node: &JSONSchemaProps,
+        name: &str,
+        ty: Ty,
+        markers: Vec<Marker>,
+    ) -> Result<Ty, Problem> {
+        let key = format!(
+            "newtype {}",
+            serde_json::to_string(node).unwrap_or_default()
+        );
+        let item = |_: &mut Self| {
+            Ok(Item::Newtype(Newtype {
+                name: name.to_string(),
+                ty,
+                doc: None,
+                markers,
+            }))
+        };
+        self.keyed(key, name, item)
+    }
+
     /// The module's type for `node`: the one made of an equal subtree, else a new one.
     fn named(
         &mut self,
@@ -580,6 +602,16 @@ impl Walk<'_> {
             ..node.clone()
         })
         .unwrap_or_default();
+        self.keyed(key, name, make)
+    }
+
+    /// The module's type of the subtree `key`: the one made of it already, else a new one.
+    fn keyed(
+        &mut self,
+        key: String,
+        name: &str,
+        make: impl FnOnce(&mut Self) -> Result<Item, Problem>,
+    ) -> Result<Ty, Problem> {
         if let Some(existing) = self.seen.get(&key) {
             return Ok(Ty::Named(existing.clone()));
         }
@@ -854,11 +886,11 @@ fn resource_keys(
     if names.plural != kubegen_core::names::pluralize(&names.kind.to_lowercase()) {
         m.push(marker("plural", str(&names.plural)));
     }
-    if names.singular.as_deref() != Some(names.kind.to_lowercase().as_str()) {
-        m.push(marker(
-            "singular",
-            str(names.singular.as_deref().unwrap_or_default()),
-        ));
+    // None is the kind in lower case, as the API server defaults it and kubegen writes it.
+    if let Some(singular) = &names.singular
+        && *singular != names.kind.to_lowercase()
+    {
+        m.push(marker("singular", str(singular)));
     }
     if spec.scope == "Cluster" {
         m.push(marker("namespaced", MarkerValue::False));
@@ -1006,11 +1038,16 @@ fn is_merge_pair(base: &JSONSchemaProps, over: &JSONSchemaProps) -> bool {
 /// The values of a string enum that become Rust variants: all strings, each a distinct,
 /// non-empty Rust name.
 fn string_enum(node: &JSONSchemaProps) -> Option<Vec<String>> {
-    let values: Vec<String> = node
-        .enum_
-        .as_ref()?
+    let values: Vec<Value> = node.enum_.as_ref()?.iter().map(|v| v.0.clone()).collect();
+    enum_variants(&values).filter(|_| node.nullable != Some(true))
+}
+
+/// `values` when a Rust enum can hold them: all strings, each variant a distinct Rust name
+/// that does not start with a digit (see [`variants`]).
+pub fn enum_variants(values: &[Value]) -> Option<Vec<String>> {
+    let values: Vec<String> = values
         .iter()
-        .map(|v| v.0.as_str().map(str::to_string))
+        .map(|v| v.as_str().map(str::to_string))
         .collect::<Option<_>>()?;
     let mut names: Vec<String> = values.iter().map(|v| pascal(v)).collect();
     if names
@@ -1021,7 +1058,20 @@ fn string_enum(node: &JSONSchemaProps) -> Option<Vec<String>> {
     }
     names.sort();
     names.dedup();
-    (names.len() == values.len() && node.nullable != Some(true)).then_some(values)
+    (!values.is_empty() && names.len() == values.len()).then_some(values)
+}
+
+/// The variants of a string enum of `values`: each value's Rust name, and the value when serde
+/// must rename the variant to it.
+pub fn variants(values: &[String]) -> Vec<(String, Option<String>)> {
+    values
+        .iter()
+        .map(|v| {
+            let r = pascal(v);
+            let rename = (r != *v).then(|| v.clone());
+            (r, rename)
+        })
+        .collect()
 }
 
 fn rename_item(mut item: Item, name: &str) -> Item {
@@ -1135,7 +1185,8 @@ mod tests {
 
     /// The resource keys of the first version's spec struct.
     fn resource_of(crd: &CustomResourceDefinition) -> Vec<Marker> {
-        let Item::Struct(spec) = &import(crd).unwrap().modules[0].items[0] else {
+        let Item::Struct(spec) = &import(crd, &Known::default()).unwrap().modules[0].items[0]
+        else {
             panic!()
         };
         spec.resource.clone().unwrap_or_default()
@@ -1167,7 +1218,7 @@ mod tests {
                 "mode": {"type": "string", "enum": ["fast", "slow-start"]}
             }}),
         );
-        let module = &import(&crd).unwrap().modules[0];
+        let module = &import(&crd, &Known::default()).unwrap().modules[0];
         assert_eq!(
             names(module),
             ["WidgetSpec", "WidgetSpecMode", "WidgetSpecPrimary"]

@@ -123,13 +123,17 @@ fn field(f: &Field) -> TokenStream {
 
 fn enumeration(e: &Enum) -> TokenStream {
     let name = format_ident!("{}", e.name);
+    let doc = doc(e.doc.as_deref());
+    let keys = markers(&e.markers);
     let variants = e.variants.iter().map(|(v, rename)| {
         let v = format_ident!("{}", v);
         let rename = rename.as_ref().map(|r| quote!(#[serde(rename = #r)]));
         quote!(#rename #v)
     });
     quote! {
+        #doc
         #[derive(KubeSchema, Serialize, Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
+        #keys
         pub enum #name {
             #(#variants),*
         }

@@ -206,7 +206,7 @@ pub fn run(args: &InitArgs, reporter: &Reporter) -> Result<(), Diagnostic> {
 pub const DEFAULT_KUBERNETES: &str = "v1_36";
 
 /// A `--kubernetes` value: `v1_NN` for a version kubegen has tables for.
-fn kubernetes(value: &str) -> Result<String, String> {
+pub(crate) fn kubernetes(value: &str) -> Result<String, String> {
     let minor = value
         .strip_prefix("v1_")
         .and_then(|m| m.parse().ok())
