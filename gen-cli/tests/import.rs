@@ -928,6 +928,7 @@ fn enums_carry_their_doc_and_keys() {
             doc: None,
             markers: Vec::new(),
             flatten: false,
+            feature: None,
         }],
     };
     let mode = Enum {
