@@ -308,7 +308,7 @@ fn slow_installed_cli_scaffolds_a_project_that_builds_from_its_own_folder() {
     let sample = context.join("config/samples/webapp_v1_guestbook.yaml");
     let written_sample = fs::read_to_string(&sample).unwrap();
     let out = run_cli_steps(true);
-    assert!(out.contains("validated 1 objects"), "{out}");
+    assert!(out.contains("validated 1 object:"), "{out}");
     fs::write(&sample, written_sample.replace("size: 1\n", "size: 11\n")).unwrap();
     let out = run_cli_steps(false);
     assert!(out.contains("spec.size"), "{out}");

@@ -213,10 +213,10 @@ pub fn run(args: &ValidateArgs, reporter: &Reporter) -> bool {
         );
     } else {
         reporter.emit_all(&found);
-        eprintln!(
-            "validated {} objects: the API server would accept them",
-            objects.len()
-        );
+        match objects.len() {
+            1 => eprintln!("validated 1 object: the API server would accept it"),
+            n => eprintln!("validated {n} objects: the API server would accept them"),
+        }
     }
     !failed
 }
