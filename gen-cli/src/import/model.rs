@@ -883,7 +883,7 @@ fn resource_keys(
         marker("version", str(&version.name)),
         marker("kind", str(&names.kind)),
     ];
-    if names.plural != kubegen_core::names::pluralize(&names.kind.to_lowercase()) {
+    if names.plural != kubegen_core::names::resource_plural(&names.kind) {
         m.push(marker("plural", str(&names.plural)));
     }
     // None is the kind in lower case, as the API server defaults it and kubegen writes it.
