@@ -190,43 +190,26 @@ fn is_test(attrs: &[Attribute]) -> bool {
         .any(|a| a.path().is_ident("cfg") && a.meta.to_token_stream().to_string() == "cfg (test)")
 }
 
-/// The `cfg`s of an item, as ` [cfg(...)]` suffixes.
+/// The `cfg`s of an item, as `  #[cfg(...)]` suffixes.
 fn cfgs(attrs: &[Attribute]) -> String {
     attrs
         .iter()
         .filter(|a| a.path().is_ident("cfg"))
-        .map(|a| {
-            format!(
-                "  #[{}]",
-                pretty_tokens(&a.meta.to_token_stream().to_string())
-            )
-        })
+        .map(|a| format!("  {}", pretty("", a, "struct X;")))
         .collect()
 }
 
-/// Tokens as Rust is written: `Option < String >` as `Option<String>`.
-fn pretty_tokens(tokens: &str) -> String {
-    let mut s = tokens.to_string();
-    for (from, to) in [
-        (" < ", "<"),
-        ("< ", "<"),
-        (" >", ">"),
-        (" ,", ","),
-        (" :: ", "::"),
-        (":: ", "::"),
-        (" (", "("),
-        ("( ", "("),
-        (" )", ")"),
-        ("& ", "&"),
-        (" ;", ";"),
-        ("' ", "'"),
-        ("# [", "#["),
-        (" !", "!"),
-        ("! (", "!("),
-    ] {
-        s = s.replace(from, to);
-    }
-    s
+/// `tokens` as prettyplease prints them between `before` and `after` (which make them an
+/// item of a file), on one line, without `before` and `after`.
+fn pretty(before: &str, tokens: impl ToTokens, after: &str) -> String {
+    let text = format!("{before} {} {after}", tokens.to_token_stream());
+    let file = syn::parse_file(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let line = one_line(&prettyplease::unparse(&file));
+    let (before, after) = (one_line(before), one_line(after));
+    let line = line.strip_prefix(&before).unwrap_or(&line).trim();
+    let line = line.strip_suffix(&after).unwrap_or(line).trim();
+    let line = line.trim_end_matches(" {}").trim_end_matches(';');
+    line.trim_end_matches(',').to_string()
 }
 
 /// An item's one-line form, as prettyplease prints it without a body or attributes.
@@ -264,25 +247,19 @@ fn signature(item: &Item) -> String {
         Item::Mod(m) => return format!("pub mod {}", m.ident),
         _ => {}
     }
-    let mut file = syn::parse_file("").unwrap();
-    file.items = vec![item];
-    one_line(&prettyplease::unparse(&file))
+    pretty("", item, "")
 }
 
-/// prettyplease's lines joined into one, without the empty body.
+/// prettyplease's lines joined into one.
 fn one_line(text: &str) -> String {
     let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let joined = joined
+    joined
         .replace("{ }", "{}")
         .replace("( ", "(")
         .replace(", )", ")")
         .replace("< ", "<")
-        .replace(", >", ">");
-    joined
-        .trim_end_matches(" {}")
-        .trim_end_matches(';')
-        .trim_end_matches(" {}")
-        .to_string()
+        .replace(", >", ">")
+        .replace(", }", " }")
 }
 
 /// The listing's lines for `krate`'s module `module`, public as `public`.
@@ -397,7 +374,7 @@ impl Lister<'_> {
                 for field in &s.fields {
                     if is_pub(&field.vis) && !is_hidden(&field.attrs) {
                         let name = field.ident.as_ref().map(ToString::to_string);
-                        let ty = pretty_tokens(&field.ty.to_token_stream().to_string());
+                        let ty = pretty("type X =", &field.ty, ";");
                         self.out.push(match name {
                             Some(n) => format!("    pub {n}: {ty}"),
                             None => format!("    pub {ty}"),
@@ -412,7 +389,11 @@ impl Lister<'_> {
                     if !is_hidden(&v.attrs) {
                         let mut fields = v.fields.clone();
                         fields.iter_mut().for_each(|f| f.attrs.clear());
-                        let fields = pretty_tokens(&fields.to_token_stream().to_string());
+                        let fields = match fields {
+                            syn::Fields::Unit => String::new(),
+                            syn::Fields::Unnamed(_) => pretty("struct X", &fields, ";"),
+                            syn::Fields::Named(_) => pretty("struct X", &fields, ""),
+                        };
                         self.out.push(format!("    variant {}{fields}", v.ident));
                     }
                 }
@@ -420,27 +401,30 @@ impl Lister<'_> {
             }
             Item::Trait(t) => {
                 for member in &t.items {
-                    let line = match member {
+                    let hidden = match member {
+                        syn::TraitItem::Fn(f) => is_hidden(&f.attrs),
+                        syn::TraitItem::Type(t) => is_hidden(&t.attrs),
+                        syn::TraitItem::Const(c) => is_hidden(&c.attrs),
+                        _ => true,
+                    };
+                    if hidden {
+                        continue;
+                    }
+                    let mut member = member.clone();
+                    match &mut member {
                         syn::TraitItem::Fn(f) => {
-                            let mut f = f.clone();
                             f.attrs.clear();
                             f.default = None;
-                            one_line(&pretty_tokens(&f.to_token_stream().to_string()))
                         }
-                        syn::TraitItem::Type(t) => {
-                            let mut t = t.clone();
-                            t.attrs.retain(|a| a.path().is_ident("cfg"));
-                            pretty_tokens(&t.to_token_stream().to_string())
-                        }
+                        syn::TraitItem::Type(t) => t.attrs.retain(|a| a.path().is_ident("cfg")),
                         syn::TraitItem::Const(c) => {
-                            let mut c = c.clone();
                             c.attrs.clear();
                             c.default = None;
-                            pretty_tokens(&c.to_token_stream().to_string())
                         }
                         _ => continue,
-                    };
-                    self.out.push(format!("    {}", line.trim_end_matches(';')));
+                    }
+                    let line = pretty("trait X {", &member, "}");
+                    self.out.push(format!("    {line}"));
                 }
             }
             _ => {}
@@ -466,7 +450,7 @@ impl Lister<'_> {
             let cfg = cfgs(&imp.attrs);
             match &imp.trait_ {
                 Some((t, _)) => {
-                    let t = pretty_tokens(&t.to_token_stream().to_string());
+                    let t = pretty("impl", t, "for X {}");
                     lines.push(format!("    impl {t}{cfg}"));
                 }
                 None => {
@@ -476,15 +460,14 @@ impl Lister<'_> {
                                 let mut f = f.clone();
                                 f.attrs.clear();
                                 f.block.stmts.clear();
-                                one_line(&pretty_tokens(&f.to_token_stream().to_string()))
+                                pretty("impl X {", &f, "}")
                             }
                             syn::ImplItem::Const(c) if is_pub(&c.vis) && !is_hidden(&c.attrs) => {
-                                let ty = pretty_tokens(&c.ty.to_token_stream().to_string());
+                                let ty = pretty("type X =", &c.ty, ";");
                                 format!("pub const {}: {ty}", c.ident)
                             }
                             _ => continue,
                         };
-                        let line = line.trim_end_matches(" {}").to_string();
                         lines.push(format!("    {line}{cfg}"));
                     }
                 }
@@ -497,19 +480,14 @@ impl Lister<'_> {
 
 /// The traits a `#[derive(...)]` names.
 fn derives(attrs: &[Attribute]) -> Vec<String> {
-    let mut out = Vec::new();
-    for a in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        if let syn::Meta::List(l) = &a.meta {
-            out.extend(
-                l.tokens
-                    .to_string()
-                    .split(',')
-                    .map(|d| pretty_tokens(d.trim()))
-                    .filter(|d| !d.is_empty()),
-            );
-        }
-    }
-    out
+    let paths = syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated;
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .filter_map(|a| a.parse_args_with(paths).ok())
+        .flatten()
+        .map(|path| pretty("type X =", &path, ";"))
+        .collect()
 }
 
 /// The type an `impl` is for, by its last name.
